@@ -1,0 +1,185 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_REGS_REGISTER_MAP_H
+#define INCLUDED_RDMA_REGS_REGISTER_MAP_H
+
+#include <cstdint>
+
+/*
+ * The SDR's register map, shared by the device (emulator) and the host (controller).
+ * The normative description, written for an FPGA team, is docs/register-map.md; keep
+ * the two in step. All registers are 32 bits at 4-byte aligned byte addresses. A
+ * 64-bit value is two registers, low word first; read both in one burst (a burst is
+ * taken at one instant).
+ */
+
+namespace gr {
+namespace rdma {
+namespace regs {
+
+constexpr uint32_t magic_value = 0x4752444D; // "GRDM"
+constexpr uint32_t map_version = 0x00010000; // 1.0
+
+// ---- Identity and capabilities (read-only) ------------------------------------------
+constexpr uint32_t id_magic = 0x0000;
+constexpr uint32_t id_version = 0x0004;
+constexpr uint32_t id_capabilities = 0x0008;
+constexpr uint32_t id_num_links = 0x000C;
+constexpr uint32_t id_num_rx_streams = 0x0010;
+constexpr uint32_t id_num_tx_streams = 0x0014;
+constexpr uint32_t id_max_payload = 0x0018;
+constexpr uint32_t id_formats = 0x001C;
+constexpr uint32_t id_serial_lo = 0x0020;
+constexpr uint32_t id_serial_hi = 0x0024;
+constexpr uint32_t id_max_burst_words = 0x0028;
+constexpr uint32_t scratch = 0x002C; // read/write, no effect
+
+namespace cap {
+constexpr uint32_t rx_uc = 1u << 0;
+constexpr uint32_t rx_rc = 1u << 1;
+constexpr uint32_t tx = 1u << 2;
+constexpr uint32_t immediate = 1u << 3;
+constexpr uint32_t clock = 1u << 4;
+constexpr uint32_t metadata = 1u << 5;
+constexpr uint32_t emulator = 1u << 6; // emulator extension block present
+constexpr uint32_t loss_injection = 1u << 7;
+} // namespace cap
+
+namespace format {
+constexpr uint32_t sc16 = 0; // complex int16, I then Q, little-endian: 4-byte items
+constexpr uint32_t fc32 = 1; // complex float32, I then Q, little-endian: 8-byte items
+} // namespace format
+
+// ---- Clock ----------------------------------------------------------------------------
+constexpr uint32_t clock_time_ns_lo = 0x0100; // device time, ns since the Unix epoch
+constexpr uint32_t clock_time_ns_hi = 0x0104;
+
+// ---- Links: block n at link_base + n * link_stride ------------------------------------
+constexpr uint32_t link_base = 0x1000;
+constexpr uint32_t link_stride = 0x100;
+namespace link {
+constexpr uint32_t ipv4 = 0x00;      // ro: source address of the link's RoCEv2 frames
+constexpr uint32_t mac_hi = 0x04;    // ro: bits 47..32 of the link MAC
+constexpr uint32_t mac_lo = 0x08;    // ro: bits 31..0
+constexpr uint32_t udp_sport = 0x0C; // rw: UDP source port of RoCEv2 frames
+constexpr uint32_t mtu = 0x10;       // ro: link (IP) MTU in bytes
+constexpr uint32_t status = 0x14;    // ro: bit 0 link up
+constexpr uint32_t weight = 0x18;    // rw: striping weight (reserved: multi-link)
+constexpr uint32_t roce_port = 0x1C; // ro: UDP port the link receives RoCEv2 on (ACK/NAK)
+constexpr uint32_t tx_packets_lo = 0x20;
+constexpr uint32_t tx_packets_hi = 0x24;
+constexpr uint32_t tx_bytes_lo = 0x28;
+constexpr uint32_t tx_bytes_hi = 0x2C;
+constexpr uint32_t rx_packets_lo = 0x30;
+constexpr uint32_t rx_packets_hi = 0x34;
+} // namespace link
+constexpr uint32_t link_reg(unsigned n, uint32_t reg) { return link_base + n * link_stride + reg; }
+
+// ---- RX streams: block s at rx_base + s * rx_stride -----------------------------------
+constexpr uint32_t rx_base = 0x2000;
+constexpr uint32_t rx_stride = 0x100;
+namespace rx {
+constexpr uint32_t command = 0x00; // wo: command::start / command::stop
+constexpr uint32_t status = 0x04;  // ro: status bits, error code in bits 15..8
+constexpr uint32_t dest_ipv4 = 0x08;
+constexpr uint32_t dest_udp_port = 0x0C; // 4791 for hardware NICs
+constexpr uint32_t dest_qpn = 0x10;
+constexpr uint32_t start_psn = 0x14;
+constexpr uint32_t rkey = 0x18;
+constexpr uint32_t va_lo = 0x1C;
+constexpr uint32_t va_hi = 0x20;
+constexpr uint32_t ring_bytes_lo = 0x24;
+constexpr uint32_t ring_bytes_hi = 0x28;
+constexpr uint32_t payload_bytes = 0x2C;   // sample bytes per WRITE message
+constexpr uint32_t path_mtu = 0x30;        // bytes per packet at most: 256..4096
+constexpr uint32_t notify_interval = 0x34; // every N-th message WITH IMMEDIATE; 0: none
+constexpr uint32_t rate_num = 0x38;        // sample rate = num / den samples per second
+constexpr uint32_t rate_den = 0x3C;
+constexpr uint32_t format = 0x40; // regs::format
+constexpr uint32_t link_mask = 0x44;
+constexpr uint32_t transport = 0x48; // 0 UC, 1 RC
+constexpr uint32_t source_qpn = 0x4C; // ro: the device's QPN for this stream
+constexpr uint32_t start_time_lo = 0x50; // rw: device time (ns) of sample 0; 0: at START
+constexpr uint32_t start_time_hi = 0x54;
+constexpr uint32_t num_samples_lo = 0x58; // 0: continuous; else a finite burst
+constexpr uint32_t num_samples_hi = 0x5C;
+constexpr uint32_t retx_window_bytes = 0x60; // RC retransmit buffer
+constexpr uint32_t dest_mac_hi = 0x64;       // raw-frame senders: next-hop MAC
+constexpr uint32_t dest_mac_lo = 0x68;
+// Counters (ro, 64 bit, reset by START)
+constexpr uint32_t packets_sent_lo = 0x80;
+constexpr uint32_t packets_sent_hi = 0x84;
+constexpr uint32_t samples_emitted_lo = 0x88; // samples produced by the converter
+constexpr uint32_t samples_emitted_hi = 0x8C;
+constexpr uint32_t packets_dropped_lo = 0x90; // not sent (loss injection, overflow)
+constexpr uint32_t packets_dropped_hi = 0x94;
+constexpr uint32_t samples_dropped_lo = 0x98;
+constexpr uint32_t samples_dropped_hi = 0x9C;
+constexpr uint32_t imm_sent_lo = 0xA0;
+constexpr uint32_t imm_sent_hi = 0xA4;
+constexpr uint32_t naks_received = 0xA8;
+constexpr uint32_t retransmits = 0xAC;
+constexpr uint32_t zero_substituted_lo = 0xB0; // samples resent as zeros (RC)
+constexpr uint32_t zero_substituted_hi = 0xB4;
+} // namespace rx
+constexpr uint32_t rx_reg(unsigned s, uint32_t reg) { return rx_base + s * rx_stride + reg; }
+
+namespace command {
+constexpr uint32_t start = 1;
+constexpr uint32_t stop = 2;
+} // namespace command
+
+namespace status {
+constexpr uint32_t running = 1u << 0;
+constexpr uint32_t done = 1u << 1; // finite burst sent completely
+constexpr uint32_t error = 1u << 2;
+constexpr uint32_t error_shift = 8;
+constexpr uint32_t error_mask = 0xFFu << error_shift;
+} // namespace status
+
+//! Why a START was refused (RX status bits 15..8).
+namespace error_code {
+constexpr uint32_t none = 0;
+constexpr uint32_t bad_format = 1;
+constexpr uint32_t bad_payload = 2; // not a multiple of the item size, or too large
+constexpr uint32_t bad_ring = 3;    // zero, or not a multiple of the payload
+constexpr uint32_t bad_rate = 4;
+constexpr uint32_t bad_mtu = 5;
+constexpr uint32_t bad_destination = 6;
+constexpr uint32_t bad_link = 7;
+constexpr uint32_t bad_transport = 8;
+} // namespace error_code
+const char* describe_error(uint32_t code);
+
+// ---- Reserved blocks (documented in docs/register-map.md) -----------------------------
+constexpr uint32_t tx_base = 0x3000;      // TX streams, 0x100 each
+constexpr uint32_t cmdq_base = 0x4000;    // timed command queue
+constexpr uint32_t metadata_base = 0x5000; // metadata destination
+
+// ---- Emulator extension (present when cap::emulator): block s per RX stream ----------
+constexpr uint32_t emu_base = 0xF000;
+constexpr uint32_t emu_stride = 0x100;
+namespace emu {
+constexpr uint32_t signal = 0x00;       // signal::*
+constexpr uint32_t tone_freq_hz = 0x04; // int32, may be negative
+constexpr uint32_t amplitude = 0x08;    // float32 bits, full scale 1.0
+constexpr uint32_t seed = 0x0C;         // noise generator seed
+} // namespace emu
+constexpr uint32_t emu_reg(unsigned s, uint32_t reg) { return emu_base + s * emu_stride + reg; }
+
+namespace signal {
+constexpr uint32_t ramp = 0;
+constexpr uint32_t tone = 1;
+constexpr uint32_t noise = 2;
+} // namespace signal
+
+} // namespace regs
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,141 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "event_notifier.h"
+#include "socket_address.h"
+#include "thread_role.h"
+#include "udp_socket.h"
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+using namespace gr::rdma;
+using namespace std::chrono_literals;
+
+class qa_util : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_util);
+    CPPUNIT_TEST(test_parse_address);
+    CPPUNIT_TEST(test_parse_rejects_garbage);
+    CPPUNIT_TEST(test_udp_batch_round_trip);
+    CPPUNIT_TEST(test_truncated_datagram_flagged);
+    CPPUNIT_TEST(test_event_notifier);
+    CPPUNIT_TEST(test_cpu_by_role);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void test_parse_address()
+    {
+        const auto a = socket_address::parse("192.0.2.7:4791");
+        CPPUNIT_ASSERT_EQUAL(0xC0000207u, a.ip());
+        CPPUNIT_ASSERT_EQUAL(uint16_t(4791), a.port());
+        CPPUNIT_ASSERT_EQUAL(std::string("192.0.2.7:4791"), a.to_string());
+        const auto b = socket_address::parse("10.1.2.3", 50100);
+        CPPUNIT_ASSERT_EQUAL(uint16_t(50100), b.port());
+    }
+
+    void test_parse_rejects_garbage()
+    {
+        CPPUNIT_ASSERT_THROW(socket_address::parse("localhost"), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:"), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:70000"), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:12x"), std::invalid_argument);
+    }
+
+    void test_udp_batch_round_trip()
+    {
+        udp_socket rx(socket_address::parse("127.0.0.1:0"));
+        udp_socket tx(socket_address::parse("127.0.0.1:0"));
+        uint8_t out[3][16];
+        datagram batch[3];
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 16; j++)
+                out[i][j] = static_cast<uint8_t>(i * 16 + j);
+            batch[i].data = out[i];
+            batch[i].length = 10 + i;
+            batch[i].peer = rx.local_address();
+        }
+        CPPUNIT_ASSERT_EQUAL(size_t(3), tx.send_batch(batch, 3));
+        uint8_t in[3][64];
+        datagram slots[3];
+        for (int i = 0; i < 3; i++) {
+            slots[i].data = in[i];
+            slots[i].capacity = sizeof(in[i]);
+        }
+        CPPUNIT_ASSERT(rx.wait_readable(1s));
+        size_t got = 0;
+        for (int tries = 0; got < 3 && tries < 100; tries++) {
+            got += rx.receive_batch(slots + got, 3 - got);
+            if (got < 3)
+                rx.wait_readable(10ms);
+        }
+        CPPUNIT_ASSERT_EQUAL(size_t(3), got);
+        for (int i = 0; i < 3; i++) {
+            CPPUNIT_ASSERT_EQUAL(size_t(10 + i), slots[i].length);
+            CPPUNIT_ASSERT(!slots[i].truncated);
+            CPPUNIT_ASSERT(slots[i].peer == tx.local_address());
+            CPPUNIT_ASSERT_EQUAL(0x7F000001u, slots[i].local_ip);
+            CPPUNIT_ASSERT_EQUAL(int(out[i][9]), int(in[i][9]));
+        }
+    }
+
+    void test_truncated_datagram_flagged()
+    {
+        udp_socket rx(socket_address::parse("127.0.0.1:0"));
+        udp_socket tx(socket_address::parse("127.0.0.1:0"));
+        uint8_t big[100] = {};
+        tx.send_to(big, sizeof(big), rx.local_address());
+        uint8_t small[40];
+        datagram slot;
+        slot.data = small;
+        slot.capacity = sizeof(small);
+        CPPUNIT_ASSERT(rx.receive(slot, 1s));
+        CPPUNIT_ASSERT(slot.truncated);
+        CPPUNIT_ASSERT_EQUAL(sizeof(small), slot.length);
+    }
+
+    void test_event_notifier()
+    {
+        event_notifier n;
+        CPPUNIT_ASSERT(!n.wait(1ms));
+        std::thread t([&] {
+            std::this_thread::sleep_for(5ms);
+            n.notify();
+        });
+        CPPUNIT_ASSERT(n.wait(5s));
+        t.join();
+        CPPUNIT_ASSERT(!n.wait(0us));
+    }
+
+    void test_cpu_by_role()
+    {
+        const auto before = process_cpu_by_role();
+        auto burn = [](std::chrono::milliseconds how_long) {
+            const auto end = std::chrono::steady_clock::now() + how_long;
+            volatile uint64_t x = 0;
+            while (std::chrono::steady_clock::now() < end)
+                x = x + 1;
+        };
+        std::thread nic([&] {
+            thread_role_scope role(thread_role::nic, "qa-nic");
+            burn(60ms);
+        });
+        nic.join();
+        const auto after = process_cpu_by_role();
+        const auto used = after - before;
+        // The NIC thread's CPU is charged to the NIC, not to the host; it spun for 60 ms
+        // of wall time, so it used at least some and no more than that much CPU.
+        CPPUNIT_ASSERT(used.nic > 0.005);
+        CPPUNIT_ASSERT(used.nic < 0.2);
+        CPPUNIT_ASSERT(used.device == 0.0);
+        CPPUNIT_ASSERT(used.host >= 0.0);
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_util);

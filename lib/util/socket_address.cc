@@ -1,0 +1,62 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "socket_address.h"
+#include <arpa/inet.h>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+socket_address::socket_address(uint32_t ip_host_order, uint16_t port)
+{
+    d_sa.sin_family = AF_INET;
+    d_sa.sin_addr.s_addr = htonl(ip_host_order);
+    d_sa.sin_port = htons(port);
+}
+
+socket_address socket_address::parse(const std::string& text, uint16_t default_port)
+{
+    std::string host = text;
+    unsigned long port = default_port;
+    const auto colon = text.rfind(':');
+    if (colon != std::string::npos) {
+        host = text.substr(0, colon);
+        const std::string port_text = text.substr(colon + 1);
+        size_t used = 0;
+        try {
+            port = std::stoul(port_text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (port_text.empty() || used != port_text.size() || port > 65535) {
+            throw std::invalid_argument("invalid UDP port in address '" + text +
+                                        "': expected a.b.c.d:port with port 0..65535");
+        }
+    }
+    in_addr addr{};
+    if (inet_pton(AF_INET, host.c_str(), &addr) != 1) {
+        throw std::invalid_argument("invalid IPv4 address '" + text +
+                                    "': expected dotted quad such as 127.0.0.1");
+    }
+    return socket_address(ntohl(addr.s_addr), static_cast<uint16_t>(port));
+}
+
+std::string socket_address::ip_string() const
+{
+    char buf[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, &d_sa.sin_addr, buf, sizeof(buf));
+    return buf;
+}
+
+std::string socket_address::to_string() const
+{
+    return ip_string() + ":" + std::to_string(port());
+}
+
+} // namespace rdma
+} // namespace gr

@@ -1,0 +1,171 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "udp_socket.h"
+#include "errors.h"
+#include "poll_wait.h"
+#include <netinet/ip.h>
+#include <sys/socket.h>
+#include <algorithm>
+#include <cstring>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+constexpr size_t max_batch = 64;
+} // namespace
+
+udp_socket::udp_socket(const socket_address& bind_to)
+    : d_fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0))
+{
+    if (!d_fd)
+        throw_errno("socket(AF_INET, SOCK_DGRAM)");
+    const int on = 1;
+    if (::setsockopt(d_fd.get(), IPPROTO_IP, IP_PKTINFO, &on, sizeof(on)) != 0)
+        throw_errno("setsockopt(IP_PKTINFO)");
+    if (::bind(d_fd.get(),
+               reinterpret_cast<const sockaddr*>(&bind_to.native()),
+               sizeof(sockaddr_in)) != 0)
+        throw_errno("bind UDP socket to " + bind_to.to_string());
+    sockaddr_in sa{};
+    socklen_t len = sizeof(sa);
+    if (::getsockname(d_fd.get(), reinterpret_cast<sockaddr*>(&sa), &len) != 0)
+        throw_errno("getsockname");
+    d_local = socket_address(sa);
+}
+
+size_t udp_socket::request_receive_buffer(size_t bytes)
+{
+    const int want = static_cast<int>(std::min<size_t>(bytes, 1u << 30));
+    // SO_RCVBUFFORCE needs CAP_NET_ADMIN; SO_RCVBUF is capped at net.core.rmem_max.
+    if (::setsockopt(d_fd.get(), SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)) != 0)
+        ::setsockopt(d_fd.get(), SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+    int got = 0;
+    socklen_t len = sizeof(got);
+    ::getsockopt(d_fd.get(), SOL_SOCKET, SO_RCVBUF, &got, &len);
+    return static_cast<size_t>(got) / 2; // the kernel reports twice the usable size
+}
+
+size_t udp_socket::request_send_buffer(size_t bytes)
+{
+    const int want = static_cast<int>(std::min<size_t>(bytes, 1u << 30));
+    if (::setsockopt(d_fd.get(), SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)) != 0)
+        ::setsockopt(d_fd.get(), SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
+    int got = 0;
+    socklen_t len = sizeof(got);
+    ::getsockopt(d_fd.get(), SOL_SOCKET, SO_SNDBUF, &got, &len);
+    return static_cast<size_t>(got) / 2;
+}
+
+void udp_socket::send_to(const uint8_t* data, size_t len, const socket_address& to)
+{
+    const ssize_t n = ::sendto(d_fd.get(),
+                               data,
+                               len,
+                               0,
+                               reinterpret_cast<const sockaddr*>(&to.native()),
+                               sizeof(sockaddr_in));
+    if (n < 0 && errno != EAGAIN && errno != ENOBUFS && errno != ECONNREFUSED)
+        throw_errno("sendto " + to.to_string());
+}
+
+size_t udp_socket::send_batch(datagram* batch, size_t count)
+{
+    size_t sent = 0;
+    while (sent < count) {
+        const size_t n = std::min(count - sent, max_batch);
+        mmsghdr msgs[max_batch];
+        iovec iov[max_batch];
+        for (size_t i = 0; i < n; i++) {
+            datagram& d = batch[sent + i];
+            iov[i] = { d.data, d.length };
+            msgs[i] = {};
+            msgs[i].msg_hdr.msg_name = &d.peer.native();
+            msgs[i].msg_hdr.msg_namelen = sizeof(sockaddr_in);
+            msgs[i].msg_hdr.msg_iov = &iov[i];
+            msgs[i].msg_hdr.msg_iovlen = 1;
+        }
+        const int r = ::sendmmsg(d_fd.get(), msgs, n, 0);
+        if (r < 0) {
+            if (errno == EAGAIN || errno == ENOBUFS || errno == ECONNREFUSED)
+                return sent;
+            throw_errno("sendmmsg");
+        }
+        sent += static_cast<size_t>(r);
+        if (static_cast<size_t>(r) < n)
+            return sent;
+    }
+    return sent;
+}
+
+bool udp_socket::wait_readable(std::chrono::microseconds timeout, int wake_fd) const
+{
+    pollfd fds[2] = { { d_fd.get(), POLLIN, 0 }, { wake_fd, POLLIN, 0 } };
+    const int r = poll_wait(fds, wake_fd >= 0 ? 2 : 1, timeout);
+    return r > 0 && (fds[0].revents & POLLIN);
+}
+
+bool udp_socket::receive(datagram& slot, std::chrono::microseconds timeout)
+{
+    if (receive_batch(&slot, 1) == 1)
+        return true;
+    if (!wait_readable(timeout))
+        return false;
+    return receive_batch(&slot, 1) == 1;
+}
+
+size_t udp_socket::receive_batch(datagram* slots, size_t count)
+{
+    size_t total = 0;
+    while (total < count) {
+        const size_t n = std::min(count - total, max_batch);
+        mmsghdr msgs[max_batch];
+        iovec iov[max_batch];
+        alignas(cmsghdr) char control[max_batch][CMSG_SPACE(sizeof(in_pktinfo))];
+        for (size_t i = 0; i < n; i++) {
+            datagram& d = slots[total + i];
+            iov[i] = { d.data, d.capacity };
+            msgs[i] = {};
+            msgs[i].msg_hdr.msg_name = &d.peer.native();
+            msgs[i].msg_hdr.msg_namelen = sizeof(sockaddr_in);
+            msgs[i].msg_hdr.msg_iov = &iov[i];
+            msgs[i].msg_hdr.msg_iovlen = 1;
+            msgs[i].msg_hdr.msg_control = control[i];
+            msgs[i].msg_hdr.msg_controllen = sizeof(control[i]);
+        }
+        const int r = ::recvmmsg(d_fd.get(), msgs, n, MSG_DONTWAIT, nullptr);
+        if (r < 0) {
+            if (errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED)
+                return total;
+            throw_errno("recvmmsg");
+        }
+        for (int i = 0; i < r; i++) {
+            datagram& d = slots[total + i];
+            // A datagram longer than the slot arrives cut short; flag it so that the
+            // receiver drops it instead of parsing a partial packet.
+            d.truncated = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
+            d.length = std::min<size_t>(msgs[i].msg_len, d.capacity);
+            d.local_ip = 0;
+            for (cmsghdr* c = CMSG_FIRSTHDR(&msgs[i].msg_hdr); c;
+                 c = CMSG_NXTHDR(&msgs[i].msg_hdr, c)) {
+                if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO) {
+                    in_pktinfo info;
+                    std::memcpy(&info, CMSG_DATA(c), sizeof(info));
+                    d.local_ip = ntohl(info.ipi_addr.s_addr);
+                }
+            }
+        }
+        total += static_cast<size_t>(r);
+        if (static_cast<size_t>(r) < n)
+            break;
+    }
+    return total;
+}
+
+} // namespace rdma
+} // namespace gr

@@ -1,0 +1,65 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_UTIL_UDP_SOCKET_H
+#define INCLUDED_RDMA_UTIL_UDP_SOCKET_H
+
+#include "file_descriptor.h"
+#include "socket_address.h"
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+
+//! A datagram to send or a slot to receive one into (sendmmsg/recvmmsg batches).
+struct datagram {
+    uint8_t* data = nullptr;
+    size_t capacity = 0; //!< bytes available at data (receive)
+    size_t length = 0;   //!< bytes to send / bytes received
+    socket_address peer; //!< destination (send) or source (receive)
+    uint32_t local_ip = 0; //!< receive: destination IPv4 of the datagram (host order)
+    bool truncated = false; //!< receive: the datagram was longer than capacity
+};
+
+//! An IPv4 UDP socket with the few operations the transport needs.
+class udp_socket
+{
+public:
+    //! Create and bind; port 0 picks an ephemeral port (see local_address()).
+    explicit udp_socket(const socket_address& bind_to);
+
+    const socket_address& local_address() const { return d_local; }
+    int fd() const { return d_fd.get(); }
+
+    //! Ask for a receive buffer of \p bytes (SO_RCVBUFFORCE when permitted); returns
+    //! what the kernel granted, which may be less (net.core.rmem_max).
+    size_t request_receive_buffer(size_t bytes);
+    size_t request_send_buffer(size_t bytes);
+
+    void send_to(const uint8_t* data, size_t len, const socket_address& to);
+    //! Send a batch; returns the number of datagrams sent (a full socket buffer
+    //! counts as not sent; errors other than EAGAIN/ENOBUFS/ECONNREFUSED throw).
+    size_t send_batch(datagram* batch, size_t count);
+
+    //! Wait up to \p timeout for one datagram; returns false on timeout.
+    bool receive(datagram& slot, std::chrono::microseconds timeout);
+    //! Receive up to \p count datagrams without blocking; returns how many arrived.
+    size_t receive_batch(datagram* slots, size_t count);
+    //! Block until readable, the \p wake_fd is readable, or timeout. True if the socket is readable.
+    bool wait_readable(std::chrono::microseconds timeout, int wake_fd = -1) const;
+
+private:
+    file_descriptor d_fd;
+    socket_address d_local;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif
