@@ -1,0 +1,156 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_AXIOE_AXIOE_CLIENT_H
+#define INCLUDED_RDMA_AXIOE_AXIOE_CLIENT_H
+
+#include "axioe_packet.h"
+#include "util/log.h"
+#include "util/socket_address.h"
+#include "util/udp_socket.h"
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace rdma {
+namespace axioe {
+
+struct client_options {
+    //! How long to wait for the response to one transmission before sending it again.
+    std::chrono::microseconds timeout{ 20000 };
+    //! Retransmissions after the first attempt before giving up with timeout_error.
+    int retries = 10;
+    //! Longest burst put in one transaction: lower it for a device whose
+    //! regs::id_max_burst_words is below the protocol's 256.
+    size_t max_burst_words = axioe::max_burst_words;
+};
+
+//! The device answered a transaction with an error status.
+class error : public std::runtime_error
+{
+public:
+    error(const std::string& what, status code, uint32_t address)
+        : std::runtime_error(what), d_code(code), d_address(address)
+    {
+    }
+    status code() const { return d_code; }
+    uint32_t address() const { return d_address; } //!< of the failed transaction
+
+private:
+    status d_code;
+    uint32_t d_address;
+};
+
+//! No valid response to a transaction after all its attempts.
+class timeout_error : public std::runtime_error
+{
+public:
+    timeout_error(const std::string& what, uint32_t address, int attempts)
+        : std::runtime_error(what), d_address(address), d_attempts(attempts)
+    {
+    }
+    uint32_t address() const { return d_address; }
+    int attempts() const { return d_attempts; }
+
+private:
+    uint32_t d_address;
+    int d_attempts;
+};
+
+/*!
+ * The host side of AXIoE: register reads and writes on one device, made reliable by
+ * retransmission (docs/axioe.md, "Reliability").
+ *
+ * Thread-safe: transactions from several threads are serialized, one outstanding at a
+ * time, as the protocol requires. A burst longer than options.max_burst_words is
+ * split into several transactions, each atomic on the device but not together; an
+ * error in one of them leaves the earlier ones done. A count of 0 does nothing.
+ * Unaligned addresses and incrementing bursts past the end of the 32-bit address space
+ * throw std::invalid_argument before anything is sent.
+ */
+class client
+{
+public:
+    explicit client(const socket_address& device, client_options options = {});
+    client(const client&) = delete;
+    client& operator=(const client&) = delete;
+
+    void read(uint32_t address, uint32_t* out, size_t count, bool fixed = false);
+    void write(uint32_t address, const uint32_t* words, size_t count, bool fixed = false);
+    uint32_t read32(uint32_t address);
+    void write32(uint32_t address, uint32_t value);
+    //! One 2-word burst, low word first: both halves from the same instant.
+    uint64_t read64(uint32_t address_lo);
+    void write64(uint32_t address_lo, uint64_t value);
+
+    socket_address device() const { return d_device; }
+    //! Where the device's responses must come back to.
+    socket_address local_address() const { return d_socket.local_address(); }
+
+    /*!
+     * Round-trip time of the last answered transaction (an error status is an answer
+     * too), from its last transmission to its response. If that transaction was sent more
+     * than once (last_attempts() > 1), the response may answer an earlier copy and the
+     * figure is too short: a clock offset estimate should use only single-attempt
+     * transactions.
+     */
+    std::chrono::nanoseconds last_round_trip() const;
+    //! Transmissions the last answered transaction needed (1: no retry).
+    int last_attempts() const;
+
+    struct stats_t {
+        uint64_t transactions = 0;        //!< started (each with a fresh sequence number)
+        uint64_t retries = 0;             //!< retransmissions after a timeout
+        uint64_t timeouts = 0;            //!< transactions abandoned (timeout_error)
+        uint64_t discarded_responses = 0; //!< invalid, stale, duplicate or foreign
+    };
+    stats_t stats() const;
+
+private:
+    // One transaction of at most max_burst_words words: sends \p in (writes) or fills
+    // \p out (reads).
+    void transact(
+        opcode op, uint32_t address, const uint32_t* in, uint32_t* out, uint16_t count);
+    // Wait until \p deadline for the response to \p r (its payload stays in d_rx),
+    // discarding anything else. False at the deadline.
+    bool await(const request& r,
+               std::chrono::steady_clock::time_point deadline,
+               response& answer);
+    // Whether the received datagram is the response to the outstanding request.
+    bool matches(const datagram& d, const request& r, response& out) const;
+    std::string describe(opcode op, uint32_t address, size_t count) const;
+    void check_burst(uint32_t address, size_t count, bool fixed) const;
+
+    const socket_address d_device;
+    const client_options d_options;
+    logger_ptr d_logger;
+    udp_socket d_socket;
+
+    std::mutex d_mutex; // one transaction at a time; guards everything below
+    uint32_t d_next_sequence;
+    std::array<uint8_t, max_datagram_bytes> d_tx;
+    std::array<uint8_t, max_datagram_bytes + 1> d_rx; // + 1: see oversized responses
+
+    std::atomic<int64_t> d_round_trip_ns{ 0 };
+    std::atomic<int> d_last_attempts{ 0 };
+    std::atomic<uint64_t> d_transactions{ 0 };
+    std::atomic<uint64_t> d_retries{ 0 };
+    std::atomic<uint64_t> d_timeouts{ 0 };
+    std::atomic<uint64_t> d_discarded{ 0 };
+};
+
+} // namespace axioe
+} // namespace rdma
+} // namespace gr
+
+#endif
