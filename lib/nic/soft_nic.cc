@@ -1,0 +1,216 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../util/thread_role.h"
+#include "soft_completion_queue.h"
+#include "soft_nic.h"
+#include "soft_protection_domain.h"
+#include "soft_tables.h"
+#include <system_error>
+#include <mutex>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+namespace nic {
+
+namespace {
+constexpr auto report_interval = std::chrono::seconds(10);
+constexpr auto idle_wait = std::chrono::seconds(1);
+constexpr uint8_t syndrome_type_mask = 0xE0;
+
+const soft_nic_config& validated(const soft_nic_config& config)
+{
+    if (!valid_path_mtu(config.max_path_mtu))
+        throw std::invalid_argument("soft_nic: max_path_mtu " +
+                                    std::to_string(config.max_path_mtu) +
+                                    " is not one of 256, 512, 1024, 2048, 4096");
+    return config;
+}
+} // namespace
+
+soft_nic::soft_nic(const soft_nic_config& config)
+    : d_config(validated(config)),
+      d_logger(make_logger("soft_nic")),
+      d_tables(std::make_shared<soft_tables>()),
+      d_responder(*d_tables),
+      d_socket(config.bind_to),
+      d_slot_memory(batch_size * slot_bytes),
+      d_slots(batch_size),
+      d_next_report(std::chrono::steady_clock::now() + report_interval)
+{
+    for (size_t i = 0; i < batch_size; i++) {
+        d_slots[i].data = d_slot_memory.data() + i * slot_bytes;
+        d_slots[i].capacity = slot_bytes;
+    }
+    size_socket_buffer();
+    if (d_config.start_thread)
+        d_thread = std::thread([this] { run(); });
+}
+
+soft_nic::~soft_nic()
+{
+    if (d_thread.joinable()) {
+        d_stop.store(true, std::memory_order_release);
+        d_wake.notify();
+        d_thread.join();
+    }
+}
+
+void soft_nic::size_socket_buffer()
+{
+    const size_t want = d_config.socket_buffer_bytes;
+    if (want == 0)
+        return;
+    d_granted_buffer = d_socket.request_receive_buffer(want);
+    // A sender on loopback can outpace this thread for a moment; what does not fit in
+    // the socket buffer is lost before the NIC sees it, and shows up as PSN gaps.
+    if (d_granted_buffer < want / 2)
+        d_logger->warn("{}: socket receive buffer is {} bytes, {} requested; bursts "
+                       "beyond it are lost. Fix: sysctl -w net.core.rmem_max={} (or "
+                       "run with CAP_NET_ADMIN)",
+                       name(),
+                       d_granted_buffer,
+                       want,
+                       want);
+}
+
+std::string soft_nic::name() const
+{
+    return "soft_nic@" + d_socket.local_address().to_string();
+}
+
+std::unique_ptr<protection_domain> soft_nic::alloc_pd()
+{
+    return std::make_unique<soft_protection_domain>(d_tables, d_config.max_path_mtu);
+}
+
+std::unique_ptr<completion_queue> soft_nic::create_cq(int entries)
+{
+    return std::make_unique<soft_completion_queue>(
+        std::make_shared<completion_ring>(entries, d_tables.get()));
+}
+
+counters soft_nic::read_counters() const { return d_tables->counters().snapshot(); }
+
+rx_result soft_nic::process_udp_payload(const uint8_t* data,
+                                        size_t len,
+                                        const socket_address& from,
+                                        const socket_address& to)
+{
+    std::lock_guard<std::mutex> lock(d_tables->mutex());
+    reply r;
+    const rx_result result = d_responder.process_udp(data, len, from, to, r);
+    if (r.needed)
+        send_reply(r);
+    return result;
+}
+
+rx_result soft_nic::process_ipv4_frame(const uint8_t* frame, size_t len)
+{
+    std::lock_guard<std::mutex> lock(d_tables->mutex());
+    reply r;
+    const rx_result result =
+        d_responder.process_frame(frame, len, d_socket.local_address(), r);
+    if (r.needed)
+        send_reply(r);
+    return result;
+}
+
+void soft_nic::run()
+{
+    thread_role_scope role(thread_role::nic, "nic-rx");
+    while (!d_stop.load(std::memory_order_acquire)) {
+        size_t n = 0;
+        try {
+            n = d_socket.receive_batch(d_slots.data(), d_slots.size());
+        } catch (const std::system_error& e) {
+            // Not expected on a bound UDP socket; keep serving, but do not spin.
+            d_logger->error("{}: receive failed: {}", name(), e.what());
+            d_wake.wait(std::chrono::milliseconds(100));
+            continue;
+        }
+        if (n == 0) {
+            d_socket.wait_readable(idle_wait, d_wake.fd());
+            continue;
+        }
+        process_batch(n);
+        report_drops();
+    }
+}
+
+void soft_nic::process_batch(size_t count)
+{
+    const socket_address& local = d_socket.local_address();
+    std::lock_guard<std::mutex> lock(d_tables->mutex());
+    for (size_t i = 0; i < count; i++) {
+        const datagram& d = d_slots[i];
+        if (d.truncated) {
+            d_responder.count(rx_result::drop_truncated);
+            continue;
+        }
+        // IP_PKTINFO tells which of our addresses the peer used, which is what its
+        // ICRC covers when we are bound to 0.0.0.0.
+        const socket_address to(d.local_ip ? d.local_ip : local.ip(), local.port());
+        reply r;
+        d_responder.process_udp(d.data, d.length, d.peer, to, r);
+        if (r.needed)
+            send_reply(r);
+    }
+}
+
+void soft_nic::send_reply(reply& r)
+{
+    // The reply leaves through this socket, so its ICRC must name this socket's port
+    // (a frame may have come in on 4791) and, when bound, its address.
+    const socket_address& local = d_socket.local_address();
+    r.from = socket_address(local.ip() ? local.ip() : r.from.ip(), local.port());
+    uint8_t packet[reply_bytes];
+    const size_t len = write_reply(r, packet);
+    const bool is_ack = (r.syndrome & syndrome_type_mask) == 0;
+    try {
+        d_socket.send_to(packet, len, r.to);
+        d_tables->counters().add(is_ack ? nic_event::acks_sent : nic_event::naks_sent);
+    } catch (const std::system_error&) {
+        d_tables->counters().add(nic_event::tx_errors);
+    }
+}
+
+void soft_nic::report_drops()
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (now < d_next_report)
+        return;
+    d_next_report = now + report_interval;
+    const soft_counters& c = d_tables->counters();
+    uint64_t total = 0;
+    uint64_t most = 0;
+    rx_result most_reason = rx_result::accepted;
+    for (size_t i = 0; i < rx_result_count; i++) {
+        const auto reason = static_cast<rx_result>(i);
+        if (reason == rx_result::accepted || reason == rx_result::duplicate)
+            continue;
+        const uint64_t now_count = c.get(reason);
+        const uint64_t delta = now_count - d_reported[i];
+        d_reported[i] = now_count;
+        total += delta;
+        if (delta > most) {
+            most = delta;
+            most_reason = reason;
+        }
+    }
+    if (total > 0)
+        d_logger->warn("{}: dropped {} packets since the last report, most ({}) as {}",
+                       name(),
+                       total,
+                       most,
+                       to_string(most_reason));
+}
+
+} // namespace nic
+} // namespace rdma
+} // namespace gr
