@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_UTIL_LOG_H
 #define INCLUDED_RDMA_UTIL_LOG_H
 
+#include <gnuradio/rdma/transport_api.h>
 #include <spdlog/spdlog.h>
 #include <functional>
 #include <memory>
@@ -27,8 +28,8 @@ namespace rdma {
 using logger_ptr = std::shared_ptr<spdlog::logger>;
 using logger_factory = std::function<logger_ptr(const std::string& name)>;
 
-logger_ptr make_logger(const std::string& name);
-void set_logger_factory(logger_factory factory);
+RDMA_TRANSPORT_API logger_ptr make_logger(const std::string& name);
+RDMA_TRANSPORT_API void set_logger_factory(logger_factory factory);
 
 } // namespace rdma
 } // namespace gr

@@ -1,0 +1,37 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_SAMPLE_FORMAT_H
+#define INCLUDED_RDMA_SAMPLE_FORMAT_H
+
+#include <gnuradio/rdma/transport_api.h>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * \brief Sample formats on the wire, which are also the formats in host memory: the ring is
+ * the GNU Radio buffer, so there is no conversion step. Values match regs::format.
+ */
+enum class sample_format : uint32_t {
+    sc16 = 0, //!< complex int16, I then Q, little-endian: 4-byte items
+    fc32 = 1, //!< complex float32, I then Q, little-endian: 8-byte items
+};
+
+constexpr size_t item_size(sample_format f) { return f == sample_format::sc16 ? 4 : 8; }
+
+//! "sc16" or "fc32"; throws std::invalid_argument naming the accepted values.
+RDMA_TRANSPORT_API sample_format parse_sample_format(const std::string& name);
+RDMA_TRANSPORT_API const char* to_string(sample_format f);
+
+} // namespace rdma
+} // namespace gr
+
+#endif
