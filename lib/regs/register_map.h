@@ -66,7 +66,7 @@ namespace link {
 constexpr uint32_t ipv4 = 0x00;      // ro: source address of the link's RoCEv2 frames
 constexpr uint32_t mac_hi = 0x04;    // ro: bits 47..32 of the link MAC
 constexpr uint32_t mac_lo = 0x08;    // ro: bits 31..0
-constexpr uint32_t udp_sport = 0x0C; // rw: UDP source port of RoCEv2 frames
+constexpr uint32_t udp_sport = 0x0C; // ro: UDP source port of RoCEv2 frames
 constexpr uint32_t mtu = 0x10;       // ro: link (IP) MTU in bytes
 constexpr uint32_t status = 0x14;    // ro: bit 0 link up
 constexpr uint32_t weight = 0x18;    // rw: striping weight (reserved: multi-link)
@@ -153,6 +153,7 @@ constexpr uint32_t bad_mtu = 5;
 constexpr uint32_t bad_destination = 6;
 constexpr uint32_t bad_link = 7;
 constexpr uint32_t bad_transport = 8;
+constexpr uint32_t busy = 9; // START while running: STOP first
 } // namespace error_code
 const char* describe_error(uint32_t code);
 

@@ -1,0 +1,61 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_EMULATOR_H
+#define INCLUDED_RDMA_EMU_EMULATOR_H
+
+#include "../axioe/axioe_server.h"
+#include "register_file.h"
+#include "rx_engine.h"
+#include "wire.h"
+#include <memory>
+#include <vector>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+struct emulator_config {
+    socket_address control = socket_address::parse("127.0.0.1:0"); //!< AXIoE server
+    socket_address link = socket_address::parse("127.0.0.1:0");    //!< link 0 (UDP wire)
+    unsigned rx_streams = 1;
+    uint64_t serial = 0x5EED0001;
+};
+
+/*!
+ * The reference model of the SDR's network logic: a register file behind an AXIoE
+ * server, RX engines that stream RoCEv2 WRITEs over a link. Runs inside the host
+ * process (type=emu) or as a daemon (gr-rdma-emu); either way the host drives it
+ * only through AXIoE, exactly as it would drive hardware.
+ */
+class emulator
+{
+public:
+    explicit emulator(const emulator_config& config);
+    ~emulator();
+    emulator(const emulator&) = delete;
+    emulator& operator=(const emulator&) = delete;
+
+    socket_address control_address() const { return d_server->address(); }
+    socket_address link_address() const { return d_link->local_address(); }
+    const register_file& registers() const { return *d_registers; }
+    rx_counters rx_stream_counters(unsigned s) const { return d_rx.at(s)->counters(); }
+
+private:
+    // Declared in creation order; destroyed in reverse (server first: no request
+    // reaches a half-destroyed register file).
+    std::unique_ptr<wire> d_link;
+    std::vector<std::unique_ptr<rx_engine>> d_rx;
+    std::unique_ptr<register_file> d_registers;
+    std::unique_ptr<axioe::server> d_server;
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,297 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The emulator seen from the wire: program it through AXIoE like a host would, catch
+// its RoCEv2 packets on a plain UDP socket and check every field of every packet.
+
+#include "../axioe/axioe_client.h"
+#include "../regs/register_map.h"
+#include "../roce/roce_packet.h"
+#include "../util/udp_socket.h"
+#include "emulator.h"
+#include "signal_source.h"
+#include <gnuradio/rdma/ramp.h>
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using namespace gr::rdma;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct received_packet {
+    roce::packet pkt;
+    std::vector<uint8_t> bytes;
+    uint32_t expected_icrc = 0;
+};
+
+class emulator_bench
+{
+public:
+    emulator_bench()
+        : dev(emu::emulator_config{}),
+          axi(dev.control_address()),
+          host(socket_address::parse("127.0.0.1:0"))
+    {
+        host.request_receive_buffer(16u << 20);
+    }
+
+    void program(unsigned stream, uint64_t ring_bytes, uint32_t payload, uint32_t mtu,
+                 uint32_t notify, uint32_t rate, uint32_t format, uint64_t num_samples)
+    {
+        auto reg = [stream](uint32_t r) { return regs::rx_reg(stream, r); };
+        axi.write32(reg(regs::rx::dest_ipv4), host.local_address().ip());
+        axi.write32(reg(regs::rx::dest_udp_port), host.local_address().port());
+        axi.write32(reg(regs::rx::dest_qpn), 0x123);
+        axi.write32(reg(regs::rx::start_psn), 0xFFFFF0); // wraps during the test
+        axi.write32(reg(regs::rx::rkey), 0xABCD);
+        axi.write64(reg(regs::rx::va_lo), 0x7f0000000000ull);
+        axi.write64(reg(regs::rx::ring_bytes_lo), ring_bytes);
+        axi.write32(reg(regs::rx::payload_bytes), payload);
+        axi.write32(reg(regs::rx::path_mtu), mtu);
+        axi.write32(reg(regs::rx::notify_interval), notify);
+        axi.write32(reg(regs::rx::rate_num), rate);
+        axi.write32(reg(regs::rx::rate_den), 1);
+        axi.write32(reg(regs::rx::format), format);
+        axi.write64(reg(regs::rx::num_samples_lo), num_samples);
+    }
+
+    std::vector<received_packet> receive(size_t count, std::chrono::milliseconds patience)
+    {
+        std::vector<received_packet> out;
+        const auto deadline = std::chrono::steady_clock::now() + patience;
+        std::vector<uint8_t> buf(9000);
+        while (out.size() < count && std::chrono::steady_clock::now() < deadline) {
+            datagram d;
+            d.data = buf.data();
+            d.capacity = buf.size();
+            if (!host.receive(d, 20ms))
+                continue;
+            received_packet r;
+            r.bytes.assign(buf.begin(), buf.begin() + d.length);
+            CPPUNIT_ASSERT(roce::parse(r.bytes.data(), r.bytes.size(), r.pkt) == roce::parse_status::ok);
+            roce::ip_context ip;
+            ip.src_ip = d.peer.ip();
+            ip.src_port = d.peer.port();
+            ip.dst_ip = host.local_address().ip();
+            ip.dst_port = host.local_address().port();
+            r.expected_icrc = roce::compute_icrc(ip, r.bytes.data(), r.bytes.size() - 4);
+            out.push_back(std::move(r));
+        }
+        return out;
+    }
+
+    emu::emulator dev;
+    axioe::client axi;
+    udp_socket host;
+};
+
+} // namespace
+
+class qa_emulator : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_emulator);
+    CPPUNIT_TEST(test_identity_and_link);
+    CPPUNIT_TEST(test_register_access_errors);
+    CPPUNIT_TEST(test_burst_packets_exact);
+    CPPUNIT_TEST(test_multi_packet_messages);
+    CPPUNIT_TEST(test_start_refused_with_reason);
+    CPPUNIT_TEST(test_stop_silences_the_stream);
+    CPPUNIT_TEST(test_pacing_never_early);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void test_identity_and_link()
+    {
+        emulator_bench b;
+        uint32_t id[3];
+        b.axi.read(regs::id_magic, id, 3);
+        CPPUNIT_ASSERT_EQUAL(regs::magic_value, id[0]);
+        CPPUNIT_ASSERT_EQUAL(regs::map_version, id[1]);
+        CPPUNIT_ASSERT(id[2] & regs::cap::emulator);
+        CPPUNIT_ASSERT_EQUAL(0x7F000001u, b.axi.read32(regs::link_reg(0, regs::link::ipv4)));
+        CPPUNIT_ASSERT_EQUAL(uint32_t(b.dev.link_address().port()),
+                             b.axi.read32(regs::link_reg(0, regs::link::roce_port)));
+        CPPUNIT_ASSERT(b.axi.read32(regs::link_reg(0, regs::link::mtu)) >= 1500);
+        const uint64_t t = b.axi.read64(regs::clock_time_ns_lo);
+        CPPUNIT_ASSERT(t > 1700000000ull * 1000000000ull); // after 2023: a wall clock
+    }
+
+    void test_register_access_errors()
+    {
+        emulator_bench b;
+        b.axi.write32(regs::scratch, 0xCAFEF00D);
+        CPPUNIT_ASSERT_EQUAL(0xCAFEF00Du, b.axi.read32(regs::scratch));
+        auto code_of = [](auto&& f) {
+            try {
+                f();
+            } catch (const axioe::error& e) {
+                return e.code();
+            }
+            return axioe::status::okay;
+        };
+        CPPUNIT_ASSERT(code_of([&] { b.axi.read32(0x0800); }) == axioe::status::decerr);
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(regs::id_magic, 1); }) == axioe::status::slverr);
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(regs::rx_reg(0, regs::rx::packets_sent_lo), 1); }) ==
+                       axioe::status::slverr);
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(regs::emu_reg(0, regs::emu::signal), 9); }) ==
+                       axioe::status::slverr);
+        // A burst that runs into a hole fails as a whole and writes nothing.
+        const uint32_t words[2] = { 11, 22 };
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write(regs::scratch, words, 2); }) == axioe::status::decerr);
+        CPPUNIT_ASSERT_EQUAL(0xCAFEF00Du, b.axi.read32(regs::scratch));
+    }
+
+    void test_burst_packets_exact()
+    {
+        emulator_bench b;
+        const uint32_t payload = 1024, notify = 4, rate = 10000000;
+        const uint64_t ring = 8 * payload, samples = 64 * 256 + 100; // short last message
+        b.program(0, ring, payload, 1024, notify, rate, regs::format::sc16, samples);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        const uint64_t t0 = b.axi.read64(regs::rx_reg(0, regs::rx::start_time_lo));
+        CPPUNIT_ASSERT(t0 > 0);
+        const size_t messages = 65;
+        auto got = b.receive(messages, 5000ms);
+        CPPUNIT_ASSERT_EQUAL(messages, got.size());
+        uint64_t sample = 0;
+        for (size_t m = 0; m < messages; m++) {
+            const roce::packet& p = got[m].pkt;
+            const bool last = m + 1 == messages;
+            const bool imm = last || (m + 1) % notify == 0;
+            CPPUNIT_ASSERT_EQUAL(uint32_t(got[m].expected_icrc), p.icrc);
+            CPPUNIT_ASSERT_EQUAL(int(roce::opcode::uc | (imm ? roce::opcode::write_only_imm
+                                                              : roce::opcode::write_only)),
+                                 int(p.base.opcode));
+            CPPUNIT_ASSERT_EQUAL(uint32_t(0x123), p.base.dest_qp);
+            CPPUNIT_ASSERT_EQUAL(uint32_t((0xFFFFF0 + m) & 0xFFFFFF), p.base.psn);
+            CPPUNIT_ASSERT_EQUAL(uint16_t(0xFFFF), p.base.pkey);
+            CPPUNIT_ASSERT(p.has_reth);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(0x7f0000000000ull + (m * payload) % ring), p.reth_hdr.va);
+            CPPUNIT_ASSERT_EQUAL(uint32_t(0xABCD), p.reth_hdr.rkey);
+            const size_t bytes = last ? 100 * 4 : payload;
+            CPPUNIT_ASSERT_EQUAL(bytes, p.payload_len);
+            CPPUNIT_ASSERT_EQUAL(uint32_t(bytes), p.reth_hdr.dma_length);
+            CPPUNIT_ASSERT_EQUAL(imm, p.has_imm);
+            if (imm)
+                CPPUNIT_ASSERT_EQUAL(uint32_t(m), p.imm);
+            for (size_t i = 0; i < bytes / 4; i++, sample++) {
+                uint8_t expect[4];
+                ramp_item(sample_format::sc16, sample, expect);
+                CPPUNIT_ASSERT(std::memcmp(expect, p.payload + 4 * i, 4) == 0);
+            }
+        }
+        CPPUNIT_ASSERT_EQUAL(samples, sample);
+        // Finite burst: DONE, not running, counters exact.
+        uint32_t status = 0;
+        for (int i = 0; i < 100 && !(status & regs::status::done); i++) {
+            status = b.axi.read32(regs::rx_reg(0, regs::rx::status));
+            std::this_thread::sleep_for(5ms);
+        }
+        CPPUNIT_ASSERT_EQUAL(regs::status::done, status);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(messages), b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo)));
+        CPPUNIT_ASSERT_EQUAL(samples, b.axi.read64(regs::rx_reg(0, regs::rx::samples_emitted_lo)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(messages / notify + 1),
+                             b.axi.read64(regs::rx_reg(0, regs::rx::imm_sent_lo)));
+        CPPUNIT_ASSERT(b.receive(1, 50ms).empty());
+    }
+
+    void test_multi_packet_messages()
+    {
+        emulator_bench b;
+        // 4 KiB messages over a 1 KiB path MTU: FIRST, MIDDLE, MIDDLE, LAST(_IMM).
+        const uint32_t payload = 4096;
+        b.program(0, 4 * payload, payload, 1024, 2, 1000000, regs::format::fc32, 4 * 512);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        auto got = b.receive(16, 5000ms);
+        CPPUNIT_ASSERT_EQUAL(size_t(16), got.size());
+        uint64_t sample = 0;
+        for (size_t i = 0; i < 16; i++) {
+            const roce::packet& p = got[i].pkt;
+            const size_t m = i / 4, j = i % 4;
+            const bool imm = (m + 1) % 2 == 0;
+            const uint8_t op = j == 0 ? roce::opcode::write_first
+                               : j == 3 ? (imm ? roce::opcode::write_last_imm : roce::opcode::write_last)
+                                        : roce::opcode::write_middle;
+            CPPUNIT_ASSERT_EQUAL(int(roce::opcode::uc | op), int(p.base.opcode));
+            CPPUNIT_ASSERT_EQUAL(j == 0, p.has_reth);
+            if (j == 0) {
+                CPPUNIT_ASSERT_EQUAL(uint64_t(0x7f0000000000ull + m * payload), p.reth_hdr.va);
+                CPPUNIT_ASSERT_EQUAL(payload, p.reth_hdr.dma_length);
+            }
+            CPPUNIT_ASSERT_EQUAL(size_t(1024), p.payload_len);
+            CPPUNIT_ASSERT_EQUAL(uint32_t((0xFFFFF0 + i) & 0xFFFFFF), p.base.psn);
+            for (size_t k = 0; k < 128; k++, sample++) {
+                uint8_t expect[8];
+                ramp_item(sample_format::fc32, sample, expect);
+                CPPUNIT_ASSERT(std::memcmp(expect, p.payload + 8 * k, 8) == 0);
+            }
+        }
+    }
+
+    void test_start_refused_with_reason()
+    {
+        emulator_bench b;
+        // Ring not a multiple of the payload.
+        b.program(0, 1000, 1024, 1024, 1, 1000000, regs::format::sc16, 0);
+        CPPUNIT_ASSERT_THROW(b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start),
+                             axioe::error);
+        const uint32_t status = b.axi.read32(regs::rx_reg(0, regs::rx::status));
+        CPPUNIT_ASSERT(status & regs::status::error);
+        CPPUNIT_ASSERT_EQUAL(regs::error_code::bad_ring,
+                             (status & regs::status::error_mask) >> regs::status::error_shift);
+        // Payload not a multiple of the fc32 item.
+        b.program(0, 4096, 1020, 1024, 1, 1000000, regs::format::fc32, 0);
+        CPPUNIT_ASSERT_THROW(b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start),
+                             axioe::error);
+        CPPUNIT_ASSERT_EQUAL(regs::error_code::bad_payload,
+                             (b.axi.read32(regs::rx_reg(0, regs::rx::status)) & regs::status::error_mask) >>
+                                 regs::status::error_shift);
+        CPPUNIT_ASSERT(b.receive(1, 50ms).empty());
+    }
+
+    void test_stop_silences_the_stream()
+    {
+        emulator_bench b;
+        b.program(0, 65536, 1024, 1024, 16, 5000000, regs::format::sc16, 0);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        CPPUNIT_ASSERT_EQUAL(size_t(50), b.receive(50, 5000ms).size());
+        // Descriptor registers are latched while running.
+        CPPUNIT_ASSERT_THROW(b.axi.write32(regs::rx_reg(0, regs::rx::rkey), 1), axioe::error);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::stop);
+        CPPUNIT_ASSERT_EQUAL(0u, b.axi.read32(regs::rx_reg(0, regs::rx::status)) & regs::status::running);
+        const uint64_t sent = b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo));
+        // Drain what was in flight, then nothing more may come.
+        b.receive(100000, 100ms);
+        CPPUNIT_ASSERT(b.receive(1, 100ms).empty());
+        CPPUNIT_ASSERT_EQUAL(sent, b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo)));
+        // And it can start again.
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        CPPUNIT_ASSERT_EQUAL(size_t(10), b.receive(10, 5000ms).size());
+    }
+
+    void test_pacing_never_early()
+    {
+        // The device cannot send a sample before it exists: 20000 samples at 100 kS/s
+        // cannot all have arrived before 200 ms after sample 0 (a lower bound only:
+        // a slow machine may take longer).
+        emulator_bench b;
+        b.program(0, 4096 * 4, 4096, 4096, 1, 100000, regs::format::sc16, 20000);
+        const auto start = std::chrono::steady_clock::now();
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        auto got = b.receive(20, 5000ms);
+        const auto elapsed = std::chrono::steady_clock::now() - start;
+        CPPUNIT_ASSERT_EQUAL(size_t(20), got.size());
+        CPPUNIT_ASSERT(elapsed >= 195ms);
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_emulator);

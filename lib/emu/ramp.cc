@@ -1,0 +1,41 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/rdma/ramp.h>
+#include <cstring>
+
+namespace gr {
+namespace rdma {
+
+void ramp_item(sample_format format, uint64_t k, uint8_t* out)
+{
+    if (format == sample_format::sc16) {
+        const uint16_t iq[2] = { static_cast<uint16_t>(k & 0xFFFF),
+                                 static_cast<uint16_t>((k >> 16) & 0xFFFF) };
+        std::memcpy(out, iq, sizeof(iq));
+    } else {
+        const float iq[2] = { static_cast<float>(k & 0xFFFFFF), 0.0f };
+        std::memcpy(out, iq, sizeof(iq));
+    }
+}
+
+void check_ramp(sample_format format, uint64_t first, const void* data, size_t count, ramp_errors& errors)
+{
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    const size_t size = item_size(format);
+    for (size_t i = 0; i < count; i++) {
+        uint8_t expect[8];
+        ramp_item(format, first + i, expect);
+        if (std::memcmp(expect, bytes + i * size, size) != 0) {
+            if (errors.mismatches++ == 0)
+                errors.first_mismatch = first + i;
+        }
+    }
+}
+
+} // namespace rdma
+} // namespace gr

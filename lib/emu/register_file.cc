@@ -1,0 +1,379 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "register_file.h"
+#include "device_clock.h"
+#include <cstring>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+namespace {
+
+using axioe::status;
+
+uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
+uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+uint64_t join(uint32_t low, uint32_t high) { return (uint64_t(high) << 32) | low; }
+
+// RX descriptor registers the host may write while the stream is stopped.
+bool rx_writable(uint32_t reg)
+{
+    switch (reg) {
+    case regs::rx::dest_ipv4:
+    case regs::rx::dest_udp_port:
+    case regs::rx::dest_qpn:
+    case regs::rx::start_psn:
+    case regs::rx::rkey:
+    case regs::rx::va_lo:
+    case regs::rx::va_hi:
+    case regs::rx::ring_bytes_lo:
+    case regs::rx::ring_bytes_hi:
+    case regs::rx::payload_bytes:
+    case regs::rx::path_mtu:
+    case regs::rx::notify_interval:
+    case regs::rx::rate_num:
+    case regs::rx::rate_den:
+    case regs::rx::format:
+    case regs::rx::link_mask:
+    case regs::rx::transport:
+    case regs::rx::start_time_lo:
+    case regs::rx::start_time_hi:
+    case regs::rx::num_samples_lo:
+    case regs::rx::num_samples_hi:
+    case regs::rx::retx_window_bytes:
+    case regs::rx::dest_mac_hi:
+    case regs::rx::dest_mac_lo:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The device's QPN for RX stream s: what the host uses as its remote QPN.
+uint32_t source_qpn(unsigned s) { return 0x100 + s; }
+
+} // namespace
+
+register_file::register_file(const device_identity& identity,
+                             std::vector<link_info> links,
+                             std::vector<rx_engine*> engines)
+    : d_identity(identity),
+      d_links(std::move(links)),
+      d_engines(std::move(engines)),
+      d_rx_words(d_engines.size()),
+      d_emu_words(d_engines.size())
+{
+    for (auto& words : d_rx_words) {
+        words.fill(0);
+        words[regs::rx::path_mtu / 4] = 1024;
+        words[regs::rx::payload_bytes / 4] = 1024;
+        words[regs::rx::notify_interval / 4] = 16;
+        words[regs::rx::rate_den / 4] = 1;
+        words[regs::rx::link_mask / 4] = 1;
+    }
+    for (auto& words : d_emu_words) {
+        words.fill(0);
+        words[regs::emu::tone_freq_hz / 4] = 100000;
+        const float amplitude = 0.5f;
+        std::memcpy(&words[regs::emu::amplitude / 4], &amplitude, 4);
+        words[regs::emu::seed / 4] = 1;
+    }
+}
+
+register_file::snapshot register_file::take_snapshot() const
+{
+    snapshot snap;
+    snap.time_ns = device_time_ns();
+    for (const rx_engine* e : d_engines) {
+        snap.counters.push_back(e->counters());
+        snap.status.push_back(e->status());
+        snap.start_time_ns.push_back(e->start_time_ns());
+    }
+    return snap;
+}
+
+status register_file::read(uint32_t address, uint32_t* out, size_t count, bool fixed)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    const snapshot snap = take_snapshot();
+    for (size_t i = 0; i < count; i++) {
+        const status st = read_one(fixed ? address : address + 4 * i, snap, out[i]);
+        if (st != status::okay)
+            return st;
+    }
+    return status::okay;
+}
+
+status register_file::write(uint32_t address, const uint32_t* words, size_t count, bool fixed)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    // A burst that reaches a hole executes nothing (AXIoE: DECERR has no side effects).
+    const snapshot snap = take_snapshot();
+    for (size_t i = 0; i < count; i++) {
+        uint32_t ignored;
+        if (read_one(fixed ? address : address + 4 * i, snap, ignored) == status::decerr)
+            return status::decerr;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const status st = write_one(fixed ? address : address + 4 * i, words[i]);
+        if (st != status::okay)
+            return st;
+    }
+    return status::okay;
+}
+
+status register_file::read_one(uint32_t address, const snapshot& snap, uint32_t& value) const
+{
+    switch (address) {
+    case regs::id_magic:
+        value = regs::magic_value;
+        return status::okay;
+    case regs::id_version:
+        value = regs::map_version;
+        return status::okay;
+    case regs::id_capabilities:
+        value = d_identity.capabilities;
+        return status::okay;
+    case regs::id_num_links:
+        value = static_cast<uint32_t>(d_links.size());
+        return status::okay;
+    case regs::id_num_rx_streams:
+        value = static_cast<uint32_t>(d_engines.size());
+        return status::okay;
+    case regs::id_num_tx_streams:
+        value = 0;
+        return status::okay;
+    case regs::id_max_payload:
+        value = 4096;
+        return status::okay;
+    case regs::id_formats:
+        value = (1u << regs::format::sc16) | (1u << regs::format::fc32);
+        return status::okay;
+    case regs::id_serial_lo:
+        value = lo(d_identity.serial);
+        return status::okay;
+    case regs::id_serial_hi:
+        value = hi(d_identity.serial);
+        return status::okay;
+    case regs::id_max_burst_words:
+        value = axioe::max_burst_words;
+        return status::okay;
+    case regs::scratch:
+        value = d_scratch;
+        return status::okay;
+    case regs::clock_time_ns_lo:
+        value = lo(snap.time_ns);
+        return status::okay;
+    case regs::clock_time_ns_hi:
+        value = hi(snap.time_ns);
+        return status::okay;
+    default:
+        break;
+    }
+    if (address >= regs::link_base && address < regs::link_base + d_links.size() * regs::link_stride) {
+        const link_info& l = d_links[(address - regs::link_base) / regs::link_stride];
+        switch ((address - regs::link_base) % regs::link_stride) {
+        case regs::link::ipv4:
+            value = l.ipv4;
+            return status::okay;
+        case regs::link::mac_hi:
+            value = (uint32_t(l.mac[0]) << 8) | l.mac[1];
+            return status::okay;
+        case regs::link::mac_lo:
+            value = (uint32_t(l.mac[2]) << 24) | (uint32_t(l.mac[3]) << 16) |
+                    (uint32_t(l.mac[4]) << 8) | l.mac[5];
+            return status::okay;
+        case regs::link::udp_sport:
+        case regs::link::roce_port:
+            value = l.udp_port;
+            return status::okay;
+        case regs::link::mtu:
+            value = l.mtu;
+            return status::okay;
+        case regs::link::status:
+            value = 1;
+            return status::okay;
+        case regs::link::weight:
+            value = 1;
+            return status::okay;
+        default:
+            return status::decerr;
+        }
+    }
+    if (address >= regs::rx_base && address < regs::rx_base + d_engines.size() * regs::rx_stride) {
+        const unsigned s = (address - regs::rx_base) / regs::rx_stride;
+        return read_rx(s, (address - regs::rx_base) % regs::rx_stride, snap, value);
+    }
+    if (address >= regs::emu_base && address < regs::emu_base + d_engines.size() * regs::emu_stride) {
+        const unsigned s = (address - regs::emu_base) / regs::emu_stride;
+        const uint32_t reg = (address - regs::emu_base) % regs::emu_stride;
+        if (reg > regs::emu::seed)
+            return status::decerr;
+        value = d_emu_words[s][reg / 4];
+        return status::okay;
+    }
+    return status::decerr;
+}
+
+status register_file::read_rx(unsigned s, uint32_t reg, const snapshot& snap, uint32_t& value) const
+{
+    const rx_counters& c = snap.counters[s];
+    switch (reg) {
+    case regs::rx::command:
+        value = 0;
+        return status::okay;
+    case regs::rx::status:
+        value = snap.status[s];
+        return status::okay;
+    case regs::rx::source_qpn:
+        value = source_qpn(s);
+        return status::okay;
+    case regs::rx::start_time_lo:
+    case regs::rx::start_time_hi: {
+        // After START: the time of sample 0 as the engine fixed it.
+        const uint64_t t = snap.status[s] & (regs::status::running | regs::status::done)
+                               ? snap.start_time_ns[s]
+                               : join(d_rx_words[s][regs::rx::start_time_lo / 4],
+                                      d_rx_words[s][regs::rx::start_time_hi / 4]);
+        value = reg == regs::rx::start_time_lo ? lo(t) : hi(t);
+        return status::okay;
+    }
+    case regs::rx::packets_sent_lo:
+        value = lo(c.packets_sent);
+        return status::okay;
+    case regs::rx::packets_sent_hi:
+        value = hi(c.packets_sent);
+        return status::okay;
+    case regs::rx::samples_emitted_lo:
+        value = lo(c.samples_emitted);
+        return status::okay;
+    case regs::rx::samples_emitted_hi:
+        value = hi(c.samples_emitted);
+        return status::okay;
+    case regs::rx::packets_dropped_lo:
+        value = lo(c.packets_dropped);
+        return status::okay;
+    case regs::rx::packets_dropped_hi:
+        value = hi(c.packets_dropped);
+        return status::okay;
+    case regs::rx::samples_dropped_lo:
+        value = lo(c.samples_dropped);
+        return status::okay;
+    case regs::rx::samples_dropped_hi:
+        value = hi(c.samples_dropped);
+        return status::okay;
+    case regs::rx::imm_sent_lo:
+        value = lo(c.imm_sent);
+        return status::okay;
+    case regs::rx::imm_sent_hi:
+        value = hi(c.imm_sent);
+        return status::okay;
+    case regs::rx::naks_received:
+    case regs::rx::retransmits:
+    case regs::rx::zero_substituted_lo:
+    case regs::rx::zero_substituted_hi:
+        value = 0;
+        return status::okay;
+    default:
+        if (!rx_writable(reg))
+            return status::decerr;
+        value = d_rx_words[s][reg / 4];
+        return status::okay;
+    }
+}
+
+status register_file::write_one(uint32_t address, uint32_t value)
+{
+    if (address == regs::scratch) {
+        d_scratch = value;
+        return status::okay;
+    }
+    if (address >= regs::rx_base && address < regs::rx_base + d_engines.size() * regs::rx_stride) {
+        const unsigned s = (address - regs::rx_base) / regs::rx_stride;
+        return write_rx(s, (address - regs::rx_base) % regs::rx_stride, value);
+    }
+    if (address >= regs::emu_base && address < regs::emu_base + d_engines.size() * regs::emu_stride) {
+        const unsigned s = (address - regs::emu_base) / regs::emu_stride;
+        return write_emu(s, (address - regs::emu_base) % regs::emu_stride, value);
+    }
+    uint32_t ignored;
+    // An address that reads but cannot be written is a refused access, not a hole.
+    return read_one(address, take_snapshot(), ignored) == status::okay ? status::slverr
+                                                                       : status::decerr;
+}
+
+status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
+{
+    rx_engine& engine = *d_engines[s];
+    if (reg == regs::rx::command) {
+        if (value == regs::command::start)
+            return engine.start(rx_descriptor_of(s)) == regs::error_code::none ? status::okay
+                                                                               : status::slverr;
+        if (value == regs::command::stop) {
+            engine.stop();
+            return status::okay;
+        }
+        return status::slverr;
+    }
+    if (!rx_writable(reg)) {
+        uint32_t ignored;
+        return read_rx(s, reg, take_snapshot(), ignored) == status::okay ? status::slverr
+                                                                         : status::decerr;
+    }
+    if (engine.status() & regs::status::running)
+        return status::slverr; // the descriptor is latched while streaming
+    d_rx_words[s][reg / 4] = value;
+    return status::okay;
+}
+
+status register_file::write_emu(unsigned s, uint32_t reg, uint32_t value)
+{
+    if (reg > regs::emu::seed)
+        return status::decerr;
+    if (reg == regs::emu::signal && value > regs::signal::noise)
+        return status::slverr;
+    if (d_engines[s]->status() & regs::status::running)
+        return status::slverr;
+    d_emu_words[s][reg / 4] = value;
+    return status::okay;
+}
+
+rx_descriptor register_file::rx_descriptor_of(unsigned s) const
+{
+    const block& w = d_rx_words[s];
+    const block& e = d_emu_words[s];
+    auto at = [&w](uint32_t reg) { return w[reg / 4]; };
+    rx_descriptor d;
+    d.destination = socket_address(at(regs::rx::dest_ipv4),
+                                   static_cast<uint16_t>(at(regs::rx::dest_udp_port)));
+    d.dest_qpn = at(regs::rx::dest_qpn);
+    d.start_psn = at(regs::rx::start_psn);
+    d.rkey = at(regs::rx::rkey);
+    d.va = join(at(regs::rx::va_lo), at(regs::rx::va_hi));
+    d.ring_bytes = join(at(regs::rx::ring_bytes_lo), at(regs::rx::ring_bytes_hi));
+    d.payload_bytes = at(regs::rx::payload_bytes);
+    d.path_mtu = at(regs::rx::path_mtu);
+    d.notify_interval = at(regs::rx::notify_interval);
+    d.rate_num = at(regs::rx::rate_num);
+    d.rate_den = at(regs::rx::rate_den);
+    d.transport = at(regs::rx::transport);
+    d.start_time_ns = join(at(regs::rx::start_time_lo), at(regs::rx::start_time_hi));
+    d.num_samples = join(at(regs::rx::num_samples_lo), at(regs::rx::num_samples_hi));
+    d.signal.format = static_cast<sample_format>(at(regs::rx::format));
+    d.signal.kind = static_cast<signal_kind>(e[regs::emu::signal / 4]);
+    d.signal.tone_freq_hz = static_cast<int32_t>(e[regs::emu::tone_freq_hz / 4]);
+    std::memcpy(&d.signal.amplitude, &e[regs::emu::amplitude / 4], 4);
+    d.signal.seed = e[regs::emu::seed / 4];
+    d.signal.sample_rate = double(d.rate_num) / double(d.rate_den ? d.rate_den : 1);
+    return d;
+}
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr

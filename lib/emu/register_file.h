@@ -1,0 +1,86 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_REGISTER_FILE_H
+#define INCLUDED_RDMA_EMU_REGISTER_FILE_H
+
+#include "../axioe/axioe_server.h"
+#include "../regs/register_map.h"
+#include "rx_engine.h"
+#include <array>
+#include <mutex>
+#include <vector>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+//! What the identity block reports.
+struct device_identity {
+    uint64_t serial = 0;
+    uint32_t capabilities = 0;
+};
+
+//! A link as the link block reports it.
+struct link_info {
+    uint32_t ipv4 = 0;
+    std::array<uint8_t, 6> mac{};
+    uint16_t udp_port = 0;
+    unsigned mtu = 0;
+};
+
+/*!
+ * The device's register file (docs/register-map.md), executing AXIoE accesses. Holds
+ * the descriptor registers the host writes, hands them to the RX engines on START and
+ * answers counter and status reads from the engines. A burst is served under one lock
+ * from one snapshot of the engines, so 64-bit values read in one burst are consistent.
+ */
+class register_file : public axioe::register_target
+{
+public:
+    register_file(const device_identity& identity,
+                  std::vector<link_info> links,
+                  std::vector<rx_engine*> engines);
+
+    axioe::status read(uint32_t address, uint32_t* out, size_t count, bool fixed) override;
+    axioe::status write(uint32_t address, const uint32_t* words, size_t count, bool fixed) override;
+
+    //! The descriptor currently programmed for RX stream \p s (for tests and logs).
+    rx_descriptor rx_descriptor_of(unsigned s) const;
+
+private:
+    static constexpr size_t block_words = regs::rx_stride / 4;
+    using block = std::array<uint32_t, block_words>;
+
+    struct snapshot {
+        uint64_t time_ns = 0;
+        std::vector<rx_counters> counters;
+        std::vector<uint32_t> status;
+        std::vector<uint64_t> start_time_ns;
+    };
+    snapshot take_snapshot() const;
+    axioe::status read_one(uint32_t address, const snapshot& snap, uint32_t& value) const;
+    axioe::status write_one(uint32_t address, uint32_t value);
+    axioe::status read_rx(unsigned s, uint32_t reg, const snapshot& snap, uint32_t& value) const;
+    axioe::status write_rx(unsigned s, uint32_t reg, uint32_t value);
+    axioe::status write_emu(unsigned s, uint32_t reg, uint32_t value);
+
+    const device_identity d_identity;
+    const std::vector<link_info> d_links;
+    const std::vector<rx_engine*> d_engines;
+
+    mutable std::mutex d_mutex;
+    uint32_t d_scratch = 0;
+    std::vector<block> d_rx_words;  // the writable RX descriptor registers
+    std::vector<block> d_emu_words; // the emulator extension registers
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,53 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_WIRE_H
+#define INCLUDED_RDMA_EMU_WIRE_H
+
+#include "../roce/roce_packet.h"
+#include "../util/socket_address.h"
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+/*!
+ * A RoCEv2 packet the device is about to send: the UDP payload (BTH .. ICRC slot) at
+ * \p udp_payload, with wire::headroom bytes free in front of it so that a raw-frame
+ * wire can put the IPv4 and UDP headers there without moving the packet.
+ */
+struct outgoing_packet {
+    uint8_t* udp_payload = nullptr;
+    size_t length = 0; //!< UDP payload bytes, ICRC included
+};
+
+/*!
+ * The device's network port: seals packets (the ICRC depends on how the frame is
+ * carried) and puts them on the network. One per link.
+ */
+class wire
+{
+public:
+    static constexpr size_t headroom = roce::ipv4_header_bytes + roce::udp_header_bytes;
+
+    virtual ~wire() = default;
+    //! Source IPv4 address and UDP port of the frames; where RC ACKs come back.
+    virtual socket_address local_address() const = 0;
+    //! IP MTU of the link in bytes: frames never exceed it.
+    virtual unsigned mtu() const = 0;
+    //! Seal and send \p count packets to \p to. Returns how many left; the rest met a
+    //! full transmit queue and should be offered again.
+    virtual size_t send(outgoing_packet* batch, size_t count, const socket_address& to) = 0;
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,44 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "register_map.h"
+
+namespace gr {
+namespace rdma {
+namespace regs {
+
+const char* describe_error(uint32_t code)
+{
+    switch (code) {
+    case error_code::none:
+        return "no error";
+    case error_code::bad_format:
+        return "unsupported sample format";
+    case error_code::bad_payload:
+        return "payload size is zero, not a multiple of the item size, or above 65536 bytes";
+    case error_code::bad_ring:
+        return "ring size is zero or not a multiple of the payload size";
+    case error_code::bad_rate:
+        return "sample rate is zero";
+    case error_code::bad_mtu:
+        return "path MTU is not 256..4096 or frames would exceed the link MTU";
+    case error_code::bad_destination:
+        return "destination address, port or QPN is zero";
+    case error_code::bad_link:
+        return "link mask names no existing link";
+    case error_code::bad_transport:
+        return "transport not supported by this device";
+    case error_code::busy:
+        return "stream is running: stop it first";
+    default:
+        return "unknown error";
+    }
+}
+
+} // namespace regs
+} // namespace rdma
+} // namespace gr
