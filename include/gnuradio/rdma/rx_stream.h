@@ -1,0 +1,115 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_RX_STREAM_H
+#define INCLUDED_RDMA_RX_STREAM_H
+
+#include <gnuradio/rdma/transport_api.h>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * \brief A zero-copy RX stream from an RDMA SDR, usable without GNU Radio.
+ *
+ * Owns the ring (hugepage-backed when possible, locked, double-mapped, registered with
+ * the NIC), the NIC endpoint and the device controller; with type=emu (the default) it
+ * also runs the built-in SDR emulator. The device writes samples straight into the
+ * ring by RDMA WRITE; the host only learns how far it got. Device selection and
+ * tuning come as a UHD-style args string, see docs/device-args.md.
+ *
+ * Item k of a run (counted from start()) lives at ring slot k mod ring_items(); the
+ * ring is mapped twice back to back, so any run of up to ring_items() items starting
+ * at any slot is contiguous in memory.
+ *
+ * Not thread-safe: use it from one thread (a GNU Radio block calls it from its own
+ * thread only).
+ */
+class RDMA_TRANSPORT_API rx_stream
+{
+public:
+    //! A contiguous run of landed items, pointing into the ring.
+    struct chunk {
+        const void* data = nullptr;
+        size_t items = 0;
+        uint64_t first_item = 0;   //!< index of data[0] since start()
+        bool end_of_stream = false; //!< a finite burst has been delivered completely
+    };
+
+    /*!
+     * \param args        device args, e.g. "type=emu,signal=ramp"
+     * \param format      "sc16" (4-byte complex int16) or "fc32" (8-byte complex float)
+     * \param sample_rate samples per second
+     * \param num_samples 0 to stream continuously, else a finite burst of that many
+     */
+    rx_stream(const std::string& args,
+              const std::string& format,
+              double sample_rate,
+              uint64_t num_samples = 0);
+    ~rx_stream();
+    rx_stream(const rx_stream&) = delete;
+    rx_stream& operator=(const rx_stream&) = delete;
+
+    //! Arm the device to write from ring slot 0 and start streaming.
+    void start();
+    //! Stop the device; returns once no more samples of this run can land.
+    void stop();
+    bool running() const;
+
+    /*!
+     * Wait up to \p timeout until more than \p after items have landed (or the burst is
+     * complete). Returns the number of items landed since start().
+     */
+    uint64_t wait_landed(uint64_t after, std::chrono::microseconds timeout);
+    //! Items in the finite burst (0: continuous).
+    uint64_t burst_items() const;
+
+    //! Standalone consumer: up to \p max_items landed items at the read position, in
+    //! place. Empty chunk on timeout.
+    chunk recv(size_t max_items, std::chrono::microseconds timeout);
+    //! Give back the first \p items of what recv() returned: the read position moves on.
+    void release(size_t items);
+
+    uint8_t* ring_base() const;
+    size_t ring_bytes() const; //!< one copy
+    size_t ring_items() const;
+    size_t item_size() const;
+    std::string format() const;
+    double sample_rate() const;
+    bool hugepages() const;
+    bool memory_locked() const;
+    int numa_node() const;
+    //! Fallbacks taken while allocating the ring, with their fixes (empty if none).
+    std::string ring_notes() const;
+    size_t payload_bytes() const; //!< sample bytes per WRITE message
+    unsigned path_mtu() const;
+
+    //! Device time (ns since the epoch) of item 0 of the current run.
+    uint64_t start_time_ns() const;
+
+    /*!
+     * Counters by name: "device.*" read from the device (samples_emitted,
+     * packets_sent, ...; one AXIoE exchange, do not call on the sample path),
+     * "nic.*" from the NIC, "host.*" from this stream.
+     */
+    std::map<std::string, uint64_t> read_counters();
+
+private:
+    class impl;
+    std::unique_ptr<impl> d_impl;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif /* INCLUDED_RDMA_RX_STREAM_H */

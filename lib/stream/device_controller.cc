@@ -1,0 +1,144 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "device_controller.h"
+#include <cstring>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
+uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+uint64_t join(uint32_t low, uint32_t high) { return (uint64_t(high) << 32) | low; }
+} // namespace
+
+device_controller::device_controller(const socket_address& device,
+                                     const axioe::client_options& options)
+    : d_address(device), d_client(device, options)
+{
+}
+
+device_info device_controller::identify()
+{
+    uint32_t w[10];
+    d_client.read(regs::id_magic, w, 10);
+    if (w[0] != regs::magic_value)
+        throw std::runtime_error("device at " + d_address.to_string() +
+                                 " is not a gr-rdma device (identity register reads " +
+                                 std::to_string(w[0]) + "); check addr= in the device args");
+    if ((w[1] >> 16) != (regs::map_version >> 16))
+        throw std::runtime_error("device at " + d_address.to_string() + " speaks register map " +
+                                 std::to_string(w[1] >> 16) + "." + std::to_string(w[1] & 0xFFFF) +
+                                 ", this host speaks " + std::to_string(regs::map_version >> 16) +
+                                 ".x: update the device firmware or gr-rdma");
+    device_info info;
+    info.version = w[1];
+    info.capabilities = w[2];
+    info.num_links = w[3];
+    info.num_rx_streams = w[4];
+    info.max_payload = w[6];
+    info.formats = w[7];
+    info.serial = join(w[8], w[9]);
+    return info;
+}
+
+link_state device_controller::read_link(unsigned link)
+{
+    uint32_t w[8];
+    d_client.read(regs::link_reg(link, 0), w, 8);
+    link_state state;
+    state.roce = socket_address(w[regs::link::ipv4 / 4],
+                                static_cast<uint16_t>(w[regs::link::roce_port / 4]));
+    state.mtu = w[regs::link::mtu / 4];
+    const uint32_t mac_hi = w[regs::link::mac_hi / 4], mac_lo = w[regs::link::mac_lo / 4];
+    state.mac = { uint8_t(mac_hi >> 8), uint8_t(mac_hi),      uint8_t(mac_lo >> 24),
+                  uint8_t(mac_lo >> 16), uint8_t(mac_lo >> 8), uint8_t(mac_lo) };
+    return state;
+}
+
+void device_controller::configure_rx(unsigned stream, const rx_setup& s)
+{
+    // Registers dest_ipv4 .. num_samples_hi are contiguous but for the read-only
+    // source_qpn: two bursts program them all.
+    constexpr uint32_t first = regs::rx::dest_ipv4;
+    constexpr size_t count = (regs::rx::num_samples_hi - first) / 4 + 1;
+    uint32_t w[count] = {};
+    auto set = [&w](uint32_t reg, uint32_t value) { w[(reg - first) / 4] = value; };
+    set(regs::rx::dest_ipv4, s.destination.ip());
+    set(regs::rx::dest_udp_port, s.destination.port());
+    set(regs::rx::dest_qpn, s.dest_qpn);
+    set(regs::rx::start_psn, s.start_psn);
+    set(regs::rx::rkey, s.rkey);
+    set(regs::rx::va_lo, lo(s.va));
+    set(regs::rx::va_hi, hi(s.va));
+    set(regs::rx::ring_bytes_lo, lo(s.ring_bytes));
+    set(regs::rx::ring_bytes_hi, hi(s.ring_bytes));
+    set(regs::rx::payload_bytes, s.payload_bytes);
+    set(regs::rx::path_mtu, s.path_mtu);
+    set(regs::rx::notify_interval, s.notify_interval);
+    set(regs::rx::rate_num, s.rate_num);
+    set(regs::rx::rate_den, s.rate_den);
+    set(regs::rx::format, static_cast<uint32_t>(s.format));
+    set(regs::rx::link_mask, 1);
+    set(regs::rx::transport, s.transport);
+    set(regs::rx::start_time_lo, lo(s.start_time_ns));
+    set(regs::rx::start_time_hi, hi(s.start_time_ns));
+    set(regs::rx::num_samples_lo, lo(s.num_samples));
+    set(regs::rx::num_samples_hi, hi(s.num_samples));
+    const size_t before = (regs::rx::source_qpn - first) / 4;
+    d_client.write(regs::rx_reg(stream, first), w, before);
+    d_client.write(regs::rx_reg(stream, regs::rx::start_time_lo), w + before + 1, count - before - 1);
+}
+
+void device_controller::configure_signal(unsigned stream, const emulated_signal& signal)
+{
+    uint32_t w[4] = { signal.kind, static_cast<uint32_t>(signal.tone_freq_hz), 0, signal.seed };
+    std::memcpy(&w[2], &signal.amplitude, 4);
+    d_client.write(regs::emu_reg(stream, regs::emu::signal), w, 4);
+}
+
+uint64_t device_controller::start_rx(unsigned stream)
+{
+    try {
+        d_client.write32(regs::rx_reg(stream, regs::rx::command), regs::command::start);
+    } catch (const axioe::error&) {
+        const uint32_t status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
+        const uint32_t code = (status & regs::status::error_mask) >> regs::status::error_shift;
+        throw std::runtime_error("device at " + d_address.to_string() + " refused to start RX stream " +
+                                 std::to_string(stream) + ": " + regs::describe_error(code));
+    }
+    return d_client.read64(regs::rx_reg(stream, regs::rx::start_time_lo));
+}
+
+void device_controller::stop_rx(unsigned stream)
+{
+    d_client.write32(regs::rx_reg(stream, regs::rx::command), regs::command::stop);
+}
+
+rx_device_counters device_controller::read_rx_counters(unsigned stream)
+{
+    constexpr uint32_t first = regs::rx::packets_sent_lo;
+    constexpr size_t count = (regs::rx::imm_sent_hi - first) / 4 + 1;
+    uint32_t w[count];
+    d_client.read(regs::rx_reg(stream, first), w, count);
+    auto at64 = [&w](uint32_t reg) { return join(w[(reg - first) / 4], w[(reg - first) / 4 + 1]); };
+    rx_device_counters c;
+    c.status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
+    c.packets_sent = at64(regs::rx::packets_sent_lo);
+    c.samples_emitted = at64(regs::rx::samples_emitted_lo);
+    c.packets_dropped = at64(regs::rx::packets_dropped_lo);
+    c.samples_dropped = at64(regs::rx::samples_dropped_lo);
+    c.imm_sent = at64(regs::rx::imm_sent_lo);
+    return c;
+}
+
+uint64_t device_controller::device_time_ns() { return d_client.read64(regs::clock_time_ns_lo); }
+
+} // namespace rdma
+} // namespace gr

@@ -1,0 +1,108 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_DEVICE_CONTROLLER_H
+#define INCLUDED_RDMA_STREAM_DEVICE_CONTROLLER_H
+
+#include "../axioe/axioe_client.h"
+#include "../regs/register_map.h"
+#include <gnuradio/rdma/sample_format.h>
+#include <array>
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+
+struct device_info {
+    uint32_t version = 0;
+    uint32_t capabilities = 0;
+    uint32_t num_links = 0;
+    uint32_t num_rx_streams = 0;
+    uint32_t max_payload = 0;
+    uint32_t formats = 0;
+    uint64_t serial = 0;
+    bool has(uint32_t cap) const { return (capabilities & cap) == cap; }
+};
+
+struct link_state {
+    socket_address roce; //!< the link's IPv4 address and the UDP port it takes RoCEv2 on
+    unsigned mtu = 0;    //!< IP MTU of the link
+    std::array<uint8_t, 6> mac{};
+};
+
+//! What the host programs into an RX stream descriptor before START.
+struct rx_setup {
+    socket_address destination;
+    uint32_t dest_qpn = 0;
+    uint32_t start_psn = 0;
+    uint32_t rkey = 0;
+    uint64_t va = 0;
+    uint64_t ring_bytes = 0;
+    uint32_t payload_bytes = 0;
+    uint32_t path_mtu = 0;
+    uint32_t notify_interval = 0;
+    uint32_t rate_num = 0;
+    uint32_t rate_den = 1;
+    sample_format format = sample_format::sc16;
+    uint32_t transport = 0;
+    uint64_t start_time_ns = 0;
+    uint64_t num_samples = 0;
+};
+
+//! Emulator-only signal settings (the emulator extension block).
+struct emulated_signal {
+    uint32_t kind = regs::signal::ramp;
+    int32_t tone_freq_hz = 100000;
+    float amplitude = 0.5f;
+    uint32_t seed = 1;
+};
+
+struct rx_device_counters {
+    uint32_t status = 0;
+    uint64_t packets_sent = 0;
+    uint64_t samples_emitted = 0;
+    uint64_t packets_dropped = 0;
+    uint64_t samples_dropped = 0;
+    uint64_t imm_sent = 0;
+};
+
+/*!
+ * The host's view of the SDR's registers: register semantics over an AXIoE client.
+ * Configuration only; nothing here runs on the sample path.
+ */
+class device_controller
+{
+public:
+    explicit device_controller(const socket_address& device,
+                               const axioe::client_options& options = {});
+
+    //! Read the identity block; throws std::runtime_error naming the address if the
+    //! peer does not answer like a gr-rdma device or speaks another map version.
+    device_info identify();
+    link_state read_link(unsigned link);
+
+    void configure_rx(unsigned stream, const rx_setup& setup);
+    void configure_signal(unsigned stream, const emulated_signal& signal);
+    //! START; returns the device time (ns) of sample 0. Throws std::runtime_error with
+    //! the device's reason when it refuses.
+    uint64_t start_rx(unsigned stream);
+    void stop_rx(unsigned stream);
+    rx_device_counters read_rx_counters(unsigned stream);
+    uint64_t device_time_ns();
+
+    const socket_address& address() const { return d_address; }
+    axioe::client& client() { return d_client; }
+
+private:
+    socket_address d_address;
+    axioe::client d_client;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,153 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// rx_stream end to end without GNU Radio: embedded emulator -> UDP -> soft NIC -> ring.
+
+#include "../emu/signal_source.h"
+#include <gnuradio/rdma/sample_format.h>
+#include <gnuradio/rdma/rx_stream.h>
+#include <gnuradio/rdma/ramp.h>
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+using namespace gr::rdma;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct check_result {
+    uint64_t items = 0;
+    uint64_t mismatches = 0;
+    uint64_t outside_ring = 0;
+    bool end_of_stream = false;
+};
+
+// Consume a whole finite burst through recv()/release(), checking every item against
+// the ramp and every chunk's address against the ring.
+check_result consume_ramp(rx_stream& s, sample_format format)
+{
+    check_result r;
+    const auto* lo = s.ring_base();
+    const auto* hi = lo + 2 * s.ring_bytes();
+    const size_t size = item_size(format);
+    const auto give_up = std::chrono::steady_clock::now() + 60s;
+    while (!r.end_of_stream && std::chrono::steady_clock::now() < give_up) {
+        const rx_stream::chunk c = s.recv(1u << 20, 100ms);
+        const auto* p = static_cast<const uint8_t*>(c.data);
+        if (c.items && (p < lo || p + c.items * size > hi))
+            r.outside_ring++;
+        CPPUNIT_ASSERT_EQUAL(r.items, c.first_item);
+        for (size_t i = 0; i < c.items; i++) {
+            uint8_t expect[8];
+            ramp_item(format, c.first_item + i, expect);
+            if (std::memcmp(expect, p + i * size, size) != 0)
+                r.mismatches++;
+        }
+        r.items += c.items;
+        s.release(c.items);
+        r.end_of_stream = c.end_of_stream;
+    }
+    return r;
+}
+
+} // namespace
+
+class qa_rx_stream : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_rx_stream);
+    CPPUNIT_TEST(test_ramp_bit_exact_over_wraps_sc16);
+    CPPUNIT_TEST(test_ramp_bit_exact_over_wraps_fc32);
+    CPPUNIT_TEST(test_restart_starts_from_slot_zero);
+    CPPUNIT_TEST(test_geometry);
+    CPPUNIT_TEST(test_bad_arguments_are_explained);
+    CPPUNIT_TEST(test_release_more_than_received_throws);
+    CPPUNIT_TEST_SUITE_END();
+
+    void run_ramp(const char* format_name)
+    {
+        const sample_format format = parse_sample_format(format_name);
+        rx_stream s("type=emu,signal=ramp,latency=0.005,hugepages=off", format_name, 20e6, 0);
+        const uint64_t items = 10 * s.ring_items() + 12345; // more than 10 wraps
+        rx_stream burst("type=emu,signal=ramp,latency=0.005,hugepages=off", format_name, 20e6, items);
+        burst.start();
+        const check_result r = consume_ramp(burst, format);
+        CPPUNIT_ASSERT(r.end_of_stream);
+        CPPUNIT_ASSERT_EQUAL(items, r.items);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.outside_ring);
+        const auto counters = burst.read_counters();
+        CPPUNIT_ASSERT_EQUAL(items, counters.at("device.samples_emitted"));
+        burst.stop();
+    }
+
+public:
+    void test_ramp_bit_exact_over_wraps_sc16() { run_ramp("sc16"); }
+    void test_ramp_bit_exact_over_wraps_fc32() { run_ramp("fc32"); }
+
+    void test_restart_starts_from_slot_zero()
+    {
+        rx_stream s("type=emu,signal=ramp,hugepages=off,latency=0.005", "sc16", 5e6, 300000);
+        for (int run = 0; run < 3; run++) {
+            s.start();
+            const check_result r = consume_ramp(s, sample_format::sc16);
+            CPPUNIT_ASSERT(r.end_of_stream);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(300000), r.items);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
+            s.stop();
+        }
+    }
+
+    void test_geometry()
+    {
+        rx_stream s("type=emu,hugepages=off,latency=0.01,payload=2048", "fc32", 10e6, 0);
+        CPPUNIT_ASSERT_EQUAL(size_t(8), s.item_size());
+        CPPUNIT_ASSERT_EQUAL(size_t(2048), s.payload_bytes());
+        CPPUNIT_ASSERT_EQUAL(0u, unsigned(s.ring_bytes() % 2048));
+        CPPUNIT_ASSERT(s.ring_bytes() >= size_t(10e6 * 8 * 0.01));
+        CPPUNIT_ASSERT_EQUAL(s.ring_bytes() / 8, s.ring_items());
+        CPPUNIT_ASSERT_EQUAL(4096u, s.path_mtu()); // loopback carries 4 KiB packets
+        // The second mapping aliases the first.
+        s.ring_base()[0] = 0x5A;
+        CPPUNIT_ASSERT_EQUAL(uint8_t(0x5A), s.ring_base()[s.ring_bytes()]);
+    }
+
+    void test_bad_arguments_are_explained()
+    {
+        auto message = [](const char* args, const char* format, double rate) {
+            try {
+                rx_stream s(args, format, rate, 0);
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        CPPUNIT_ASSERT(message("type=emu,sgnal=ramp", "sc16", 1e6).find("sgnal") != std::string::npos);
+        CPPUNIT_ASSERT(message("type=emu", "sc8", 1e6).find("fc32") != std::string::npos);
+        CPPUNIT_ASSERT(message("type=emu,payload=1000", "sc16", 1e6).find("power of two") != std::string::npos);
+        CPPUNIT_ASSERT(message("type=emu,mtu=300", "sc16", 1e6).find("4096") != std::string::npos);
+        CPPUNIT_ASSERT(message("type=remote", "sc16", 1e6).find("addr=") != std::string::npos);
+        CPPUNIT_ASSERT(message("type=emu", "sc16", -1).find("rate") != std::string::npos);
+    }
+
+    void test_release_more_than_received_throws()
+    {
+        rx_stream s("type=emu,hugepages=off,latency=0.005", "sc16", 1e6, 10000);
+        s.start();
+        rx_stream::chunk c;
+        for (int i = 0; i < 100 && c.items == 0; i++)
+            c = s.recv(100, 100ms);
+        CPPUNIT_ASSERT(c.items > 0);
+        CPPUNIT_ASSERT_THROW(s.release(c.items + 1), std::invalid_argument);
+        s.release(c.items);
+        s.stop();
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_rx_stream);

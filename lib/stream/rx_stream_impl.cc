@@ -1,0 +1,369 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "rx_stream_impl.h"
+#include "../ring/ring_sizing.h"
+#include "../util/net_interface.h"
+#include "nic_factory.h"
+#include "rational_rate.h"
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+
+const std::set<std::string> known_keys = {
+    "addr",   "amplitude", "freq",    "hugepages", "latency", "link_addr", "mtu",
+    "nic",    "nic_addr",  "nic_port", "notify",   "numa",    "payload",   "retries",
+    "seed",   "signal",    "stream",  "timeout",   "type",
+};
+
+constexpr int max_receives = 512;
+constexpr size_t min_notify_intervals = 4;
+constexpr int cq_entries = 1024; // > max_receives: a completion can never find the CQ full
+constexpr size_t frame_overhead = 20 + 8 + 12 + 16 + 4 + 4; // IPv4 UDP BTH RETH ImmDt ICRC
+
+unsigned largest_path_mtu(unsigned limit)
+{
+    unsigned mtu = 0;
+    for (unsigned m = 256; m <= 4096 && m <= limit; m *= 2)
+        mtu = m;
+    return mtu;
+}
+
+uint32_t random_psn()
+{
+    std::random_device rd;
+    return rd() & 0xFFFFFF;
+}
+
+} // namespace
+
+rx_stream::impl::impl(const std::string& args_text,
+                      const std::string& format,
+                      double rate,
+                      uint64_t num_samples)
+    : d_logger(make_logger("rdma rx_stream"))
+{
+    const device_args args = device_args::parse(args_text);
+    args.check_known(known_keys);
+    d_plan.format = parse_sample_format(format);
+    if (!(rate > 0) || rate > 4.0e9)
+        throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +
+                                    " S/s is out of range (0, 4e9]");
+    d_plan.sample_rate = rate;
+    d_plan.num_samples = num_samples;
+    d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0));
+    d_plan.notify_interval = static_cast<uint32_t>(args.get_uint("notify", 16));
+    if (d_plan.notify_interval == 0 || d_plan.notify_interval > 65536)
+        throw std::invalid_argument("device args: notify=" + std::to_string(d_plan.notify_interval) +
+                                    " is invalid: expected 1..65536 (messages per completion)");
+    d_plan.latency_budget_s = args.get_double("latency", 0.1);
+
+    open_device(args);
+    d_nic = open_nic(args, args.get("type", "emu") == "emu" ? d_link.roce.ip() : route_source_ip(d_link.roce.ip()));
+    settle_transport(args);
+    allocate_ring(args);
+
+    d_pd = d_nic->alloc_pd();
+    d_mr = d_pd->register_memory(d_ring->base(), d_ring->bytes(),
+                                 nic::access_local_write | nic::access_remote_write);
+    d_cq = d_nic->create_cq(cq_entries);
+    d_logger->info("RX stream {} {} at {} S/s: ring {} bytes ({} items, {}), payload {} B, "
+                   "path MTU {}, NIC {} at {}, device {}",
+                   d_plan.stream_index, format, rate, d_ring->bytes(), ring_items(),
+                   d_ring->hugepages() ? "hugepages" : "normal pages", d_plan.payload_bytes,
+                   d_plan.path_mtu, d_nic->name(), d_nic->roce_address().to_string(),
+                   d_device->address().to_string());
+}
+
+rx_stream::impl::~impl()
+{
+    try {
+        stop();
+    } catch (const std::exception& e) {
+        d_logger->warn("stopping the device failed while closing the stream: {}", e.what());
+    }
+}
+
+void rx_stream::impl::open_device(const device_args& args)
+{
+    const std::string type = args.get_choice("type", { "emu", "remote" }, args.has("addr") ? "remote" : "emu");
+    axioe::client_options options;
+    options.timeout = std::chrono::microseconds(
+        static_cast<int64_t>(args.get_double("timeout", 0.05) * 1e6));
+    options.retries = static_cast<int>(args.get_uint("retries", 10));
+    socket_address control;
+    if (type == "emu") {
+        if (args.has("addr"))
+            throw std::invalid_argument("device args: addr= names a remote device; drop it for "
+                                        "type=emu or use type=remote");
+        emu::emulator_config config;
+        config.link = socket_address::parse(args.get("link_addr", "127.0.0.1"));
+        config.rx_streams = d_plan.stream_index + 1;
+        d_emulator = std::make_unique<emu::emulator>(config);
+        control = d_emulator->control_address();
+    } else {
+        if (!args.has("addr"))
+            throw std::invalid_argument("device args: type=remote needs addr=<ip>[:port] of the "
+                                        "device's AXIoE port");
+        control = socket_address::parse(args.get("addr", ""), axioe::default_port);
+    }
+    d_device = std::make_unique<device_controller>(control, options);
+    d_info = d_device->identify();
+    if (d_plan.stream_index >= d_info.num_rx_streams)
+        throw std::invalid_argument("device args: stream=" + std::to_string(d_plan.stream_index) +
+                                    " but the device has " + std::to_string(d_info.num_rx_streams) +
+                                    " RX stream(s)");
+    if (!(d_info.formats & (1u << static_cast<uint32_t>(d_plan.format))))
+        throw std::invalid_argument(std::string("the device does not stream ") + to_string(d_plan.format));
+    d_link = d_device->read_link(0);
+
+    const std::string signal = args.get_choice("signal", { "ramp", "tone", "noise" }, "ramp");
+    d_signal.kind = signal == "ramp" ? regs::signal::ramp
+                    : signal == "tone" ? regs::signal::tone
+                                       : regs::signal::noise;
+    d_signal.tone_freq_hz = static_cast<int32_t>(args.get_double("freq", 100e3));
+    d_signal.amplitude = static_cast<float>(args.get_double("amplitude", 0.5));
+    d_signal.seed = static_cast<uint32_t>(args.get_uint("seed", 1));
+    const bool wants_signal = args.has("signal") || args.has("freq") || args.has("amplitude") || args.has("seed");
+    if (wants_signal && !d_info.has(regs::cap::emulator))
+        throw std::invalid_argument("device args: signal=/freq=/amplitude=/seed= configure the "
+                                    "emulator; the device at " + control.to_string() +
+                                    " is not one");
+}
+
+void rx_stream::impl::settle_transport(const device_args& args)
+{
+    const size_t item = rdma::item_size(d_plan.format);
+    const unsigned link_limit = d_link.mtu > frame_overhead ? d_link.mtu - frame_overhead : 0;
+    unsigned mtu = largest_path_mtu(std::min<unsigned>(d_nic->max_path_mtu(), link_limit));
+    if (args.has("mtu")) {
+        const uint64_t wanted = args.get_uint("mtu", 0);
+        if (!nic::valid_path_mtu(static_cast<unsigned>(wanted)))
+            throw std::invalid_argument("device args: mtu=" + std::to_string(wanted) +
+                                        " is invalid: expected 256, 512, 1024, 2048 or 4096");
+        if (wanted > mtu)
+            throw std::invalid_argument("device args: mtu=" + std::to_string(wanted) +
+                                        " exceeds what the link carries (" + std::to_string(mtu) +
+                                        "; link MTU " + std::to_string(d_link.mtu) + ")");
+        mtu = static_cast<unsigned>(wanted);
+    }
+    if (mtu == 0)
+        throw std::runtime_error("the device link MTU (" + std::to_string(d_link.mtu) +
+                                 ") is too small for RoCEv2");
+    d_plan.path_mtu = mtu;
+    const uint64_t payload = args.get_uint("payload", mtu);
+    if (payload == 0 || payload % item || payload > 65536 || (payload & (payload - 1)))
+        throw std::invalid_argument("device args: payload=" + std::to_string(payload) +
+                                    " is invalid: expected a power of two, a multiple of the " +
+                                    std::to_string(item) + "-byte item, at most 65536");
+    d_plan.payload_bytes = static_cast<uint32_t>(payload);
+}
+
+void rx_stream::impl::allocate_ring(const device_args& args)
+{
+    const std::string huge = args.get_choice("hugepages", { "auto", "on", "off" }, "auto");
+    ring_options options;
+    options.hugepages = huge == "on"    ? hugepage_mode::required
+                        : huge == "off" ? hugepage_mode::off
+                                        : hugepage_mode::automatic;
+    const size_t page = options.hugepages == hugepage_mode::off ? system_page_size() : ring_hugepage_bytes;
+    options.granule = d_plan.payload_bytes;
+    options.min_bytes = ring_bytes_for(d_plan.sample_rate, rdma::item_size(d_plan.format),
+                                       d_plan.latency_budget_s, d_plan.payload_bytes, page);
+    // The host learns of progress once per notification interval; a ring that does not
+    // hold several intervals is overwritten before the host hears of its content.
+    const size_t notify_bytes = size_t(d_plan.notify_interval) * d_plan.payload_bytes;
+    if (options.min_bytes < min_notify_intervals * notify_bytes) {
+        d_logger->info("ring enlarged from {} to {} bytes to hold {} notification intervals "
+                       "(notify={} x payload={} B); lower notify= to keep it smaller",
+                       options.min_bytes, min_notify_intervals * notify_bytes,
+                       min_notify_intervals, d_plan.notify_interval, d_plan.payload_bytes);
+        options.min_bytes = min_notify_intervals * notify_bytes;
+    }
+    const std::string numa = args.get("numa", "auto");
+    if (numa == "auto")
+        options.numa_node = d_nic->numa_node();
+    else if (numa != "off")
+        options.numa_node = static_cast<int>(args.get_uint("numa", 0));
+    d_ring = std::make_unique<ring_memory>(options, d_logger);
+}
+
+void rx_stream::impl::start()
+{
+    if (d_running)
+        return;
+    d_qp = d_pd->create_qp(nic::qp_type::uc, *d_cq, max_receives);
+    d_qp->to_init(nic::access_remote_write);
+    d_qp->post_receives(d_next_wr_id, max_receives);
+    d_next_wr_id += max_receives;
+    const uint32_t psn = random_psn();
+    const uint32_t device_qpn =
+        d_device->client().read32(regs::rx_reg(d_plan.stream_index, regs::rx::source_qpn));
+    d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
+    d_qp->to_rts(psn);
+
+    rx_setup setup;
+    setup.destination = d_nic->roce_address();
+    setup.dest_qpn = d_qp->qpn();
+    setup.start_psn = psn;
+    setup.rkey = d_mr->rkey();
+    setup.va = reinterpret_cast<uintptr_t>(d_ring->base());
+    setup.ring_bytes = d_ring->bytes();
+    setup.payload_bytes = d_plan.payload_bytes;
+    setup.path_mtu = d_plan.path_mtu;
+    setup.notify_interval = d_plan.notify_interval;
+    const rational r = rational_rate(d_plan.sample_rate);
+    setup.rate_num = r.num;
+    setup.rate_den = r.den;
+    setup.format = d_plan.format;
+    setup.num_samples = d_plan.num_samples;
+    d_device->configure_rx(d_plan.stream_index, setup);
+    if (d_info.has(regs::cap::emulator))
+        d_device->configure_signal(d_plan.stream_index, d_signal);
+
+    d_progress.reset(d_plan.payload_bytes / rdma::item_size(d_plan.format), d_plan.num_samples);
+    d_read_position = 0;
+    d_last_chunk = 0;
+    d_completions = 0;
+    d_start_time_ns = d_device->start_rx(d_plan.stream_index);
+    d_running = true;
+}
+
+void rx_stream::impl::stop()
+{
+    if (!d_running.exchange(false))
+        return;
+    d_cq->interrupt();
+    d_device->stop_rx(d_plan.stream_index);
+    // A new run gets a new QP: packets of this run still in flight then find no QP.
+    d_qp->to_reset();
+    drain_completions();
+    d_qp.reset();
+}
+
+void rx_stream::impl::drain_completions()
+{
+    nic::work_completion wc[32];
+    while (d_cq->poll(wc, 32) > 0) {
+    }
+}
+
+uint64_t rx_stream::impl::wait_landed(uint64_t after, std::chrono::microseconds timeout)
+{
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    nic::work_completion wc[32];
+    while (true) {
+        int n;
+        while ((n = d_cq->poll(wc, 32)) > 0) {
+            for (int i = 0; i < n; i++) {
+                if (wc[i].status == nic::wc_status::success && d_qp && wc[i].qpn == d_qp->qpn())
+                    d_progress.on_immediate(wc[i].imm_data);
+            }
+            d_completions += n;
+        }
+        if (d_qp && d_qp->posted_receives() < max_receives / 2) {
+            const int more = max_receives - d_qp->posted_receives();
+            d_qp->post_receives(d_next_wr_id, more);
+            d_next_wr_id += more;
+        }
+        if (d_progress.landed() > after || d_progress.complete() || !d_running)
+            return d_progress.landed();
+        const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            return d_progress.landed();
+        d_cq->wait(left);
+    }
+}
+
+rx_stream::chunk rx_stream::impl::recv(size_t max_items, std::chrono::microseconds timeout)
+{
+    chunk c;
+    c.first_item = d_read_position;
+    uint64_t landed = d_progress.landed();
+    if (landed <= d_read_position && !d_progress.complete())
+        landed = wait_landed(d_read_position, timeout);
+    const size_t items = static_cast<size_t>(
+        std::min<uint64_t>({ landed - d_read_position, max_items, ring_items() }));
+    c.items = items;
+    c.data = d_ring->base() + (d_read_position % ring_items()) * rdma::item_size(d_plan.format);
+    c.end_of_stream = d_progress.complete() && d_read_position + items == d_progress.total();
+    d_last_chunk = items;
+    return c;
+}
+
+void rx_stream::impl::release(size_t items)
+{
+    if (items > d_last_chunk)
+        throw std::invalid_argument("rx_stream::release(" + std::to_string(items) +
+                                    "): only " + std::to_string(d_last_chunk) +
+                                    " items were handed out by the last recv()");
+    d_read_position += items;
+    d_last_chunk -= items;
+}
+
+std::map<std::string, uint64_t> rx_stream::impl::read_counters()
+{
+    std::map<std::string, uint64_t> out;
+    const rx_device_counters dev = d_device->read_rx_counters(d_plan.stream_index);
+    out["device.packets_sent"] = dev.packets_sent;
+    out["device.samples_emitted"] = dev.samples_emitted;
+    out["device.packets_dropped"] = dev.packets_dropped;
+    out["device.samples_dropped"] = dev.samples_dropped;
+    out["device.imm_sent"] = dev.imm_sent;
+    for (const auto& [name, value] : d_nic->read_counters())
+        out["nic." + name] = value;
+    out["host.items_landed"] = d_progress.landed();
+    out["host.completions"] = d_completions;
+    return out;
+}
+
+// ---- rx_stream: the public face ------------------------------------------------------
+
+rx_stream::rx_stream(const std::string& args,
+                     const std::string& format,
+                     double sample_rate,
+                     uint64_t num_samples)
+    : d_impl(std::make_unique<impl>(args, format, sample_rate, num_samples))
+{
+}
+rx_stream::~rx_stream() = default;
+void rx_stream::start() { d_impl->start(); }
+void rx_stream::stop() { d_impl->stop(); }
+bool rx_stream::running() const { return d_impl->running(); }
+uint64_t rx_stream::wait_landed(uint64_t after, std::chrono::microseconds timeout)
+{
+    return d_impl->wait_landed(after, timeout);
+}
+uint64_t rx_stream::burst_items() const { return d_impl->plan().num_samples; }
+rx_stream::chunk rx_stream::recv(size_t max_items, std::chrono::microseconds timeout)
+{
+    return d_impl->recv(max_items, timeout);
+}
+void rx_stream::release(size_t items) { d_impl->release(items); }
+uint8_t* rx_stream::ring_base() const { return d_impl->ring().base(); }
+size_t rx_stream::ring_bytes() const { return d_impl->ring().bytes(); }
+size_t rx_stream::ring_items() const { return d_impl->ring_items(); }
+size_t rx_stream::item_size() const { return rdma::item_size(d_impl->plan().format); }
+std::string rx_stream::format() const { return to_string(d_impl->plan().format); }
+double rx_stream::sample_rate() const { return d_impl->plan().sample_rate; }
+bool rx_stream::hugepages() const { return d_impl->ring().hugepages(); }
+bool rx_stream::memory_locked() const { return d_impl->ring().locked(); }
+int rx_stream::numa_node() const { return d_impl->ring().numa_node(); }
+std::string rx_stream::ring_notes() const { return d_impl->ring().notes(); }
+size_t rx_stream::payload_bytes() const { return d_impl->plan().payload_bytes; }
+unsigned rx_stream::path_mtu() const { return d_impl->plan().path_mtu; }
+uint64_t rx_stream::start_time_ns() const { return d_impl->start_time_ns(); }
+std::map<std::string, uint64_t> rx_stream::read_counters() { return d_impl->read_counters(); }
+
+} // namespace rdma
+} // namespace gr

@@ -1,0 +1,92 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_RX_STREAM_IMPL_H
+#define INCLUDED_RDMA_STREAM_RX_STREAM_IMPL_H
+
+#include "../emu/emulator.h"
+#include "../nic/nic.h"
+#include "../ring/ring_memory.h"
+#include "../util/log.h"
+#include <gnuradio/rdma/sample_format.h>
+#include "device_args.h"
+#include "device_controller.h"
+#include "progress_tracker.h"
+#include <gnuradio/rdma/rx_stream.h>
+#include <atomic>
+#include <memory>
+
+namespace gr {
+namespace rdma {
+
+//! The parameters an rx_stream settles on at construction (from args and the device).
+struct rx_stream_plan {
+    sample_format format = sample_format::sc16;
+    double sample_rate = 0;
+    uint64_t num_samples = 0;
+    unsigned stream_index = 0;
+    unsigned path_mtu = 0;
+    uint32_t payload_bytes = 0;
+    uint32_t notify_interval = 16;
+    double latency_budget_s = 0.1;
+};
+
+class rx_stream::impl
+{
+public:
+    impl(const std::string& args, const std::string& format, double rate, uint64_t num_samples);
+    ~impl();
+
+    void start();
+    void stop();
+    bool running() const { return d_running; }
+    uint64_t wait_landed(uint64_t after, std::chrono::microseconds timeout);
+    chunk recv(size_t max_items, std::chrono::microseconds timeout);
+    void release(size_t items);
+    std::map<std::string, uint64_t> read_counters();
+
+    const rx_stream_plan& plan() const { return d_plan; }
+    const ring_memory& ring() const { return *d_ring; }
+    size_t ring_items() const { return d_ring->bytes() / rdma::item_size(d_plan.format); }
+    uint64_t start_time_ns() const { return d_start_time_ns; }
+
+private:
+    void open_device(const device_args& args);
+    void settle_transport(const device_args& args);
+    void allocate_ring(const device_args& args);
+    void drain_completions();
+
+    logger_ptr d_logger;
+    rx_stream_plan d_plan;
+    emulated_signal d_signal;
+
+    // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and
+    // MR before PD, PD and CQ before the device, the ring after its registration).
+    std::unique_ptr<emu::emulator> d_emulator; // type=emu only
+    std::unique_ptr<device_controller> d_device;
+    device_info d_info;
+    link_state d_link;
+    std::unique_ptr<nic::device> d_nic;
+    std::unique_ptr<ring_memory> d_ring;
+    std::unique_ptr<nic::protection_domain> d_pd;
+    std::unique_ptr<nic::memory_region> d_mr;
+    std::unique_ptr<nic::completion_queue> d_cq;
+    std::unique_ptr<nic::queue_pair> d_qp; // one per run
+
+    progress_tracker d_progress;
+    std::atomic<bool> d_running{ false };
+    uint64_t d_start_time_ns = 0;
+    uint64_t d_next_wr_id = 0;
+    uint64_t d_completions = 0;
+    uint64_t d_read_position = 0; // standalone consumer (recv/release)
+    size_t d_last_chunk = 0;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif
