@@ -1,0 +1,70 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_RING_BUFFER_H
+#define INCLUDED_RDMA_RING_BUFFER_H
+
+#include <gnuradio/buffer.h>
+#include <gnuradio/buffer_type.h>
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+
+//! A double-mapped ring some block owns, for ring_buffer to adopt.
+struct provided_ring {
+    uint8_t* base = nullptr; //!< [base, base + 2 * items * item_size) mapped, halves aliased
+    size_t items = 0;
+    size_t item_size = 0;
+};
+
+//! Implemented by blocks whose buffer is an RDMA ring (the buffer's owner).
+class ring_provider
+{
+public:
+    virtual ~ring_provider() = default;
+    virtual provided_ring ring() const = 0;
+};
+
+/*!
+ * A GNU Radio buffer that adopts the RDMA ring instead of allocating: the memory the
+ * NIC writes into is the memory downstream blocks read. Double-mapped semantics (any
+ * window up to the ring size is contiguous), so GNU Radio's standard readers work
+ * unchanged. Derives from gr::buffer directly: buffer_double_mapped cannot adopt
+ * memory in 3.10.5.1 (docs/architecture notes: custom buffers).
+ */
+class ring_buffer : public gr::buffer
+{
+public:
+    static gr::buffer_type type;
+    //! Factory for buffer_type: adopts the ring of \p buf_owner (or \p link).
+    static gr::buffer_sptr make_buffer(int nitems,
+                                       size_t sizeof_item,
+                                       uint64_t downstream_lcm_nitems,
+                                       uint32_t downstream_max_out_mult,
+                                       gr::block_sptr link,
+                                       gr::block_sptr buf_owner);
+
+    int space_available() override;
+    void post_work(int) override {} // the NIC already wrote the items
+
+protected:
+    unsigned index_add(unsigned a, unsigned b) override;
+    unsigned index_sub(unsigned a, unsigned b) override;
+
+private:
+    ring_buffer(const provided_ring& ring,
+                uint64_t downstream_lcm_nitems,
+                uint32_t downstream_max_out_mult,
+                gr::block_sptr link);
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif

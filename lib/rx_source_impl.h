@@ -1,0 +1,54 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_RX_SOURCE_IMPL_H
+#define INCLUDED_RDMA_RX_SOURCE_IMPL_H
+
+#include "ring_buffer.h"
+#include <gnuradio/rdma/rx_source.h>
+#include <gnuradio/rdma/rx_stream.h>
+#include <pmt/pmt.h>
+#include <memory>
+
+namespace gr {
+namespace rdma {
+
+class rx_source_impl : public rx_source, public ring_provider
+{
+public:
+    rx_source_impl(const std::string& args,
+                   const std::string& format,
+                   double sample_rate,
+                   uint64_t num_samples);
+
+    uint64_t ring_base() const override;
+    size_t ring_bytes() const override { return d_stream->ring_bytes(); }
+    size_t ring_items() const override { return d_stream->ring_items(); }
+    bool hugepages() const override { return d_stream->hugepages(); }
+    std::map<std::string, uint64_t> read_counters() override { return d_stream->read_counters(); }
+
+    provided_ring ring() const override;
+
+    bool start() override;
+    bool stop() override;
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    uint64_t wait_for_items(uint64_t written);
+    void tag_run_start(uint64_t offset);
+
+    std::unique_ptr<rx_stream> d_stream; // owns the ring: allocated before any buffer
+    bool d_tag_pending = false;
+    const pmt::pmt_t d_id;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif
