@@ -1,23 +1,16 @@
 #
-# Copyright 2008,2009 Free Software Foundation, Inc.
+# Copyright 2026 gr-rdma authors
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 
-# The presence of this file turns this directory into a Python package
-
 '''
-This is the GNU Radio RDMA module. Place your Python package
-description here (python/__init__.py).
+gr-rdma: SDR sample streaming by RDMA. The SDR writes samples straight into a ring
+that is the GNU Radio buffer; the host never touches a packet.
+
+Blocks: rx_source (zero-copy RDMA source), ramp_check (link test sink).
+Without GNU Radio: rx_stream (numpy views of the ring), process_cpu_by_role().
 '''
-import os
 
-# import pybind11 generated symbols into the rdma namespace
-try:
-    # this might fail if the module is python-only
-    from .rdma_python import *
-except ModuleNotFoundError:
-    pass
-
-# import any pure python here
-#
+# The pybind11 module is the package's substance; a failure to import it must be loud.
+from .rdma_python import *  # noqa: F401,F403

@@ -1,10 +1,7 @@
 /*
- * Copyright 2020 Free Software Foundation, Inc.
- *
- * This file is part of GNU Radio
+ * Copyright 2026 gr-rdma authors
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
- *
  */
 
 #include <pybind11/pybind11.h>
@@ -21,6 +18,10 @@ namespace py = pybind11;
 // Please do not delete
 /**************************************/
 // BINDING_FUNCTION_PROTOTYPES(
+void bind_cpu_accounting(py::module& m);
+void bind_ramp_check(py::module& m);
+void bind_rx_source(py::module& m);
+void bind_rx_stream(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -49,5 +50,9 @@ PYBIND11_MODULE(rdma_python, m)
     // Please do not delete
     /**************************************/
     // BINDING_FUNCTION_CALLS(
+    bind_cpu_accounting(m);
+    bind_ramp_check(m);
+    bind_rx_source(m);
+    bind_rx_stream(m);
     // ) END BINDING_FUNCTION_CALLS
 }

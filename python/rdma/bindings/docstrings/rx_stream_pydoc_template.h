@@ -1,0 +1,43 @@
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "pydoc_macros.h"
+#define D(...) DOC(gr, rdma, __VA_ARGS__)
+/*
+  This file contains placeholders for docstrings for the Python bindings.
+  Do not edit! These were automatically extracted during the binding process
+  and will be overwritten during the build process
+ */
+
+static const char* __doc_gr_rdma_rx_stream = R"doc(A zero-copy RX stream from an RDMA SDR, usable without GNU Radio.
+
+    s = rdma.rx_stream("type=emu,signal=tone", "fc32", 20e6)
+    s.start()
+    x = s.recv()          # numpy view into the ring: no copy
+    ...                   # use x
+    s.release(len(x))     # let the read position move on
+    s.stop())doc";
+static const char* __doc_gr_rdma_rx_stream_rx_stream = R"doc(rx_stream(args="type=emu", format="fc32", sample_rate=1e6, num_samples=0))doc";
+static const char* __doc_gr_rdma_rx_stream_start = R"doc(Arm the device to write from ring slot 0 and start streaming.)doc";
+static const char* __doc_gr_rdma_rx_stream_stop = R"doc(Stop the device; returns once no more samples of this run can land.)doc";
+static const char* __doc_gr_rdma_rx_stream_running = R"doc(Whether the stream is started.)doc";
+static const char* __doc_gr_rdma_rx_stream_recv = R"doc(recv(max_items=2**20, timeout=0.1): landed items at the read position as a read-only numpy view into the ring (complex64 for fc32, int16 pairs for sc16); empty on timeout.)doc";
+static const char* __doc_gr_rdma_rx_stream_release = R"doc(release(items): give back the first items of the last recv().)doc";
+static const char* __doc_gr_rdma_rx_stream_wait_landed = R"doc(wait_landed(after, timeout=0.1): items landed since start, waiting until more than `after`.)doc";
+static const char* __doc_gr_rdma_rx_stream_burst_items = R"doc(Items in the finite burst (0: continuous).)doc";
+static const char* __doc_gr_rdma_rx_stream_ring_base = R"doc(Address of the ring (first copy) as an integer.)doc";
+static const char* __doc_gr_rdma_rx_stream_ring_bytes = R"doc(Bytes in one copy of the ring.)doc";
+static const char* __doc_gr_rdma_rx_stream_ring_items = R"doc(Items in the ring.)doc";
+static const char* __doc_gr_rdma_rx_stream_item_size = R"doc(Bytes per item: 4 (sc16) or 8 (fc32).)doc";
+static const char* __doc_gr_rdma_rx_stream_format = R"doc(Sample format, "sc16" or "fc32".)doc";
+static const char* __doc_gr_rdma_rx_stream_sample_rate = R"doc(Samples per second.)doc";
+static const char* __doc_gr_rdma_rx_stream_hugepages = R"doc(Whether the ring is backed by hugepages.)doc";
+static const char* __doc_gr_rdma_rx_stream_memory_locked = R"doc(Whether the ring is locked in memory.)doc";
+static const char* __doc_gr_rdma_rx_stream_numa_node = R"doc(NUMA node of the ring, -1 if not placed.)doc";
+static const char* __doc_gr_rdma_rx_stream_ring_notes = R"doc(Fallbacks taken while allocating the ring, with their fixes.)doc";
+static const char* __doc_gr_rdma_rx_stream_payload_bytes = R"doc(Sample bytes per RDMA WRITE message.)doc";
+static const char* __doc_gr_rdma_rx_stream_path_mtu = R"doc(RoCE path MTU in bytes.)doc";
+static const char* __doc_gr_rdma_rx_stream_start_time_ns = R"doc(Device time (ns since the epoch) of item 0 of the current run.)doc";
+static const char* __doc_gr_rdma_rx_stream_read_counters = R"doc(Device, NIC and host counters as a dict (queries the device).)doc";

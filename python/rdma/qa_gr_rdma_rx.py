@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-rdma authors
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+"""The main job: gr-rdma-rx --json against the built-in emulator."""
+
+import json
+import os
+import subprocess
+import sys
+
+from gnuradio import gr_unittest
+
+
+APP = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
+
+
+class qa_gr_rdma_rx(gr_unittest.TestCase):
+
+    def run_app(self, *args):
+        proc = subprocess.run([APP, *args], capture_output=True, text=True, timeout=120)
+        return proc
+
+    def test_main_job_20msps_3s(self):
+        proc = self.run_app("--args", "type=emu,signal=ramp", "--rate", "20e6",
+                            "--duration", "3", "--check", "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.loads(proc.stdout)
+        for key in ("samples_delivered", "samples_lost", "rate_achieved", "ring_bytes",
+                    "hugepages", "cpu_seconds"):
+            self.assertIn(key, report)
+        self.assertEqual(report["samples_delivered"], 60000000)
+        self.assertEqual(report["samples_emitted"], 60000000)
+        self.assertEqual(report["samples_lost"], 0)
+        self.assertEqual(report["check"]["mismatches"], 0)
+        self.assertEqual(report["check"]["out_of_ring_reads"], 0)
+        # Pacing: 60 M samples cannot arrive faster than the device makes them.
+        self.assertLessEqual(report["rate_achieved"], 20e6 * 1.001)
+        self.assertGreater(report["rate_achieved"], 20e6 * 0.8)
+        for role in ("host", "nic", "device"):
+            self.assertGreater(report["cpu_seconds"][role], 0.0)
+
+    def test_bad_args_exit_2_with_the_fix(self):
+        proc = self.run_app("--args", "type=emu,sgnal=ramp", "--duration", "0.1")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("sgnal", proc.stderr)
+        self.assertIn("known keys", proc.stderr)
+
+    def test_output_file_records_the_stream(self):
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "gr-rdma-rx-qa-%d.sc16" % os.getpid())
+        try:
+            proc = self.run_app("--rate", "1e6", "--samples", "100000", "--output", path, "--json")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(path, "rb") as f:
+                data = f.read()
+            self.assertEqual(len(data), 400000)
+            import numpy as np
+            words = np.frombuffer(data, dtype=np.uint32)
+            np.testing.assert_array_equal(words, np.arange(100000, dtype=np.uint32))
+        finally:
+            if os.path.exists(path):
+                os.unlink(path)
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_gr_rdma_rx)
