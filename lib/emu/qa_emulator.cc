@@ -19,6 +19,7 @@
 #include <cppunit/extensions/HelperMacros.h>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -106,6 +107,8 @@ class qa_emulator : public CppUnit::TestFixture
     CPPUNIT_TEST(test_start_refused_with_reason);
     CPPUNIT_TEST(test_stop_silences_the_stream);
     CPPUNIT_TEST(test_pacing_never_early);
+    CPPUNIT_TEST(test_targeted_faults_on_the_wire);
+    CPPUNIT_TEST(test_random_loss_is_counted_exactly);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -291,6 +294,107 @@ public:
         const auto elapsed = std::chrono::steady_clock::now() - start;
         CPPUNIT_ASSERT_EQUAL(size_t(20), got.size());
         CPPUNIT_ASSERT(elapsed >= 195ms);
+    }
+
+    void test_targeted_faults_on_the_wire()
+    {
+        emulator_bench b;
+        const uint32_t payload = 1024;
+        const uint64_t ring = 64 * payload;
+        b.program(0, ring, payload, 1024, 1, 2000000, regs::format::sc16, 20 * 256);
+        const uint32_t table[] = {
+            3,  0, regs::fault::drop,         5,  0, regs::fault::duplicate,
+            7,  0, regs::fault::corrupt_icrc, 8,  0, regs::fault::corrupt_payload,
+            9,  0, regs::fault::bad_rkey,     10, 0, regs::fault::bad_va,
+            12, 0, regs::fault::delay,
+        };
+        b.axi.write32(regs::emu_reg(0, regs::emu::delay_messages), 3);
+        b.axi.write(regs::emu_reg(0, regs::emu::fault_table), table, 21);
+        b.axi.write32(regs::emu_reg(0, regs::emu::fault_count), 7);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        // 20 messages, one dropped, one sent twice.
+        auto got = b.receive(20, 5000ms);
+        CPPUNIT_ASSERT_EQUAL(size_t(20), got.size());
+        CPPUNIT_ASSERT(b.receive(1, 50ms).empty());
+        std::vector<uint32_t> order;
+        for (const auto& r : got) {
+            const uint32_t m = static_cast<uint32_t>((r.pkt.reth_hdr.va - 0x7f0000000000ull) / payload);
+            const uint32_t psn = (r.pkt.base.psn - 0xFFFFF0) & 0xFFFFFF;
+            const bool bad_va = r.pkt.reth_hdr.va == 0x7f0000000000ull + ring;
+            const uint32_t message = bad_va ? 10 : m;
+            order.push_back(message);
+            // PSNs are the message's own, lost or not: the PSN of message m is m.
+            CPPUNIT_ASSERT_EQUAL(message, psn);
+            const bool icrc_ok = r.pkt.icrc == r.expected_icrc;
+            CPPUNIT_ASSERT_EQUAL(message != 7 && message != 8, icrc_ok);
+            CPPUNIT_ASSERT_EQUAL(message == 9 ? 0xABCDu + 1 : 0xABCDu, r.pkt.reth_hdr.rkey);
+        }
+        // Message 12 waits for exactly three later messages.
+        const std::vector<uint32_t> expect = { 0, 1, 2, 4, 5, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 12, 16, 17, 18, 19 };
+        std::string text;
+        for (uint32_t m : order)
+            text += std::to_string(m) + " ";
+        CPPUNIT_ASSERT_MESSAGE(text, order == expect);
+
+        uint32_t status = 0;
+        for (int i = 0; i < 100 && !(status & regs::status::done); i++) {
+            status = b.axi.read32(regs::rx_reg(0, regs::rx::status));
+            std::this_thread::sleep_for(5ms);
+        }
+        auto reg64 = [&](uint32_t r) { return b.axi.read64(regs::rx_reg(0, r)); };
+        CPPUNIT_ASSERT_EQUAL(uint64_t(20 * 256), reg64(regs::rx::samples_emitted_lo));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(20), reg64(regs::rx::packets_sent_lo));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), reg64(regs::rx::packets_dropped_lo));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(256), reg64(regs::rx::samples_dropped_lo));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), reg64(regs::rx::packets_faulted_lo));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4 * 256), reg64(regs::rx::samples_faulted_lo));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), reg64(regs::rx::packets_duplicated_lo));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), reg64(regs::rx::messages_delayed_lo));
+
+        // The injection log, read as a FIFO.
+        CPPUNIT_ASSERT_EQUAL(7u, b.axi.read32(regs::emu_reg(0, regs::emu::fault_log_level)));
+        uint32_t log[3 * 8];
+        b.axi.read(regs::emu_reg(0, regs::emu::fault_log), log, 3 * 8, true);
+        for (int i = 0; i < 7; i++) {
+            CPPUNIT_ASSERT_EQUAL(table[3 * i], log[3 * i]);
+            CPPUNIT_ASSERT_EQUAL(0u, log[3 * i + 1]);
+            CPPUNIT_ASSERT_EQUAL(table[3 * i + 2], log[3 * i + 2]);
+        }
+        CPPUNIT_ASSERT_EQUAL(UINT32_MAX, log[21]); // empty
+    }
+
+    void test_random_loss_is_counted_exactly()
+    {
+        emulator_bench b;
+        const uint32_t payload = 1024;
+        const uint64_t messages = 2000;
+        b.program(0, 64 * payload, payload, 1024, 16, 20000000, regs::format::sc16, messages * 256);
+        b.axi.write32(regs::emu_reg(0, regs::emu::fault_seed), 99);
+        b.axi.write32(regs::emu_reg(0, regs::emu::loss_ppm), 20000);
+        b.axi.write32(regs::emu_reg(0, regs::emu::loss_burst), 3);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        auto got = b.receive(messages, 5000ms);
+        CPPUNIT_ASSERT(b.receive(1, 50ms).empty());
+        const uint64_t dropped = b.axi.read64(regs::rx_reg(0, regs::rx::packets_dropped_lo));
+        CPPUNIT_ASSERT(dropped > 0);
+        CPPUNIT_ASSERT_EQUAL(messages - dropped, uint64_t(got.size()));
+        CPPUNIT_ASSERT_EQUAL(messages * 256, b.axi.read64(regs::rx_reg(0, regs::rx::samples_emitted_lo)));
+        CPPUNIT_ASSERT_EQUAL(dropped * 256, b.axi.read64(regs::rx_reg(0, regs::rx::samples_dropped_lo)));
+        // Every message missing on the wire is in the log as dropped, and only those.
+        std::vector<bool> seen(messages, false);
+        for (const auto& r : got)
+            seen[(r.pkt.base.psn - 0xFFFFF0) & 0xFFFFFF] = true; // one packet per message
+        uint64_t logged = 0;
+        while (true) {
+            uint32_t rec[3];
+            b.axi.read(regs::emu_reg(0, regs::emu::fault_log), rec, 3, true);
+            if (rec[0] == UINT32_MAX)
+                break;
+            CPPUNIT_ASSERT_EQUAL(regs::fault::drop, rec[2]);
+            CPPUNIT_ASSERT(!seen[rec[0]]);
+            logged++;
+        }
+        CPPUNIT_ASSERT_EQUAL(dropped, logged);
     }
 };
 

@@ -55,6 +55,12 @@ bool rx_writable(uint32_t reg)
     }
 }
 
+bool emu_register_exists(uint32_t reg)
+{
+    return reg <= regs::emu::delay_messages ||
+           (reg >= regs::emu::fault_count && reg <= regs::emu::fault_log_level);
+}
+
 // The device's QPN for RX stream s: what the host uses as its remote QPN.
 uint32_t source_qpn(unsigned s) { return 0x100 + s; }
 
@@ -67,7 +73,8 @@ register_file::register_file(const device_identity& identity,
       d_links(std::move(links)),
       d_engines(std::move(engines)),
       d_rx_words(d_engines.size()),
-      d_emu_words(d_engines.size())
+      d_emu_words(d_engines.size()),
+      d_log_cursor(d_engines.size())
 {
     for (auto& words : d_rx_words) {
         words.fill(0);
@@ -83,6 +90,7 @@ register_file::register_file(const device_identity& identity,
         const float amplitude = 0.5f;
         std::memcpy(&words[regs::emu::amplitude / 4], &amplitude, 4);
         words[regs::emu::seed / 4] = 1;
+        words[regs::emu::loss_burst / 4] = 1;
     }
 }
 
@@ -103,10 +111,35 @@ status register_file::read(uint32_t address, uint32_t* out, size_t count, bool f
     std::lock_guard<std::mutex> lock(d_mutex);
     const snapshot snap = take_snapshot();
     for (size_t i = 0; i < count; i++) {
-        const status st = read_one(fixed ? address : address + 4 * i, snap, out[i]);
+        const uint32_t a = fixed ? address : address + 4 * i;
+        const status st = is_fault_log(a) ? read_fault_log(a, out[i]) : read_one(a, snap, out[i]);
         if (st != status::okay)
             return st;
     }
+    return status::okay;
+}
+
+bool register_file::is_fault_log(uint32_t address) const
+{
+    return address >= regs::emu_base && address < regs::emu_base + d_engines.size() * regs::emu_stride &&
+           (address - regs::emu_base) % regs::emu_stride == regs::emu::fault_log;
+}
+
+status register_file::read_fault_log(uint32_t address, uint32_t& value)
+{
+    // Three words per record (message lo, message hi, kind); an empty log reads as
+    // all-ones records.
+    const unsigned s = (address - regs::emu_base) / regs::emu_stride;
+    log_cursor& c = d_log_cursor[s];
+    if (c.next == 3) {
+        fault_record r;
+        if (d_engines[s]->faults().pop(r))
+            c.words = { lo(r.message), hi(r.message), r.kind };
+        else
+            c.words = { UINT32_MAX, UINT32_MAX, UINT32_MAX };
+        c.next = 0;
+    }
+    value = c.words[c.next++];
     return status::okay;
 }
 
@@ -213,8 +246,12 @@ status register_file::read_one(uint32_t address, const snapshot& snap, uint32_t&
     if (address >= regs::emu_base && address < regs::emu_base + d_engines.size() * regs::emu_stride) {
         const unsigned s = (address - regs::emu_base) / regs::emu_stride;
         const uint32_t reg = (address - regs::emu_base) % regs::emu_stride;
-        if (reg > regs::emu::seed)
-            return status::decerr;
+        if (reg == regs::emu::fault_log_level) {
+            value = static_cast<uint32_t>(d_engines[s]->faults().size());
+            return status::okay;
+        }
+        if (!emu_register_exists(reg) || reg == regs::emu::fault_log)
+            return reg == regs::emu::fault_log ? status::okay : status::decerr;
         value = d_emu_words[s][reg / 4];
         return status::okay;
     }
@@ -273,6 +310,30 @@ status register_file::read_rx(unsigned s, uint32_t reg, const snapshot& snap, ui
         return status::okay;
     case regs::rx::imm_sent_hi:
         value = hi(c.imm_sent);
+        return status::okay;
+    case regs::rx::packets_faulted_lo:
+        value = lo(c.packets_faulted);
+        return status::okay;
+    case regs::rx::packets_faulted_hi:
+        value = hi(c.packets_faulted);
+        return status::okay;
+    case regs::rx::samples_faulted_lo:
+        value = lo(c.samples_faulted);
+        return status::okay;
+    case regs::rx::samples_faulted_hi:
+        value = hi(c.samples_faulted);
+        return status::okay;
+    case regs::rx::packets_duplicated_lo:
+        value = lo(c.packets_duplicated);
+        return status::okay;
+    case regs::rx::packets_duplicated_hi:
+        value = hi(c.packets_duplicated);
+        return status::okay;
+    case regs::rx::messages_delayed_lo:
+        value = lo(c.messages_delayed);
+        return status::okay;
+    case regs::rx::messages_delayed_hi:
+        value = hi(c.messages_delayed);
         return status::okay;
     case regs::rx::naks_received:
     case regs::rx::retransmits:
@@ -334,9 +395,17 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
 
 status register_file::write_emu(unsigned s, uint32_t reg, uint32_t value)
 {
-    if (reg > regs::emu::seed)
+    if (!emu_register_exists(reg))
         return status::decerr;
+    if (reg == regs::emu::fault_log || reg == regs::emu::fault_log_level)
+        return status::slverr;
     if (reg == regs::emu::signal && value > regs::signal::noise)
+        return status::slverr;
+    if ((reg == regs::emu::loss_ppm || reg == regs::emu::duplicate_ppm ||
+         reg == regs::emu::corrupt_ppm || reg == regs::emu::delay_ppm) &&
+        value > 1000000)
+        return status::slverr;
+    if (reg == regs::emu::fault_count && value > regs::emu::max_faults)
         return status::slverr;
     if (d_engines[s]->status() & regs::status::running)
         return status::slverr;
@@ -371,6 +440,19 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     std::memcpy(&d.signal.amplitude, &e[regs::emu::amplitude / 4], 4);
     d.signal.seed = e[regs::emu::seed / 4];
     d.signal.sample_rate = double(d.rate_num) / double(d.rate_den ? d.rate_den : 1);
+    impairment_config& imp = d.impairments;
+    imp.seed = e[regs::emu::fault_seed / 4];
+    imp.loss_ppm = e[regs::emu::loss_ppm / 4];
+    imp.loss_burst = e[regs::emu::loss_burst / 4];
+    imp.duplicate_ppm = e[regs::emu::duplicate_ppm / 4];
+    imp.corrupt_ppm = e[regs::emu::corrupt_ppm / 4];
+    imp.delay_ppm = e[regs::emu::delay_ppm / 4];
+    imp.delay_messages = e[regs::emu::delay_messages / 4];
+    imp.table_size = e[regs::emu::fault_count / 4];
+    for (uint32_t i = 0; i < imp.table_size; i++) {
+        const uint32_t at = (regs::emu::fault_table + i * regs::emu::fault_entry_bytes) / 4;
+        imp.table[i] = { join(e[at], e[at + 1]), e[at + 2] };
+    }
     return d;
 }
 

@@ -68,6 +68,14 @@ private:
     axioe::status read_rx(unsigned s, uint32_t reg, const snapshot& snap, uint32_t& value) const;
     axioe::status write_rx(unsigned s, uint32_t reg, uint32_t value);
     axioe::status write_emu(unsigned s, uint32_t reg, uint32_t value);
+    bool is_fault_log(uint32_t address) const;
+    axioe::status read_fault_log(uint32_t address, uint32_t& value);
+
+    // Where a READ_FIXED of the fault log is within the current 3-word record.
+    struct log_cursor {
+        std::array<uint32_t, 3> words{};
+        unsigned next = 3;
+    };
 
     const device_identity d_identity;
     const std::vector<link_info> d_links;
@@ -77,6 +85,7 @@ private:
     uint32_t d_scratch = 0;
     std::vector<block> d_rx_words;  // the writable RX descriptor registers
     std::vector<block> d_emu_words; // the emulator extension registers
+    std::vector<log_cursor> d_log_cursor;
 };
 
 } // namespace emu

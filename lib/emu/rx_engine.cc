@@ -12,6 +12,7 @@
 #include "device_clock.h"
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <string>
 
 namespace gr {
@@ -27,18 +28,15 @@ constexpr size_t max_headers = roce::bth_bytes + roce::reth_bytes + roce::immdt_
 // Wake at most this often: a hardware engine sends as samples come, the emulator
 // trades a little latency for fewer wake-ups.
 constexpr int64_t min_sleep_ns = 50000;
+// Batch fate of the extra copy of a duplicated message: counted, carries no samples.
+constexpr uint32_t duplicate_copy = 0x100;
 
 using u128 = unsigned __int128;
 
-uint64_t samples_per_message(const rx_descriptor& d)
+bool is_faulted(uint32_t fate)
 {
-    return d.payload_bytes / item_size(d.signal.format);
-}
-
-uint64_t total_messages(const rx_descriptor& d)
-{
-    const uint64_t spm = samples_per_message(d);
-    return d.num_samples ? (d.num_samples + spm - 1) / spm : UINT64_MAX;
+    return fate == regs::fault::corrupt_icrc || fate == regs::fault::corrupt_payload ||
+           fate == regs::fault::bad_rkey || fate == regs::fault::bad_va;
 }
 
 // Samples the converter has produced t_ns after sample 0 was taken.
@@ -78,14 +76,13 @@ uint32_t validate(const rx_descriptor& d, unsigned link_mtu)
         return ec::bad_destination;
     if (d.transport != 0)
         return ec::bad_transport;
+    if ((d.payload_bytes + d.path_mtu - 1) / d.path_mtu * 2 > max_batch_packets)
+        return ec::bad_payload; // a duplicated message must fit in one batch
     return ec::none;
 }
 
 rx_engine::rx_engine(unsigned index, wire& link)
-    : d_index(index),
-      d_link(link),
-      d_batch(max_batch_packets),
-      d_thread([this] { run(); })
+    : d_index(index), d_link(link), d_thread([this] { run(); })
 {
 }
 
@@ -113,16 +110,30 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     // Wait for the thread to leave the previous run before handing it a new one.
     d_wake.wait(lock, [this] { return d_idle; });
     d_desc = d;
-    d_next_psn = d.start_psn & 0xFFFFFF;
+    d_builder = std::make_unique<message_builder>(d);
+    d_plan = std::make_unique<impairment_plan>(d.impairments);
+    d_slot_bytes = message_builder::slot_bytes_for(d.path_mtu);
+    d_slots.assign(max_batch_packets * d_slot_bytes, 0);
+    d_batch.assign(max_batch_packets, outgoing_packet{});
+    d_batch_message.assign(max_batch_packets, 0);
+    d_batch_fate.assign(max_batch_packets, 0);
+    const size_t packets_per_message = d_builder->packets_in(0);
+    const size_t held_packets = d_plan->active() ? max_held_messages * packets_per_message : 0;
+    d_held_slots.assign(held_packets * d_slot_bytes, 0);
+    d_held_lengths.assign(held_packets, 0);
+    d_held_busy.fill(false);
+    d_held.clear();
+    d_held.reserve(max_held_messages);
+    d_faults.clear();
+
     const uint64_t now = device_time_ns();
     const uint64_t t0 = d.start_time_ns ? d.start_time_ns : now;
     d_mono_t0_ns = monotonic_ns() + static_cast<int64_t>(t0 - now);
     d_start_time_ns = t0;
-    d_packets_sent = 0;
-    d_samples_emitted = 0;
-    d_imm_sent = 0;
-    const size_t slot = wire::headroom + max_headers + d.path_mtu + 3 + roce::icrc_bytes;
-    d_slots.assign(max_batch_packets * ((slot + 63) & ~size_t(63)), 0);
+    for (auto* c : { &d_packets_sent, &d_samples_emitted, &d_packets_dropped, &d_samples_dropped,
+                     &d_imm_sent, &d_packets_faulted, &d_samples_faulted, &d_packets_duplicated,
+                     &d_messages_delayed })
+        c->store(0);
     d_status = regs::status::running;
     d_running = true;
     d_idle = false;
@@ -147,7 +158,13 @@ rx_counters rx_engine::counters() const
     rx_counters c;
     c.packets_sent = d_packets_sent.load();
     c.samples_emitted = d_samples_emitted.load();
+    c.packets_dropped = d_packets_dropped.load();
+    c.samples_dropped = d_samples_dropped.load();
     c.imm_sent = d_imm_sent.load();
+    c.packets_faulted = d_packets_faulted.load();
+    c.samples_faulted = d_samples_faulted.load();
+    c.packets_duplicated = d_packets_duplicated.load();
+    c.messages_delayed = d_messages_delayed.load();
     return c;
 }
 
@@ -173,121 +190,157 @@ void rx_engine::run()
 void rx_engine::stream(std::unique_lock<std::mutex>& lock)
 {
     const rx_descriptor& d = d_desc;
-    const uint64_t spm = samples_per_message(d);
-    const uint64_t messages = total_messages(d);
-    const size_t slot_bytes = d_slots.size() / max_batch_packets;
-    const size_t packets_per_message = (d.payload_bytes + d.path_mtu - 1) / d.path_mtu;
-    const size_t messages_per_batch = std::max<size_t>(1, max_batch_packets / packets_per_message);
+    const uint64_t spm = d_builder->samples_per_message();
+    const uint64_t total = d_builder->total_messages();
+    const uint64_t burst = d.num_samples ? d.num_samples : UINT64_MAX;
     uint64_t next = 0;
 
     while (d_running) {
-        if (next == messages) {
+        if (next == total && d_held.empty()) {
             d_status = regs::status::done;
             return;
         }
         const int64_t elapsed = monotonic_ns() - d_mono_t0_ns;
-        const uint64_t produced = std::min<uint64_t>(samples_at(d, elapsed),
-                                                     d.num_samples ? d.num_samples : UINT64_MAX);
-        const uint64_t ready = d.num_samples && produced == d.num_samples
-                                   ? messages
-                                   : produced / spm;
-        if (next >= ready) {
-            const int64_t due = time_of(d, std::min((next + 1) * spm,
-                                                    d.num_samples ? d.num_samples : UINT64_MAX));
+        const uint64_t produced = std::min(samples_at(d, elapsed), burst);
+        const uint64_t ready = produced == d.num_samples ? total : produced / spm;
+        if (next >= ready && next < total) {
+            const int64_t due = time_of(d, std::min((next + 1) * spm, burst));
             const int64_t sleep_ns = std::max(due - elapsed, min_sleep_ns);
             d_wake.wait_for(lock, std::chrono::nanoseconds(sleep_ns), [this] { return !d_running; });
             continue;
         }
         // Build and send a batch without holding the lock: STOP waits for d_idle, and
-        // d_desc does not change while running.
+        // nothing the thread uses changes while running.
         lock.unlock();
-        size_t count = 0;
-        const uint64_t last = std::min<uint64_t>(ready, next + messages_per_batch);
-        for (; next < last; next++)
-            count += build_message(next, d_slots.data() + count * slot_bytes, slot_bytes,
-                                   d_batch.data() + count);
-        const size_t sent = send_all(d_batch.data(), count, lock);
-        account(sent);
+        const size_t count = fill_batch(next, ready, total);
+        const size_t sent = send_all(count, lock);
+        account_sent(sent);
         if (sent < count)
             return;
     }
 }
 
-void rx_engine::account(size_t sent)
+size_t rx_engine::fill_batch(uint64_t& next, uint64_t ready, uint64_t total)
 {
-    const size_t item = item_size(d_desc.signal.format);
-    uint64_t samples = 0, imms = 0;
+    // Leave room for a duplicated message (two copies) or a released held one.
+    const size_t room = 2 * d_builder->packets_in(0);
+    size_t count = 0;
+    while (next < ready && count + room <= max_batch_packets) {
+        count = take_held(next, count); // exactly delay_messages later messages are out
+        if (count + room > max_batch_packets)
+            break;
+        count = add_message(next, d_plan->fate(next), count);
+        next++;
+    }
+    return take_held(next >= total ? UINT64_MAX : next, count);
+}
+
+size_t rx_engine::take_held(uint64_t sent_up_to, size_t count)
+{
+    // Held messages leave in order, once the messages they wait for are out.
+    while (!d_held.empty() && d_held.front().release_after < sent_up_to &&
+           count + d_held.front().packets <= max_batch_packets) {
+        const held_message& h = d_held.front();
+        const size_t region = (h.message % max_held_messages) * d_builder->packets_in(0);
+        for (size_t j = 0; j < h.packets; j++) {
+            uint8_t* from = d_held_slots.data() + (region + j) * d_slot_bytes;
+            uint8_t* to = d_slots.data() + (count + j) * d_slot_bytes;
+            std::memcpy(to, from, d_slot_bytes);
+            d_batch[count + j] = outgoing_packet{};
+            d_batch[count + j].udp_payload = to + wire::headroom;
+            d_batch[count + j].length = d_held_lengths[region + j];
+            d_batch_message[count + j] = h.message;
+            d_batch_fate[count + j] = regs::fault::delay;
+        }
+        count += h.packets;
+        d_held_busy[h.message % max_held_messages] = false;
+        d_held.erase(d_held.begin());
+    }
+    return count;
+}
+
+size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
+{
+    if (fate != regs::fault::none)
+        d_faults.push({ message, fate });
+    if (fate == regs::fault::drop) {
+        // Lost on the way: its samples were produced, its PSNs are consumed.
+        const uint64_t samples = d_builder->samples_in(message);
+        d_packets_dropped += d_builder->packets_in(message);
+        d_samples_dropped += samples;
+        d_samples_emitted += samples;
+        d_builder->skip(message);
+        return count;
+    }
+    // Held messages live in regions indexed by message number; one whose region is
+    // still taken is sent on time instead.
+    const size_t held_index = message % max_held_messages;
+    if (fate == regs::fault::delay && !d_held_busy[held_index]) {
+        const size_t region = held_index * d_builder->packets_in(0);
+        outgoing_packet held[max_batch_packets];
+        uint8_t* slots = d_held_slots.data() + region * d_slot_bytes;
+        const size_t n = d_builder->build(message, regs::fault::none, slots, d_slot_bytes, held);
+        for (size_t j = 0; j < n; j++)
+            d_held_lengths[region + j] = held[j].length;
+        d_held_busy[held_index] = true;
+        d_held.push_back({ message + d_desc.impairments.delay_messages, message, n });
+        return count;
+    }
+    if (fate == regs::fault::delay)
+        fate = regs::fault::none; // no room to hold it: send it on time
+    uint8_t* slots = d_slots.data() + count * d_slot_bytes;
+    const size_t n = d_builder->build(message, fate, slots, d_slot_bytes, &d_batch[count]);
+    for (size_t j = 0; j < n; j++) {
+        d_batch_message[count + j] = message;
+        d_batch_fate[count + j] = fate;
+    }
+    count += n;
+    if (fate == regs::fault::duplicate) {
+        std::memcpy(d_slots.data() + count * d_slot_bytes, slots, n * d_slot_bytes);
+        for (size_t j = 0; j < n; j++) {
+            d_batch[count + j] = d_batch[count - n + j];
+            d_batch[count + j].udp_payload += n * d_slot_bytes;
+            d_batch_message[count + j] = message;
+            d_batch_fate[count + j] = duplicate_copy;
+        }
+        count += n;
+    }
+    return count;
+}
+
+void rx_engine::account_sent(size_t sent)
+{
+    uint64_t samples = 0, imms = 0, faulted = 0, faulted_samples = 0, copies = 0, delayed = 0;
     for (size_t i = 0; i < sent; i++) {
-        const outgoing_packet& p = d_batch[i];
-        const roce::opcode_info info = roce::describe(p.udp_payload[0]);
-        const size_t headers = roce::headers_size(p.udp_payload[0]);
-        const size_t pad = (p.udp_payload[1] >> 4) & 3;
-        samples += (p.length - headers - pad - roce::icrc_bytes) / item;
+        const roce::opcode_info info = roce::describe(d_batch[i].udp_payload[0]);
         imms += info.has_imm ? 1 : 0;
+        const uint32_t fate = d_batch_fate[i];
+        if (fate == duplicate_copy) {
+            copies++;
+            continue;
+        }
+        faulted += is_faulted(fate) ? 1 : 0;
+        if (!info.ends_message)
+            continue;
+        const uint64_t n = d_builder->samples_in(d_batch_message[i]);
+        samples += n;
+        faulted_samples += is_faulted(fate) ? n : 0;
+        delayed += fate == regs::fault::delay ? 1 : 0;
     }
     d_packets_sent += sent;
     d_samples_emitted += samples;
     d_imm_sent += imms;
+    d_packets_faulted += faulted;
+    d_samples_faulted += faulted_samples;
+    d_packets_duplicated += copies;
+    d_messages_delayed += delayed;
 }
 
-size_t rx_engine::build_message(uint64_t message,
-                                 uint8_t* slots,
-                                 size_t slot_bytes,
-                                 outgoing_packet* out)
-{
-    const rx_descriptor& d = d_desc;
-    const size_t item = item_size(d.signal.format);
-    const uint64_t spm = samples_per_message(d);
-    const uint64_t first_sample = message * spm;
-    const uint64_t samples =
-        d.num_samples ? std::min<uint64_t>(spm, d.num_samples - first_sample) : spm;
-    const size_t message_bytes = samples * item;
-    const bool last_of_burst = d.num_samples && first_sample + samples == d.num_samples;
-    const bool with_imm =
-        last_of_burst || (d.notify_interval && (message + 1) % d.notify_interval == 0);
-    const uint32_t imm = static_cast<uint32_t>(message);
-
-    roce::reth reth;
-    reth.va = d.va + (message * d.payload_bytes) % d.ring_bytes;
-    reth.rkey = d.rkey;
-    reth.dma_length = static_cast<uint32_t>(message_bytes);
-
-    const signal_source signal(d.signal);
-    const size_t packets = (message_bytes + d.path_mtu - 1) / d.path_mtu;
-    for (size_t j = 0; j < packets; j++) {
-        const size_t offset = j * d.path_mtu;
-        const size_t bytes = std::min<size_t>(d.path_mtu, message_bytes - offset);
-        const bool first = j == 0, last = j + 1 == packets;
-        uint8_t op;
-        if (first && last)
-            op = with_imm ? roce::opcode::write_only_imm : roce::opcode::write_only;
-        else if (first)
-            op = roce::opcode::write_first;
-        else if (last)
-            op = with_imm ? roce::opcode::write_last_imm : roce::opcode::write_last;
-        else
-            op = roce::opcode::write_middle;
-        roce::bth bth;
-        bth.opcode = roce::opcode::uc | op;
-        bth.pad_count = roce::pad_for(bytes);
-        bth.dest_qp = d.dest_qpn;
-        bth.psn = d_next_psn;
-        d_next_psn = (d_next_psn + 1) & 0xFFFFFF;
-
-        uint8_t* packet = slots + j * slot_bytes + wire::headroom;
-        const size_t headers = roce::write_headers(packet, bth, &reth, &imm);
-        signal.generate(first_sample + offset / item, bytes / item, packet + headers);
-        out[j].udp_payload = packet;
-        out[j].length = roce::finish(packet, headers, bytes);
-    }
-    return packets;
-}
-
-size_t rx_engine::send_all(outgoing_packet* packets, size_t count, std::unique_lock<std::mutex>& lock)
+size_t rx_engine::send_all(size_t count, std::unique_lock<std::mutex>& lock)
 {
     size_t sent = 0;
     while (true) {
-        sent += d_link.send(packets + sent, count - sent, d_desc.destination);
+        sent += d_link.send(d_batch.data() + sent, count - sent, d_desc.destination);
         lock.lock();
         if (sent == count || !d_running)
             return sent;

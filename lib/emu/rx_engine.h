@@ -8,11 +8,15 @@
 #ifndef INCLUDED_RDMA_EMU_RX_ENGINE_H
 #define INCLUDED_RDMA_EMU_RX_ENGINE_H
 
-#include "signal_source.h"
+#include "impairments.h"
+#include "message_builder.h"
+#include "rx_descriptor.h"
 #include "wire.h"
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -21,43 +25,12 @@ namespace gr {
 namespace rdma {
 namespace emu {
 
-//! An RX stream descriptor as the host programs it (docs/register-map.md, RX block).
-struct rx_descriptor {
-    socket_address destination; //!< host NIC: IPv4 + UDP port
-    uint32_t dest_qpn = 0;
-    uint32_t start_psn = 0;
-    uint32_t rkey = 0;
-    uint64_t va = 0;
-    uint64_t ring_bytes = 0;
-    uint32_t payload_bytes = 0; //!< sample bytes per WRITE message
-    uint32_t path_mtu = 4096;
-    uint32_t notify_interval = 0; //!< every N-th message WITH IMMEDIATE; 0: only the last
-    uint32_t rate_num = 0;
-    uint32_t rate_den = 1;
-    uint32_t transport = 0; //!< 0 UC
-    uint64_t start_time_ns = 0; //!< device time of sample 0; 0: now
-    uint64_t num_samples = 0;   //!< 0: continuous
-    signal_config signal;
-};
-
-//! Why \p d cannot be streamed over a link of \p link_mtu bytes (regs::error_code).
-uint32_t validate(const rx_descriptor& d, unsigned link_mtu);
-
-struct rx_counters {
-    uint64_t packets_sent = 0;
-    uint64_t samples_emitted = 0;
-    uint64_t packets_dropped = 0;
-    uint64_t samples_dropped = 0;
-    uint64_t imm_sent = 0;
-};
-
 /*!
  * The RX engine of one stream: the SDR's network logic. Paced by the device clock at
- * the sample rate, it cuts the sample stream into WRITE messages of payload_bytes,
- * computes each message's ring address (cyclic), sends every message as its own UC
- * WRITE (ONLY, or FIRST/MIDDLE/LAST above the path MTU) and every notify_interval-th
- * one, and the last of a burst, WITH IMMEDIATE = message sequence number.
- * It runs on its own thread, "emu-rx<index>", charged to the device.
+ * the sample rate, it hands every message to the wire as message_builder cuts it,
+ * applying the configured impairments (drop, duplicate, corrupt, delay, bad key or
+ * address) and recording each in a fault log. It runs on its own thread,
+ * "emu-rx<index>", charged to the device.
  */
 class rx_engine
 {
@@ -76,13 +49,23 @@ public:
     uint32_t status() const; //!< regs::status bits and error code
     uint64_t start_time_ns() const { return d_start_time_ns.load(); }
     rx_counters counters() const;
+    fault_log& faults() { return d_faults; }
 
 private:
+    // A message the impairments hold back, stored outside the batch slots.
+    struct held_message {
+        uint64_t release_after = 0; // sent once this message index has been sent
+        uint64_t message = 0;
+        size_t packets = 0;
+    };
+
     void run();
     void stream(std::unique_lock<std::mutex>& lock);
-    size_t build_message(uint64_t message, uint8_t* slots, size_t slot_bytes, outgoing_packet* out);
-    size_t send_all(outgoing_packet* packets, size_t count, std::unique_lock<std::mutex>& lock);
-    void account(size_t sent_packets);
+    size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total);
+    size_t take_held(uint64_t sent_up_to, size_t count);
+    size_t add_message(uint64_t message, uint32_t fate, size_t count);
+    size_t send_all(size_t count, std::unique_lock<std::mutex>& lock);
+    void account_sent(size_t sent);
 
     const unsigned d_index;
     wire& d_link;
@@ -93,16 +76,34 @@ private:
     bool d_shutdown = false; // guarded by d_mutex
     bool d_idle = true;      // guarded by d_mutex: the thread is not sending
     rx_descriptor d_desc;    // guarded by d_mutex while not running; the thread's while running
-    std::vector<uint8_t> d_slots;
-    std::vector<outgoing_packet> d_batch;
-    uint32_t d_next_psn = 0;
     int64_t d_mono_t0_ns = 0;
 
+    // Owned by the sending thread while running (set up by start()).
+    std::unique_ptr<message_builder> d_builder;
+    std::unique_ptr<impairment_plan> d_plan;
+    size_t d_slot_bytes = 0;
+    std::vector<uint8_t> d_slots;               // batch packet memory
+    std::vector<outgoing_packet> d_batch;       // the batch
+    std::vector<uint64_t> d_batch_message;      // message of each batch packet
+    std::vector<uint32_t> d_batch_fate;         // its fate
+    static constexpr size_t max_held_messages = 32;
+    std::vector<uint8_t> d_held_slots;          // held packet memory, one region per index
+    std::vector<size_t> d_held_lengths;         // their UDP payload lengths
+    std::array<bool, max_held_messages> d_held_busy{}; // region in use
+    std::vector<held_message> d_held;           // FIFO of held messages
+
+    fault_log d_faults;
     std::atomic<uint32_t> d_status{ 0 };
     std::atomic<uint64_t> d_start_time_ns{ 0 };
     std::atomic<uint64_t> d_packets_sent{ 0 };
     std::atomic<uint64_t> d_samples_emitted{ 0 };
+    std::atomic<uint64_t> d_packets_dropped{ 0 };
+    std::atomic<uint64_t> d_samples_dropped{ 0 };
     std::atomic<uint64_t> d_imm_sent{ 0 };
+    std::atomic<uint64_t> d_packets_faulted{ 0 };
+    std::atomic<uint64_t> d_samples_faulted{ 0 };
+    std::atomic<uint64_t> d_packets_duplicated{ 0 };
+    std::atomic<uint64_t> d_messages_delayed{ 0 };
 
     std::thread d_thread; // last: starts after everything above exists
 };

@@ -41,7 +41,10 @@ size_t udp_wire::send(outgoing_packet* batch, size_t count, const socket_address
         const size_t n = std::min(count - sent, max_batch);
         for (size_t i = 0; i < n; i++) {
             outgoing_packet& p = batch[sent + i];
-            roce::seal_udp(ip, p.udp_payload, p.length);
+            if (!p.sealed) {
+                roce::seal_udp(ip, p.udp_payload, p.length);
+                finish_seal(p);
+            }
             d_datagrams[i].data = p.udp_payload;
             d_datagrams[i].length = p.length;
             d_datagrams[i].peer = to;

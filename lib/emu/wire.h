@@ -25,7 +25,20 @@ namespace emu {
 struct outgoing_packet {
     uint8_t* udp_payload = nullptr;
     size_t length = 0; //!< UDP payload bytes, ICRC included
+    //! Fault injection: flip bit 0 of the UDP payload byte at this offset after sealing
+    //! (the ICRC no longer matches); negative: none. Every wire must honour it.
+    int32_t flip_after_seal = -1;
+    bool sealed = false; //!< set by the wire: a packet offered again is not re-sealed
 };
+
+//! Apply outgoing_packet::flip_after_seal and mark the packet sealed; wires call it
+//! right after computing the ICRC, once per packet.
+inline void finish_seal(outgoing_packet& p)
+{
+    if (p.flip_after_seal >= 0 && static_cast<size_t>(p.flip_after_seal) < p.length)
+        p.udp_payload[p.flip_after_seal] ^= 0x01;
+    p.sealed = true;
+}
 
 /*!
  * The device's network port: seals packets (the ICRC depends on how the frame is

@@ -126,6 +126,14 @@ constexpr uint32_t naks_received = 0xA8;
 constexpr uint32_t retransmits = 0xAC;
 constexpr uint32_t zero_substituted_lo = 0xB0; // samples resent as zeros (RC)
 constexpr uint32_t zero_substituted_hi = 0xB4;
+constexpr uint32_t packets_faulted_lo = 0xB8; // sent with an injected fault (emulator)
+constexpr uint32_t packets_faulted_hi = 0xBC;
+constexpr uint32_t samples_faulted_lo = 0xC0; // samples in those packets' messages
+constexpr uint32_t samples_faulted_hi = 0xC4;
+constexpr uint32_t packets_duplicated_lo = 0xC8; // extra copies sent (emulator)
+constexpr uint32_t packets_duplicated_hi = 0xCC;
+constexpr uint32_t messages_delayed_lo = 0xD0; // sent out of order (emulator)
+constexpr uint32_t messages_delayed_hi = 0xD4;
 } // namespace rx
 constexpr uint32_t rx_reg(unsigned s, uint32_t reg) { return rx_base + s * rx_stride + reg; }
 
@@ -170,7 +178,37 @@ constexpr uint32_t signal = 0x00;       // signal::*
 constexpr uint32_t tone_freq_hz = 0x04; // int32, may be negative
 constexpr uint32_t amplitude = 0x08;    // float32 bits, full scale 1.0
 constexpr uint32_t seed = 0x0C;         // noise generator seed
+// Impairments, decided per WRITE message by a counter-based generator keyed by
+// (fault_seed, message index): reproducible, and a checker can recompute them.
+constexpr uint32_t fault_seed = 0x10;
+constexpr uint32_t loss_ppm = 0x14;      // probability that a loss burst starts, ppm
+constexpr uint32_t loss_burst = 0x18;    // messages lost per burst (0 counts as 1)
+constexpr uint32_t duplicate_ppm = 0x1C; // a message is sent twice
+constexpr uint32_t corrupt_ppm = 0x20;   // a payload bit flips after the ICRC
+constexpr uint32_t delay_ppm = 0x24;     // a message is held back ...
+constexpr uint32_t delay_messages = 0x28; // ... until this many later ones are sent
+// A table of targeted faults: fault_count entries of 3 words at fault_table.
+constexpr uint32_t fault_count = 0x40;
+constexpr uint32_t fault_table = 0x44; // entry i: message lo, message hi, fault kind
+constexpr uint32_t fault_entry_bytes = 12;
+constexpr uint32_t max_faults = 8;
+// Injection log (FIFO, read with READ_FIXED): 3 words per injected fault (message lo,
+// message hi, kind); reads 0xFFFFFFFF when empty. Holds the last 4096 entries.
+constexpr uint32_t fault_log = 0xA4;
+constexpr uint32_t fault_log_level = 0xA8; // entries waiting in the log
 } // namespace emu
+
+//! What a fault does to a message (fault table, injection log).
+namespace fault {
+constexpr uint32_t none = 0;
+constexpr uint32_t drop = 1;            // not sent
+constexpr uint32_t duplicate = 2;       // sent twice
+constexpr uint32_t corrupt_icrc = 3;    // last ICRC byte flipped
+constexpr uint32_t corrupt_payload = 4; // a payload bit flipped after the ICRC was computed
+constexpr uint32_t bad_rkey = 5;        // RETH carries rkey + 1
+constexpr uint32_t bad_va = 6;          // RETH targets the first byte past the ring
+constexpr uint32_t delay = 7;           // sent after delay_messages later messages
+} // namespace fault
 constexpr uint32_t emu_reg(unsigned s, uint32_t reg) { return emu_base + s * emu_stride + reg; }
 
 namespace signal {

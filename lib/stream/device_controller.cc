@@ -124,7 +124,7 @@ void device_controller::stop_rx(unsigned stream)
 rx_device_counters device_controller::read_rx_counters(unsigned stream)
 {
     constexpr uint32_t first = regs::rx::packets_sent_lo;
-    constexpr size_t count = (regs::rx::imm_sent_hi - first) / 4 + 1;
+    constexpr size_t count = (regs::rx::messages_delayed_hi - first) / 4 + 1;
     uint32_t w[count];
     d_client.read(regs::rx_reg(stream, first), w, count);
     auto at64 = [&w](uint32_t reg) { return join(w[(reg - first) / 4], w[(reg - first) / 4 + 1]); };
@@ -135,6 +135,10 @@ rx_device_counters device_controller::read_rx_counters(unsigned stream)
     c.packets_dropped = at64(regs::rx::packets_dropped_lo);
     c.samples_dropped = at64(regs::rx::samples_dropped_lo);
     c.imm_sent = at64(regs::rx::imm_sent_lo);
+    c.packets_faulted = at64(regs::rx::packets_faulted_lo);
+    c.samples_faulted = at64(regs::rx::samples_faulted_lo);
+    c.packets_duplicated = at64(regs::rx::packets_duplicated_lo);
+    c.messages_delayed = at64(regs::rx::messages_delayed_lo);
     return c;
 }
 

@@ -68,6 +68,10 @@ struct rx_device_counters {
     uint64_t packets_dropped = 0;
     uint64_t samples_dropped = 0;
     uint64_t imm_sent = 0;
+    uint64_t packets_faulted = 0;
+    uint64_t samples_faulted = 0;
+    uint64_t packets_duplicated = 0;
+    uint64_t messages_delayed = 0;
 };
 
 /*!

@@ -18,6 +18,7 @@ class qa_progress_tracker : public CppUnit::TestFixture
     CPPUNIT_TEST(test_unwraps_32_bit_sequence);
     CPPUNIT_TEST(test_ignores_stale_immediates);
     CPPUNIT_TEST(test_finite_burst_completes_exactly);
+    CPPUNIT_TEST(test_counts_immediates_out_of_sequence);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -65,6 +66,22 @@ public:
         CPPUNIT_ASSERT(t.complete());
         t.reset(256, 1000);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), t.landed());
+    }
+
+    void test_counts_immediates_out_of_sequence()
+    {
+        progress_tracker t;
+        t.reset(100, 1050, 4); // notifications after messages 3, 7 and the last, 10
+        t.on_immediate(3);
+        t.on_immediate(7);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), t.out_of_sequence());
+        t.on_immediate(7); // a repeat
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), t.out_of_sequence());
+        t.on_immediate(8); // message 8 carries no immediate
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), t.out_of_sequence());
+        t.on_immediate(10); // the last message of the burst
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), t.out_of_sequence());
+        CPPUNIT_ASSERT(t.complete());
     }
 };
 

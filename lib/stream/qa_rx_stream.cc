@@ -73,9 +73,9 @@ class qa_rx_stream : public CppUnit::TestFixture
     void run_ramp(const char* format_name)
     {
         const sample_format format = parse_sample_format(format_name);
-        rx_stream s("type=emu,signal=ramp,latency=0.005,hugepages=off", format_name, 20e6, 0);
+        rx_stream s("type=emu,signal=ramp,latency=0.05,hugepages=off", format_name, 20e6, 0);
         const uint64_t items = 10 * s.ring_items() + 12345; // more than 10 wraps
-        rx_stream burst("type=emu,signal=ramp,latency=0.005,hugepages=off", format_name, 20e6, items);
+        rx_stream burst("type=emu,signal=ramp,latency=0.05,hugepages=off", format_name, 20e6, items);
         burst.start();
         const check_result r = consume_ramp(burst, format);
         CPPUNIT_ASSERT(r.end_of_stream);
@@ -84,6 +84,9 @@ class qa_rx_stream : public CppUnit::TestFixture
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.outside_ring);
         const auto counters = burst.read_counters();
         CPPUNIT_ASSERT_EQUAL(items, counters.at("device.samples_emitted"));
+        // Every immediate the device sent completed, in sequence.
+        CPPUNIT_ASSERT_EQUAL(counters.at("device.imm_sent"), counters.at("host.completions"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), counters.at("host.imm_out_of_sequence"));
         burst.stop();
     }
 
@@ -93,12 +96,12 @@ public:
 
     void test_restart_starts_from_slot_zero()
     {
-        rx_stream s("type=emu,signal=ramp,hugepages=off,latency=0.005", "sc16", 5e6, 300000);
+        rx_stream s("type=emu,signal=ramp,hugepages=off,latency=0.05", "sc16", 5e6, 3000000);
         for (int run = 0; run < 3; run++) {
             s.start();
             const check_result r = consume_ramp(s, sample_format::sc16);
             CPPUNIT_ASSERT(r.end_of_stream);
-            CPPUNIT_ASSERT_EQUAL(uint64_t(300000), r.items);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(3000000), r.items);
             CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
             s.stop();
         }

@@ -21,7 +21,7 @@ namespace {
 
 const std::set<std::string> known_keys = {
     "addr",   "amplitude", "freq",    "hugepages", "latency", "link_addr", "mtu",
-    "nic",    "nic_addr",  "nic_port", "notify",   "numa",    "payload",   "retries",
+    "nic",    "nic_addr",  "nic_if", "nic_port", "notify", "numa", "payload", "retries",
     "seed",   "signal",    "stream",  "timeout",   "type",
 };
 
@@ -230,7 +230,8 @@ void rx_stream::impl::start()
     if (d_info.has(regs::cap::emulator))
         d_device->configure_signal(d_plan.stream_index, d_signal);
 
-    d_progress.reset(d_plan.payload_bytes / rdma::item_size(d_plan.format), d_plan.num_samples);
+    d_progress.reset(d_plan.payload_bytes / rdma::item_size(d_plan.format), d_plan.num_samples,
+                     d_plan.notify_interval);
     d_read_position = 0;
     d_last_chunk = 0;
     d_completions = 0;
@@ -320,10 +321,15 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["device.packets_dropped"] = dev.packets_dropped;
     out["device.samples_dropped"] = dev.samples_dropped;
     out["device.imm_sent"] = dev.imm_sent;
+    out["device.packets_faulted"] = dev.packets_faulted;
+    out["device.samples_faulted"] = dev.samples_faulted;
+    out["device.packets_duplicated"] = dev.packets_duplicated;
+    out["device.messages_delayed"] = dev.messages_delayed;
     for (const auto& [name, value] : d_nic->read_counters())
         out["nic." + name] = value;
     out["host.items_landed"] = d_progress.landed();
     out["host.completions"] = d_completions;
+    out["host.imm_out_of_sequence"] = d_progress.out_of_sequence();
     return out;
 }
 

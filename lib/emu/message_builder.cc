@@ -1,0 +1,126 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "message_builder.h"
+#include <algorithm>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+namespace {
+// BTH + RETH + ImmDt: the largest header set the engine sends.
+constexpr size_t max_headers = roce::bth_bytes + roce::reth_bytes + roce::immdt_bytes;
+} // namespace
+
+size_t message_builder::slot_bytes_for(uint32_t path_mtu)
+{
+    const size_t bytes = wire::headroom + max_headers + path_mtu + 3 + roce::icrc_bytes;
+    return (bytes + 63) & ~size_t(63);
+}
+
+message_builder::message_builder(const rx_descriptor& d)
+    : d_desc(d),
+      d_signal(d.signal),
+      d_item(item_size(d.signal.format)),
+      d_spm(d.payload_bytes / item_size(d.signal.format)),
+      d_next_psn(d.start_psn & 0xFFFFFF)
+{
+}
+
+uint64_t message_builder::total_messages() const
+{
+    return d_desc.num_samples ? (d_desc.num_samples + d_spm - 1) / d_spm : UINT64_MAX;
+}
+
+uint64_t message_builder::samples_in(uint64_t message) const
+{
+    if (!d_desc.num_samples)
+        return d_spm;
+    const uint64_t first = message * d_spm;
+    return first >= d_desc.num_samples ? 0 : std::min(d_spm, d_desc.num_samples - first);
+}
+
+size_t message_builder::packets_in(uint64_t message) const
+{
+    const size_t bytes = samples_in(message) * d_item;
+    return (bytes + d_desc.path_mtu - 1) / d_desc.path_mtu;
+}
+
+bool message_builder::has_immediate(uint64_t message) const
+{
+    const bool last_of_burst =
+        d_desc.num_samples && message * d_spm + samples_in(message) == d_desc.num_samples;
+    return last_of_burst ||
+           (d_desc.notify_interval && (message + 1) % d_desc.notify_interval == 0);
+}
+
+void message_builder::skip(uint64_t message)
+{
+    d_next_psn = (d_next_psn + packets_in(message)) & 0xFFFFFF;
+}
+
+size_t message_builder::build(uint64_t message,
+                              uint32_t fault,
+                              uint8_t* slots,
+                              size_t slot_bytes,
+                              outgoing_packet* out)
+{
+    const rx_descriptor& d = d_desc;
+    const uint64_t first_sample = message * d_spm;
+    const size_t message_bytes = samples_in(message) * d_item;
+    const bool with_imm = has_immediate(message);
+    const uint32_t imm = static_cast<uint32_t>(message);
+
+    roce::reth reth;
+    reth.va = d.va + (message * d.payload_bytes) % d.ring_bytes;
+    reth.rkey = d.rkey;
+    reth.dma_length = static_cast<uint32_t>(message_bytes);
+    if (fault == regs::fault::bad_rkey)
+        reth.rkey = d.rkey + 1;
+    if (fault == regs::fault::bad_va)
+        reth.va = d.va + d.ring_bytes; // the first byte past the registered ring
+
+    const size_t packets = packets_in(message);
+    for (size_t j = 0; j < packets; j++) {
+        const size_t offset = j * d.path_mtu;
+        const size_t bytes = std::min<size_t>(d.path_mtu, message_bytes - offset);
+        const bool first = j == 0, last = j + 1 == packets;
+        uint8_t op;
+        if (first && last)
+            op = with_imm ? roce::opcode::write_only_imm : roce::opcode::write_only;
+        else if (first)
+            op = roce::opcode::write_first;
+        else if (last)
+            op = with_imm ? roce::opcode::write_last_imm : roce::opcode::write_last;
+        else
+            op = roce::opcode::write_middle;
+        roce::bth bth;
+        bth.opcode = roce::opcode::uc | op;
+        bth.pad_count = roce::pad_for(bytes);
+        bth.dest_qp = d.dest_qpn;
+        bth.psn = d_next_psn;
+        d_next_psn = (d_next_psn + 1) & 0xFFFFFF;
+
+        uint8_t* packet = slots + j * slot_bytes + wire::headroom;
+        const size_t headers = roce::write_headers(packet, bth, &reth, &imm);
+        d_signal.generate(first_sample + offset / d_item, bytes / d_item, packet + headers);
+        outgoing_packet& p = out[j];
+        p = outgoing_packet{};
+        p.udp_payload = packet;
+        p.length = roce::finish(packet, headers, bytes);
+        if (fault == regs::fault::corrupt_icrc)
+            p.flip_after_seal = static_cast<int32_t>(p.length - 1);
+        else if (fault == regs::fault::corrupt_payload && bytes > 0)
+            p.flip_after_seal = static_cast<int32_t>(headers + bytes / 2);
+    }
+    return packets;
+}
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr

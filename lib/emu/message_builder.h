@@ -1,0 +1,62 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_MESSAGE_BUILDER_H
+#define INCLUDED_RDMA_EMU_MESSAGE_BUILDER_H
+
+#include "rx_descriptor.h"
+#include "signal_source.h"
+#include "wire.h"
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+/*!
+ * Cuts the sample stream into RoCEv2 packets: message m carries samples
+ * [m*spm, (m+1)*spm) (the last of a burst fewer), goes to ring offset
+ * (m * payload) mod ring_bytes, and is one UC WRITE ONLY packet, or FIRST/MIDDLE/LAST
+ * above the path MTU; every notify_interval-th message and the last of a burst carry
+ * the message sequence number as immediate data. PSNs advance by one per packet,
+ * also for messages that are lost on the way (skip()).
+ */
+class message_builder
+{
+public:
+    explicit message_builder(const rx_descriptor& d);
+
+    //! Bytes a packet slot needs (headroom + headers + payload + pad + ICRC).
+    static size_t slot_bytes_for(uint32_t path_mtu);
+
+    uint64_t samples_per_message() const { return d_spm; }
+    uint64_t total_messages() const; //!< UINT64_MAX when continuous
+    uint64_t samples_in(uint64_t message) const;
+    size_t packets_in(uint64_t message) const;
+    bool has_immediate(uint64_t message) const;
+
+    /*!
+     * Build message \p message into consecutive slots of \p slot_bytes at \p slots and
+     * describe the packets in \p out; \p fault (regs::fault) alters headers or marks a
+     * bit to flip after sealing. Returns the number of packets.
+     */
+    size_t build(uint64_t message, uint32_t fault, uint8_t* slots, size_t slot_bytes, outgoing_packet* out);
+    //! Consume the PSNs of a message that is lost before reaching the wire.
+    void skip(uint64_t message);
+
+private:
+    const rx_descriptor d_desc;
+    const signal_source d_signal;
+    const size_t d_item;
+    const uint64_t d_spm;
+    uint32_t d_next_psn;
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

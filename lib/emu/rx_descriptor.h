@@ -1,0 +1,60 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_RX_DESCRIPTOR_H
+#define INCLUDED_RDMA_EMU_RX_DESCRIPTOR_H
+
+#include "../util/socket_address.h"
+#include "impairments.h"
+#include "signal_source.h"
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+//! An RX stream descriptor as the host programs it (docs/register-map.md, RX block).
+struct rx_descriptor {
+    socket_address destination; //!< host NIC: IPv4 + UDP port
+    uint32_t dest_qpn = 0;
+    uint32_t start_psn = 0;
+    uint32_t rkey = 0;
+    uint64_t va = 0;
+    uint64_t ring_bytes = 0;
+    uint32_t payload_bytes = 0; //!< sample bytes per WRITE message
+    uint32_t path_mtu = 4096;
+    uint32_t notify_interval = 0; //!< every N-th message WITH IMMEDIATE; 0: only the last
+    uint32_t rate_num = 0;
+    uint32_t rate_den = 1;
+    uint32_t transport = 0; //!< 0 UC
+    uint64_t start_time_ns = 0; //!< device time of sample 0; 0: now
+    uint64_t num_samples = 0;   //!< 0: continuous
+    signal_config signal;
+    impairment_config impairments;
+};
+
+//! Why \p d cannot be streamed over a link of \p link_mtu bytes (regs::error_code).
+uint32_t validate(const rx_descriptor& d, unsigned link_mtu);
+
+//! What an RX engine did in the current run (the RX block's counter registers).
+struct rx_counters {
+    uint64_t packets_sent = 0;
+    uint64_t samples_emitted = 0; //!< samples of every message produced: sent or dropped
+    uint64_t packets_dropped = 0; //!< lost before the wire (loss injection)
+    uint64_t samples_dropped = 0;
+    uint64_t imm_sent = 0;
+    uint64_t packets_faulted = 0; //!< sent with an injected fault (corrupt, bad key/address)
+    uint64_t samples_faulted = 0;
+    uint64_t packets_duplicated = 0;
+    uint64_t messages_delayed = 0;
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-rdma authors
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+"""The emulator as a daemon (gr-rdma-emu): a host reaches it with type=remote."""
+
+import os
+import signal
+import socket
+import subprocess
+
+from gnuradio import gr, gr_unittest
+from gnuradio import rdma
+
+EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
+
+
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class qa_emulator_daemon(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.port = free_udp_port()
+        self.daemon = subprocess.Popen(
+            [EMU, "--control", "127.0.0.1:%d" % self.port, "--link", "127.0.0.1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # It announces itself once its AXIoE server listens.
+        self.banner = self.daemon.stdout.readline()
+
+    def tearDown(self):
+        if self.daemon.poll() is None:
+            self.daemon.kill()
+        self.daemon.wait()
+
+    def test_remote_ramp_bit_exact_and_clean_shutdown(self):
+        self.assertIn("AXIoE on 127.0.0.1:%d" % self.port, self.banner)
+        tb = gr.top_block()
+        args = "type=remote,addr=127.0.0.1:%d,signal=ramp,latency=0.05" % self.port
+        src = rdma.rx_source(args, "fc32", 10e6, int(5e6))
+        check = rdma.ramp_check("fc32", src.ring_base(), 2 * src.ring_bytes())
+        tb.connect(src, check)
+        tb.run()
+        self.assertEqual(check.items_checked(), int(5e6))
+        self.assertEqual(check.mismatches(), 0)
+        self.assertEqual(check.out_of_range_calls(), 0)
+        self.assertEqual(src.read_counters()["device.samples_emitted"], int(5e6))
+        self.daemon.send_signal(signal.SIGTERM)
+        self.assertEqual(self.daemon.wait(timeout=10), 0)
+
+    def test_unreachable_device_names_the_fix(self):
+        self.daemon.kill()
+        self.daemon.wait()
+        with self.assertRaisesRegex(RuntimeError, "127.0.0.1:%d" % self.port):
+            rdma.rx_source("type=remote,addr=127.0.0.1:%d,timeout=0.01,retries=2" % self.port,
+                           "fc32", 1e6, 0)
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_emulator_daemon)
