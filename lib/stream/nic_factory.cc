@@ -5,20 +5,40 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "nic_factory.h"
 #include "../nic/soft_nic.h"
+#include "../nic/verbs_device.h"
+#include "nic_factory.h"
 #include <stdexcept>
 
 namespace gr {
 namespace rdma {
 
-std::unique_ptr<nic::device> open_nic(const device_args& args, uint32_t default_ip)
+namespace {
+
+std::unique_ptr<nic::device> open_verbs(const device_args& args, uint32_t default_ip)
 {
-    const std::string kind = args.get_choice("nic", { "soft", "verbs" }, "soft");
-    const socket_address local =
-        args.has("nic_addr") ? socket_address::parse(args.get("nic_addr", "")) : socket_address(default_ip, 0);
-    if (kind == "verbs")
-        throw std::invalid_argument("device args: nic=verbs is not built into this version; use nic=soft");
+    if (args.has("nic_port"))
+        throw std::invalid_argument(
+            "device args: nic_port= is for nic=soft; RoCE NICs and "
+            "rxe receive on UDP port 4791");
+    nic::verbs_device_config config;
+    if (args.has("nic_if"))
+        config.interface = args.get("nic_if", "");
+    else
+        config.ip = args.has("nic_addr")
+                        ? socket_address::parse(args.get("nic_addr", "")).ip()
+                        : default_ip;
+    return std::make_unique<nic::verbs_device>(config);
+}
+
+std::unique_ptr<nic::device> open_soft(const device_args& args, uint32_t default_ip)
+{
+    if (args.has("nic_if"))
+        throw std::invalid_argument("device args: nic_if= selects the RDMA device of "
+                                    "nic=verbs; for nic=soft give nic_addr=<local IPv4>");
+    const socket_address local = args.has("nic_addr")
+                                     ? socket_address::parse(args.get("nic_addr", ""))
+                                     : socket_address(default_ip, 0);
     const uint64_t port = args.get_uint("nic_port", 0);
     if (port > 65535)
         throw std::invalid_argument("device args: nic_port=" + std::to_string(port) +
@@ -26,6 +46,16 @@ std::unique_ptr<nic::device> open_nic(const device_args& args, uint32_t default_
     nic::soft_nic_config config;
     config.bind_to = local.with_port(static_cast<uint16_t>(port));
     return std::make_unique<nic::soft_nic>(config);
+}
+
+} // namespace
+
+std::unique_ptr<nic::device> open_nic(const device_args& args, uint32_t default_ip)
+{
+    const std::string kind = args.get_choice("nic", { "soft", "verbs" }, "soft");
+    if (args.has("nic_addr") && args.has("nic_if"))
+        throw std::invalid_argument("device args: give nic_addr= or nic_if=, not both");
+    return kind == "verbs" ? open_verbs(args, default_ip) : open_soft(args, default_ip);
 }
 
 } // namespace rdma
