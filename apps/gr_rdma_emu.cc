@@ -20,13 +20,21 @@ namespace {
 
 void usage(const char* argv0)
 {
-    std::fprintf(stderr,
-                 "usage: %s [--control IP:PORT] [--link IP] [--streams N]\n"
-                 "  --control  AXIoE address to listen on (default 0.0.0.0:50100)\n"
-                 "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1)\n"
-                 "  --streams  number of RX streams (default 1)\n"
-                 "Runs until SIGINT or SIGTERM.\n",
-                 argv0);
+    std::fprintf(
+        stderr,
+        "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N]\n"
+        "  --control  AXIoE address to listen on (default 0.0.0.0:50100)\n"
+        "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1)\n"
+        "  --wire     how frames are sent (default udp):\n"
+        "               udp  a UDP socket; for the soft NIC (nic=soft) only\n"
+        "               raw  complete IPv4 frames by raw socket, accepted by real\n"
+        "                    RoCEv2 receivers (Linux rxe, RDMA NICs; nic=verbs).\n"
+        "                    --link must be an address of the sending interface;\n"
+        "                    RoCEv2 comes back on its port 4791. Needs CAP_NET_RAW:\n"
+        "                    run as root or setcap cap_net_raw+ep gr-rdma-emu\n"
+        "  --streams  number of RX streams (default 1)\n"
+        "Runs until SIGINT or SIGTERM.\n",
+        argv0);
 }
 
 } // namespace
@@ -51,6 +59,8 @@ int main(int argc, char** argv)
                 config.control = gr::rdma::socket_address::parse(value, 50100);
             else if (arg == "--link")
                 config.link = gr::rdma::socket_address::parse(value);
+            else if (arg == "--wire")
+                config.wire = gr::rdma::emu::parse_wire_type(value);
             else if (arg == "--streams")
                 config.rx_streams = static_cast<unsigned>(std::stoul(value));
             else {
@@ -66,9 +76,10 @@ int main(int argc, char** argv)
         pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
         gr::rdma::emu::emulator device(config);
-        std::printf("gr-rdma-emu: AXIoE on %s, link %s, %u RX stream(s)\n",
+        std::printf("gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s)\n",
                     device.control_address().to_string().c_str(),
                     device.link_address().to_string().c_str(),
+                    to_string(config.wire),
                     config.rx_streams);
         std::fflush(stdout);
         int received = 0;

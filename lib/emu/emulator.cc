@@ -7,6 +7,7 @@
 
 #include "emulator.h"
 #include "../util/net_interface.h"
+#include "raw_wire.h"
 #include "udp_wire.h"
 #include <stdexcept>
 
@@ -14,11 +15,32 @@ namespace gr {
 namespace rdma {
 namespace emu {
 
+wire_type parse_wire_type(const std::string& text)
+{
+    if (text == "udp")
+        return wire_type::udp;
+    if (text == "raw")
+        return wire_type::raw;
+    throw std::invalid_argument("emulator: wire '" + text +
+                                "' is unknown: expected udp or raw");
+}
+
+const char* to_string(wire_type type) { return type == wire_type::raw ? "raw" : "udp"; }
+
+namespace {
+std::unique_ptr<wire> make_wire(const emulator_config& config)
+{
+    if (config.wire == wire_type::raw)
+        return std::make_unique<raw_wire>(config.link);
+    return std::make_unique<udp_wire>(config.link);
+}
+} // namespace
+
 emulator::emulator(const emulator_config& config)
 {
     if (config.rx_streams == 0 || config.rx_streams > 16)
         throw std::invalid_argument("emulator: rx_streams must be 1..16");
-    d_link = std::make_unique<udp_wire>(config.link);
+    d_link = make_wire(config);
 
     std::vector<rx_engine*> engines;
     for (unsigned s = 0; s < config.rx_streams; s++) {

@@ -13,15 +13,30 @@
 #include "rx_engine.h"
 #include "wire.h"
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gr {
 namespace rdma {
 namespace emu {
 
+//! How link 0 carries RoCEv2 (emu/wire.h).
+enum class wire_type {
+    udp, //!< udp_wire: a UDP socket, ICRC over the canonical header (soft NIC only)
+    raw, //!< raw_wire: complete IPv4 frames by raw socket (rxe, hardware NICs;
+         //!< CAP_NET_RAW)
+};
+
+//! "udp" or "raw"; throws std::invalid_argument naming the choices otherwise.
+wire_type parse_wire_type(const std::string& text);
+const char* to_string(wire_type type);
+
 struct emulator_config {
     socket_address control = socket_address::parse("127.0.0.1:0"); //!< AXIoE server
-    socket_address link = socket_address::parse("127.0.0.1:0");    //!< link 0 (UDP wire)
+    //! Link 0. udp: the UDP socket's address (port 0: any). raw: a local interface
+    //! address the frames leave from, and the port RoCEv2 comes back on (0: 4791).
+    socket_address link = socket_address::parse("127.0.0.1:0");
+    wire_type wire = wire_type::udp;
     unsigned rx_streams = 1;
     uint64_t serial = 0x5EED0001;
 };
