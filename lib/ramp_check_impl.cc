@@ -7,9 +7,45 @@
 
 #include "ramp_check_impl.h"
 #include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 
 namespace gr {
 namespace rdma {
+
+namespace {
+
+// Total items of [first, end) ranges in \p ranges that overlap [a, b).
+uint64_t overlap(const std::map<uint64_t, uint64_t>& ranges, uint64_t a, uint64_t b)
+{
+    uint64_t total = 0;
+    auto it = ranges.upper_bound(a);
+    if (it != ranges.begin())
+        --it;
+    for (; it != ranges.end() && it->first < b; ++it) {
+        const uint64_t lo = std::max(a, it->first), hi = std::min(b, it->second);
+        if (hi > lo)
+            total += hi - lo;
+    }
+    return total;
+}
+
+void add_range(std::map<uint64_t, uint64_t>& ranges, uint64_t first, uint64_t end)
+{
+    // Extend the range that ends where this one starts, else add a new one.
+    auto it = ranges.lower_bound(first);
+    if (it != ranges.begin()) {
+        auto before = std::prev(it);
+        if (before->second == first) {
+            before->second = end;
+            return;
+        }
+    }
+    ranges[first] = std::max(ranges[first], end);
+}
+
+} // namespace
 
 ramp_check::sptr
 ramp_check::make(const std::string& format, uint64_t range_base, uint64_t range_bytes)
@@ -24,16 +60,144 @@ ramp_check_impl::ramp_check_impl(const std::string& format,
                      gr::io_signature::make(1, 1, item_size(parse_sample_format(format))),
                      gr::io_signature::make(0, 0, 0)),
       d_format(parse_sample_format(format)),
+      d_item(item_size(d_format)),
       d_range_base(static_cast<uintptr_t>(range_base)),
       d_range_bytes(range_bytes)
 {
+    message_port_register_in(pmt::mp("events"));
+    set_msg_handler(pmt::mp("events"), [this](const pmt::pmt_t& msg) { on_event(msg); });
+    set_tag_propagation_policy(TPP_DONT);
+}
+
+bool ramp_check_impl::start()
+{
+    // A new run of the flowgraph starts item numbering, and the source's time, afresh.
+    d_have_time = false;
+    d_rate = 0;
+    d_device_offset = 0;
+    d_gap_end = 0;
+    return sync_block::start();
 }
 
 bool ramp_check_impl::inside_range(const void* data, int items) const
 {
     const auto begin = reinterpret_cast<uintptr_t>(data);
-    const uint64_t bytes = static_cast<uint64_t>(items) * item_size(d_format);
+    const uint64_t bytes = static_cast<uint64_t>(items) * d_item;
     return begin >= d_range_base && begin + bytes <= d_range_base + d_range_bytes;
+}
+
+bool ramp_check_impl::is_zero(const uint8_t* item) const
+{
+    static const uint8_t zeros[8] = {};
+    return std::memcmp(item, zeros, d_item) == 0;
+}
+
+uint64_t ramp_check_impl::data_sample(const uint8_t* item) const
+{
+    if (d_format == sample_format::sc16) {
+        uint32_t k;
+        std::memcpy(&k, item, 4);
+        return k; // the sample index mod 2^32
+    }
+    float i;
+    std::memcpy(&i, item, 4);
+    return static_cast<uint64_t>(i); // the sample index mod 2^24
+}
+
+void ramp_check_impl::on_tag(const tag_t& tag, const uint8_t* item_data)
+{
+    const std::string key = pmt::symbol_to_string(tag.key);
+    if (key == "rx_rate") {
+        d_rate = pmt::to_double(tag.value);
+    } else if (key == "rx_time") {
+        const uint64_t s = pmt::to_uint64(pmt::tuple_ref(tag.value, 0));
+        const double frac = pmt::to_double(pmt::tuple_ref(tag.value, 1));
+        if (!d_have_time) {
+            d_t0_s = s;
+            d_t0_frac = frac;
+            d_have_time = true;
+        }
+        const double since = static_cast<double>(s - d_t0_s) + (frac - d_t0_frac);
+        const int64_t device = std::llround(since * d_rate);
+        d_device_offset = device - static_cast<int64_t>(tag.offset);
+        d_time_tags++;
+        // The ramp carries its own sample number: the tag must name the same sample.
+        if (tag.offset >= d_gap_end) {
+            const uint64_t modulus = d_format == sample_format::sc16 ? (1ull << 32) : (1ull << 24);
+            if (data_sample(item_data) != static_cast<uint64_t>(device) % modulus) {
+                std::lock_guard<std::mutex> lock(d_ranges_mutex);
+                d_time_error_items.push_back(tag.offset);
+            }
+        }
+    } else if (key == "rx_gap") {
+        const uint64_t count = pmt::to_uint64(pmt::dict_ref(tag.value, pmt::mp("count"), pmt::from_uint64(0)));
+        d_gap_end = std::max(d_gap_end, tag.offset + count);
+    }
+}
+
+void ramp_check_impl::record_mismatch(uint64_t item)
+{
+    if (d_mismatches++ == 0)
+        d_first_mismatch = item;
+    std::lock_guard<std::mutex> lock(d_ranges_mutex);
+    add_range(d_mismatch_ranges, item, item + 1);
+}
+
+void ramp_check_impl::check(uint64_t first, const uint8_t* data, uint64_t count)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        const uint64_t item = first + i;
+        const uint8_t* p = data + i * d_item;
+        if (item < d_gap_end) {
+            d_gap_items++;
+            if (!is_zero(p))
+                record_mismatch(item);
+            continue;
+        }
+        uint8_t expect[8];
+        ramp_item(d_format, static_cast<uint64_t>(static_cast<int64_t>(item) + d_device_offset), expect);
+        if (std::memcmp(expect, p, d_item) != 0)
+            record_mismatch(item);
+    }
+}
+
+void ramp_check_impl::on_event(const pmt::pmt_t& msg)
+{
+    const pmt::pmt_t info = pmt::is_pair(msg) ? pmt::cdr(msg) : msg;
+    if (!pmt::is_dict(info))
+        return;
+    const pmt::pmt_t cause = pmt::dict_ref(info, pmt::mp("cause"), pmt::PMT_NIL);
+    if (!pmt::is_symbol(cause) || pmt::symbol_to_string(cause) != "overwritten")
+        return;
+    const uint64_t first = pmt::to_uint64(pmt::dict_ref(info, pmt::mp("first_sample"), pmt::from_uint64(0)));
+    const uint64_t count = pmt::to_uint64(pmt::dict_ref(info, pmt::mp("count"), pmt::from_uint64(0)));
+    std::lock_guard<std::mutex> lock(d_ranges_mutex);
+    add_range(d_overwritten, first, first + count);
+}
+
+uint64_t ramp_check_impl::unexplained_mismatches() const
+{
+    std::lock_guard<std::mutex> lock(d_ranges_mutex);
+    uint64_t unexplained = 0;
+    for (const auto& [first, end] : d_mismatch_ranges)
+        unexplained += (end - first) - overlap(d_overwritten, first, end);
+    return unexplained;
+}
+
+uint64_t ramp_check_impl::time_errors() const
+{
+    // A tag on a sample that was later reported overwritten cannot be checked.
+    std::lock_guard<std::mutex> lock(d_ranges_mutex);
+    uint64_t errors = 0;
+    for (uint64_t item : d_time_error_items)
+        errors += overlap(d_overwritten, item, item + 1) == 0;
+    return errors;
+}
+
+uint64_t ramp_check_impl::overwritten_items() const
+{
+    std::lock_guard<std::mutex> lock(d_ranges_mutex);
+    return overlap(d_overwritten, 0, UINT64_MAX);
 }
 
 int ramp_check_impl::work(int noutput_items,
@@ -43,13 +207,22 @@ int ramp_check_impl::work(int noutput_items,
     d_calls++;
     if (d_range_bytes && !inside_range(input_items[0], noutput_items))
         d_out_of_range++;
-    ramp_errors errors;
-    check_ramp(d_format, nitems_read(0), input_items[0], noutput_items, errors);
-    if (errors.mismatches) {
-        if (d_mismatches == 0)
-            d_first_mismatch = errors.first_mismatch;
-        d_mismatches += errors.mismatches;
+    const auto* data = static_cast<const uint8_t*>(input_items[0]);
+    const uint64_t first = nitems_read(0);
+    get_tags_in_range(d_tags, 0, first, first + noutput_items);
+    // By offset; at one offset the rate before the time that needs it.
+    std::sort(d_tags.begin(), d_tags.end(), [](const tag_t& a, const tag_t& b) {
+        if (a.offset != b.offset)
+            return a.offset < b.offset;
+        return pmt::symbol_to_string(a.key) == "rx_rate" && pmt::symbol_to_string(b.key) != "rx_rate";
+    });
+    uint64_t at = first;
+    for (const tag_t& tag : d_tags) {
+        check(at, data + (at - first) * d_item, tag.offset - at);
+        at = tag.offset;
+        on_tag(tag, data + (at - first) * d_item);
     }
+    check(at, data + (at - first) * d_item, first + noutput_items - at);
     d_items += noutput_items;
     return noutput_items;
 }

@@ -11,6 +11,9 @@
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/ramp_check.h>
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -22,26 +25,57 @@ public:
 
     uint64_t items_checked() const override { return d_items; }
     uint64_t mismatches() const override { return d_mismatches; }
+    uint64_t unexplained_mismatches() const override;
     uint64_t first_mismatch() const override { return d_first_mismatch; }
+    uint64_t gap_items() const override { return d_gap_items; }
+    uint64_t overwritten_items() const override;
+    uint64_t time_tags() const override { return d_time_tags; }
+    uint64_t time_errors() const override;
     uint64_t work_calls() const override { return d_calls; }
     uint64_t out_of_range_calls() const override { return d_out_of_range; }
 
+    bool start() override;
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
 
 private:
     bool inside_range(const void* data, int items) const;
+    void on_tag(const tag_t& tag, const uint8_t* item_data);
+    void check(uint64_t first, const uint8_t* data, uint64_t count);
+    void record_mismatch(uint64_t item);
+    void on_event(const pmt::pmt_t& msg);
+    bool is_zero(const uint8_t* item) const;
+    uint64_t data_sample(const uint8_t* item) const;
 
     const sample_format d_format;
+    const size_t d_item;
     const uintptr_t d_range_base;
     const uint64_t d_range_bytes;
-    // Read from other threads while the flowgraph runs.
+
+    // Where the stream is (work() thread only).
+    bool d_have_time = false;
+    uint64_t d_t0_s = 0;
+    double d_t0_frac = 0;
+    double d_rate = 0;
+    int64_t d_device_offset = 0; // device sample = item + offset
+    uint64_t d_gap_end = 0;      // items below are inside a reported gap
+
+    // Mismatched items as ranges [first, end) and overwritten reports: compared at the end.
+    mutable std::mutex d_ranges_mutex;
+    std::map<uint64_t, uint64_t> d_mismatch_ranges;
+    std::map<uint64_t, uint64_t> d_overwritten;
+    std::vector<uint64_t> d_time_error_items;
+
     std::atomic<uint64_t> d_items{ 0 };
     std::atomic<uint64_t> d_mismatches{ 0 };
     std::atomic<uint64_t> d_first_mismatch{ UINT64_MAX };
+    std::atomic<uint64_t> d_gap_items{ 0 };
+    std::atomic<uint64_t> d_time_tags{ 0 };
+
     std::atomic<uint64_t> d_calls{ 0 };
     std::atomic<uint64_t> d_out_of_range{ 0 };
+    std::vector<tag_t> d_tags; // reused: no allocation per call once grown
 };
 
 } // namespace rdma

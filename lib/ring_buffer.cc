@@ -7,6 +7,7 @@
 
 #include "ring_buffer.h"
 #include <gnuradio/block.h>
+#include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <algorithm>
 #include <stdexcept>
@@ -74,6 +75,22 @@ int ring_buffer::space_available()
     }
     // The -1 keeps "write index == read index" unambiguous: it means empty.
     return d_bufsize - most_data - 1;
+}
+
+uint64_t ring_buffer::released_items()
+{
+    gr::thread::scoped_lock guard(*mutex());
+    uint64_t released = nitems_written();
+    for (size_t i = 0; i < nreaders(); i++) {
+        buffer_reader* r = reader(i);
+        // A reader whose block has finished will never read again (e.g. behind a head).
+        if (r->link() && r->link()->detail() && r->link()->detail()->done())
+            continue;
+        const uint64_t history = r->link() ? r->link()->history() - 1 : 0;
+        const uint64_t read = r->nitems_read();
+        released = std::min(released, read > 2 * history ? read - 2 * history : 0);
+    }
+    return released;
 }
 
 unsigned ring_buffer::index_add(unsigned a, unsigned b)

@@ -53,6 +53,13 @@ public:
     int space_available() override;
     void post_work(int) override {} // the NIC already wrote the items
 
+    /*!
+     * Items (in the writer's numbering) that every reader is done with, conservatively:
+     * a reader with history h may still look h-1 items back, and its count includes
+     * h-1 preloaded items. Without readers, everything written.
+     */
+    uint64_t released_items();
+
 protected:
     unsigned index_add(unsigned a, unsigned b) override;
     unsigned index_sub(unsigned a, unsigned b) override;

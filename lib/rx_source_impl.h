@@ -30,6 +30,10 @@ public:
     size_t ring_items() const override { return d_stream->ring_items(); }
     bool hugepages() const override { return d_stream->hugepages(); }
     std::map<std::string, uint64_t> read_counters() override { return d_stream->read_counters(); }
+    std::vector<rx_stream::injected_fault> read_injected_faults() override
+    {
+        return d_stream->read_injected_faults();
+    }
 
     provided_ring ring() const override;
 
@@ -40,11 +44,12 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    uint64_t wait_for_items(uint64_t written);
-    void tag_run_start(uint64_t offset);
+    size_t wait_for_items(uint64_t written);
+    void publish_events();
+    void tag_time(uint64_t offset, uint64_t time_ns);
 
     std::unique_ptr<rx_stream> d_stream; // owns the ring: allocated before any buffer
-    bool d_tag_pending = false;
+    std::shared_ptr<ring_buffer> d_buffer; // this run's output buffer (set in start())
     const pmt::pmt_t d_id;
 };
 

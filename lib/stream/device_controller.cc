@@ -6,6 +6,7 @@
  */
 
 #include "device_controller.h"
+#include "stream_clock.h"
 #include <cstring>
 #include <stdexcept>
 
@@ -103,6 +104,42 @@ void device_controller::configure_signal(unsigned stream, const emulated_signal&
     d_client.write(regs::emu_reg(stream, regs::emu::signal), w, 4);
 }
 
+void device_controller::configure_impairments(unsigned stream, const emulated_impairments& im)
+{
+    if (im.faults.size() > regs::emu::max_faults)
+        throw std::invalid_argument("at most " + std::to_string(regs::emu::max_faults) +
+                                    " targeted faults fit the emulator's fault table");
+    const uint32_t random[] = { im.seed,          im.loss_ppm,  im.loss_burst,
+                                im.duplicate_ppm, im.corrupt_ppm, im.delay_ppm,
+                                im.delay_messages };
+    d_client.write(regs::emu_reg(stream, regs::emu::fault_seed), random, 7);
+    std::vector<uint32_t> table;
+    for (const auto& [message, kind] : im.faults) {
+        table.push_back(lo(message));
+        table.push_back(hi(message));
+        table.push_back(kind);
+    }
+    if (!table.empty())
+        d_client.write(regs::emu_reg(stream, regs::emu::fault_table), table.data(), table.size());
+    d_client.write32(regs::emu_reg(stream, regs::emu::fault_count),
+                     static_cast<uint32_t>(im.faults.size()));
+}
+
+std::vector<injected_fault> device_controller::read_fault_log(unsigned stream)
+{
+    std::vector<injected_fault> out;
+    constexpr size_t records_per_read = 64; // 192 words: within one AXIoE burst
+    while (true) {
+        uint32_t w[3 * records_per_read];
+        d_client.read(regs::emu_reg(stream, regs::emu::fault_log), w, 3 * records_per_read, true);
+        for (size_t i = 0; i < records_per_read; i++) {
+            if (w[3 * i] == UINT32_MAX && w[3 * i + 1] == UINT32_MAX)
+                return out;
+            out.push_back({ join(w[3 * i], w[3 * i + 1]), w[3 * i + 2] });
+        }
+    }
+}
+
 uint64_t device_controller::start_rx(unsigned stream)
 {
     try {
@@ -143,6 +180,30 @@ rx_device_counters device_controller::read_rx_counters(unsigned stream)
 }
 
 uint64_t device_controller::device_time_ns() { return d_client.read64(regs::clock_time_ns_lo); }
+
+clock_estimate device_controller::estimate_clock(int rounds)
+{
+    clock_estimate best;
+    uint64_t best_rtt = UINT64_MAX;
+    for (int i = 0; i < rounds; i++) {
+        const int64_t before = host_time_ns();
+        const uint64_t device = device_time_ns();
+        const int64_t after = host_time_ns();
+        // A retried exchange has an ambiguous round trip: only first attempts count.
+        if (d_client.last_attempts() != 1 || after < before)
+            continue;
+        const uint64_t rtt = static_cast<uint64_t>(after - before);
+        if (rtt < best_rtt) {
+            best_rtt = rtt;
+            best.offset_ns = static_cast<int64_t>(device) - (before + (after - before) / 2);
+            best.error_ns = rtt / 2 + 1000; // + the device's read granularity
+        }
+    }
+    if (best_rtt == UINT64_MAX)
+        throw std::runtime_error("could not read the clock of the device at " + d_address.to_string() +
+                                 " without retries: the control link loses too much");
+    return best;
+}
 
 } // namespace rdma
 } // namespace gr

@@ -13,6 +13,8 @@
 #include <gnuradio/rdma/sample_format.h>
 #include <array>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -61,6 +63,28 @@ struct emulated_signal {
     uint32_t seed = 1;
 };
 
+//! Emulator-only impairments (the emulator extension block; docs/register-map.md).
+struct emulated_impairments {
+    uint32_t seed = 1;
+    uint32_t loss_ppm = 0;
+    uint32_t loss_burst = 1;
+    uint32_t duplicate_ppm = 0;
+    uint32_t corrupt_ppm = 0;
+    uint32_t delay_ppm = 0;
+    uint32_t delay_messages = 0;
+    std::vector<std::pair<uint64_t, uint32_t>> faults; //!< (message, regs::fault kind), <= 8
+    bool any() const
+    {
+        return loss_ppm || duplicate_ppm || corrupt_ppm || delay_ppm || !faults.empty();
+    }
+};
+
+//! A fault the emulator injected (its fault log).
+struct injected_fault {
+    uint64_t message = 0;
+    uint32_t kind = 0;
+};
+
 struct rx_device_counters {
     uint32_t status = 0;
     uint64_t packets_sent = 0;
@@ -72,6 +96,12 @@ struct rx_device_counters {
     uint64_t samples_faulted = 0;
     uint64_t packets_duplicated = 0;
     uint64_t messages_delayed = 0;
+};
+
+//! Device time = host time + offset_ns, known to within error_ns.
+struct clock_estimate {
+    int64_t offset_ns = 0;
+    uint64_t error_ns = 0;
 };
 
 /*!
@@ -91,12 +121,18 @@ public:
 
     void configure_rx(unsigned stream, const rx_setup& setup);
     void configure_signal(unsigned stream, const emulated_signal& signal);
+    void configure_impairments(unsigned stream, const emulated_impairments& impairments);
+    //! Drain the emulator's log of injected faults (oldest first).
+    std::vector<injected_fault> read_fault_log(unsigned stream);
     //! START; returns the device time (ns) of sample 0. Throws std::runtime_error with
     //! the device's reason when it refuses.
     uint64_t start_rx(unsigned stream);
     void stop_rx(unsigned stream);
     rx_device_counters read_rx_counters(unsigned stream);
     uint64_t device_time_ns();
+    //! Estimate the device clock against the host's from \p rounds time reads, keeping
+    //! the one with the shortest round trip (its half round trip bounds the error).
+    clock_estimate estimate_clock(int rounds = 8);
 
     const socket_address& address() const { return d_address; }
     axioe::client& client() { return d_client; }

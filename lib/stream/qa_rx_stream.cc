@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 using namespace gr::rdma;
 using namespace std::chrono_literals;
@@ -73,13 +74,21 @@ class qa_rx_stream : public CppUnit::TestFixture
     void run_ramp(const char* format_name)
     {
         const sample_format format = parse_sample_format(format_name);
-        rx_stream s("type=emu,signal=ramp,latency=0.05,hugepages=off", format_name, 20e6, 0);
+        rx_stream s("type=emu,signal=ramp,hugepages=off", format_name, 20e6, 0);
         const uint64_t items = 10 * s.ring_items() + 12345; // more than 10 wraps
-        rx_stream burst("type=emu,signal=ramp,latency=0.05,hugepages=off", format_name, 20e6, items);
+        rx_stream burst("type=emu,signal=ramp,hugepages=off", format_name, 20e6, items);
         burst.start();
         const check_result r = consume_ramp(burst, format);
+        const rx_stream::accounting a = burst.counts();
+        const std::string accounting = "delivered " + std::to_string(a.delivered) + ", lost to gaps " +
+                                       std::to_string(a.lost_gap) + ", skipped " +
+                                       std::to_string(a.lost_skipped) + ", overwritten " +
+                                       std::to_string(a.lost_overwritten);
         CPPUNIT_ASSERT(r.end_of_stream);
         CPPUNIT_ASSERT_EQUAL(items, r.items);
+        // Bit-exact: nothing lost, nothing wrong (the message tells what went missing).
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(accounting, uint64_t(0), a.lost());
+        CPPUNIT_ASSERT_EQUAL(items, a.delivered);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.outside_ring);
         const auto counters = burst.read_counters();

@@ -11,6 +11,7 @@
 #include "nic_factory.h"
 #include "rational_rate.h"
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <stdexcept>
 
@@ -20,7 +21,8 @@ namespace rdma {
 namespace {
 
 const std::set<std::string> known_keys = {
-    "addr",   "amplitude", "freq",    "hugepages", "latency", "link_addr", "mtu",
+    "addr",   "amplitude", "corrupt", "delay", "delay_messages", "drop", "duplicate", "fault_seed",
+    "freq",   "grace",     "loss",    "loss_burst",    "hugepages", "latency", "link_addr", "mtu",
     "nic",    "nic_addr",  "nic_if", "nic_port", "notify", "numa", "payload", "retries",
     "seed",   "signal",    "stream",  "timeout",   "type",
 };
@@ -62,16 +64,29 @@ rx_stream::impl::impl(const std::string& args_text,
     d_plan.num_samples = num_samples;
     d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0));
     d_plan.notify_interval = static_cast<uint32_t>(args.get_uint("notify", 16));
-    if (d_plan.notify_interval == 0 || d_plan.notify_interval > 65536)
+    if (d_plan.notify_interval > 65536)
         throw std::invalid_argument("device args: notify=" + std::to_string(d_plan.notify_interval) +
-                                    " is invalid: expected 1..65536 (messages per completion)");
+                                    " is invalid: expected 0 (clock only) .. 65536 messages per "
+                                    "notification");
     d_plan.latency_budget_s = args.get_double("latency", 0.1);
+    if (!(d_plan.latency_budget_s > 0))
+        throw std::invalid_argument("device args: latency= must be positive (seconds)");
+    // By default a packet is late after a fifth of the latency budget (at most 20 ms):
+    // it must be judged well before its slot comes round again.
+    d_plan.grace_s = args.get_double("grace", std::min(0.02, d_plan.latency_budget_s / 5));
+    if (!(d_plan.grace_s > 0) || d_plan.grace_s >= d_plan.latency_budget_s / 2)
+        throw std::invalid_argument("device args: grace= must be positive and below half the "
+                                    "latency budget (latency=)");
 
     open_device(args);
     d_nic = open_nic(args, args.get("type", "emu") == "emu" ? d_link.roce.ip() : route_source_ip(d_link.roce.ip()));
     settle_transport(args);
     allocate_ring(args);
 
+    d_plan.packet_items = std::min(d_plan.payload_bytes, d_plan.path_mtu) / rdma::item_size(d_plan.format);
+    d_tracker = std::make_unique<loss_tracker>(
+        ring_geometry{ d_ring->base(), ring_items(), d_plan.packet_items, d_plan.num_samples },
+        d_plan.format);
     d_pd = d_nic->alloc_pd();
     d_mr = d_pd->register_memory(d_ring->base(), d_ring->bytes(),
                                  nic::access_local_write | nic::access_remote_write);
@@ -133,11 +148,46 @@ void rx_stream::impl::open_device(const device_args& args)
     d_signal.tone_freq_hz = static_cast<int32_t>(args.get_double("freq", 100e3));
     d_signal.amplitude = static_cast<float>(args.get_double("amplitude", 0.5));
     d_signal.seed = static_cast<uint32_t>(args.get_uint("seed", 1));
-    const bool wants_signal = args.has("signal") || args.has("freq") || args.has("amplitude") || args.has("seed");
+    parse_impairments(args);
+    const bool wants_signal = args.has("signal") || args.has("freq") || args.has("amplitude") ||
+                              args.has("seed") || d_impairments.any();
     if (wants_signal && !d_info.has(regs::cap::emulator))
         throw std::invalid_argument("device args: signal=/freq=/amplitude=/seed= configure the "
                                     "emulator; the device at " + control.to_string() +
                                     " is not one");
+}
+
+void rx_stream::impl::parse_impairments(const device_args& args)
+{
+    auto ppm = [&args](const char* key) {
+        const double p = args.get_double(key, 0);
+        if (p < 0 || p > 1)
+            throw std::invalid_argument(std::string("device args: ") + key +
+                                        "= is a probability: expected 0 .. 1");
+        return static_cast<uint32_t>(std::lround(p * 1e6));
+    };
+    emulated_impairments& im = d_impairments;
+    im.seed = static_cast<uint32_t>(args.get_uint("fault_seed", 1));
+    im.loss_ppm = ppm("loss");
+    im.loss_burst = static_cast<uint32_t>(args.get_uint("loss_burst", 1));
+    im.duplicate_ppm = ppm("duplicate");
+    im.corrupt_ppm = ppm("corrupt");
+    im.delay_ppm = ppm("delay");
+    im.delay_messages = static_cast<uint32_t>(args.get_uint("delay_messages", 4));
+    if (im.loss_burst == 0 || im.loss_burst > 4096 || im.delay_messages >= 32)
+        throw std::invalid_argument("device args: loss_burst= must be 1..4096 and "
+                                    "delay_messages= 0..31");
+    // drop=3:17:200 drops exactly those WRITE messages.
+    const std::string list = args.get("drop", "");
+    for (size_t at = 0; at < list.size();) {
+        const size_t colon = std::min(list.find(':', at), list.size());
+        const device_args one = device_args::parse("drop=" + list.substr(at, colon - at));
+        im.faults.emplace_back(one.get_uint("drop", 0), regs::fault::drop);
+        at = colon + 1;
+    }
+    if (im.faults.size() > regs::emu::max_faults)
+        throw std::invalid_argument("device args: drop= lists at most " +
+                                    std::to_string(regs::emu::max_faults) + " messages");
 }
 
 void rx_stream::impl::settle_transport(const device_args& args)
@@ -181,7 +231,7 @@ void rx_stream::impl::allocate_ring(const device_args& args)
                                        d_plan.latency_budget_s, d_plan.payload_bytes, page);
     // The host learns of progress once per notification interval; a ring that does not
     // hold several intervals is overwritten before the host hears of its content.
-    const size_t notify_bytes = size_t(d_plan.notify_interval) * d_plan.payload_bytes;
+    const size_t notify_bytes = size_t(std::max<uint32_t>(d_plan.notify_interval, 1)) * d_plan.payload_bytes;
     if (options.min_bytes < min_notify_intervals * notify_bytes) {
         d_logger->info("ring enlarged from {} to {} bytes to hold {} notification intervals "
                        "(notify={} x payload={} B); lower notify= to keep it smaller",
@@ -227,15 +277,23 @@ void rx_stream::impl::start()
     setup.format = d_plan.format;
     setup.num_samples = d_plan.num_samples;
     d_device->configure_rx(d_plan.stream_index, setup);
-    if (d_info.has(regs::cap::emulator))
+    if (d_info.has(regs::cap::emulator)) {
         d_device->configure_signal(d_plan.stream_index, d_signal);
+        d_device->configure_impairments(d_plan.stream_index, d_impairments);
+    }
 
     d_progress.reset(d_plan.payload_bytes / rdma::item_size(d_plan.format), d_plan.num_samples,
                      d_plan.notify_interval);
+    // Placeholders go in before the device may write anything.
+    d_tracker->reset();
     d_read_position = 0;
+    d_handed_out = 0;
     d_last_chunk = 0;
     d_completions = 0;
+    d_clock_estimate = d_device->estimate_clock();
     d_start_time_ns = d_device->start_rx(d_plan.stream_index);
+    d_clock = stream_clock(r, d_start_time_ns, d_clock_estimate.offset_ns, d_clock_estimate.error_ns,
+                           static_cast<uint64_t>(d_plan.grace_s * 1e9));
     d_running = true;
 }
 
@@ -258,46 +316,103 @@ void rx_stream::impl::drain_completions()
     }
 }
 
-uint64_t rx_stream::impl::wait_landed(uint64_t after, std::chrono::microseconds timeout)
+void rx_stream::impl::pump_completions()
+{
+    nic::work_completion wc[32];
+    int n;
+    while ((n = d_cq->poll(wc, 32)) > 0) {
+        for (int i = 0; i < n; i++) {
+            if (wc[i].status == nic::wc_status::success && d_qp && wc[i].qpn == d_qp->qpn())
+                d_progress.on_immediate(wc[i].imm_data);
+        }
+        d_completions += n;
+    }
+    if (d_qp && d_qp->posted_receives() < max_receives / 2) {
+        const int more = max_receives - d_qp->posted_receives();
+        d_qp->post_receives(d_next_wr_id, more);
+        d_next_wr_id += more;
+    }
+}
+
+void rx_stream::impl::update_progress(uint64_t released)
+{
+    const int64_t now = host_time_ns();
+    const uint64_t written = d_clock.written_bound(now);
+    // Final: what immediate data proved, or what the clock says must have landed.
+    const uint64_t final_upto = std::max(d_progress.landed(), d_clock.final_by(now));
+    d_tracker->on_release(released, written);
+    d_tracker->on_progress(final_upto, written);
+}
+
+size_t rx_stream::impl::wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout)
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    nic::work_completion wc[32];
     while (true) {
-        int n;
-        while ((n = d_cq->poll(wc, 32)) > 0) {
-            for (int i = 0; i < n; i++) {
-                if (wc[i].status == nic::wc_status::success && d_qp && wc[i].qpn == d_qp->qpn())
-                    d_progress.on_immediate(wc[i].imm_data);
-            }
-            d_completions += n;
+        pump_completions();
+        update_progress(released);
+        const uint64_t written = d_clock.written_bound(host_time_ns());
+        const uint64_t ready = d_tracker->deliverable(next, written);
+        if (end_of_stream(next)) {
+            d_tracker->settle(written); // the device wrote its last sample: nothing changes now
+            return 0;
         }
-        if (d_qp && d_qp->posted_receives() < max_receives / 2) {
-            const int more = max_receives - d_qp->posted_receives();
-            d_qp->post_receives(d_next_wr_id, more);
-            d_next_wr_id += more;
-        }
-        if (d_progress.landed() > after || d_progress.complete() || !d_running)
-            return d_progress.landed();
+        if (ready || !d_running)
+            return static_cast<size_t>(ready);
         const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
             deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0)
-            return d_progress.landed();
-        d_cq->wait(left);
+            return 0;
+        // Sleep until a completion, or until the clock makes the next packet final.
+        const uint64_t next_final = (d_tracker->device_item(next) / d_plan.packet_items + 1) * d_plan.packet_items;
+        const int64_t until = d_clock.host_time_final(next_final) - host_time_ns();
+        // Already final by the clock: what we wait for is the consumer releasing
+        // samples, which nothing signals; look again in a millisecond.
+        const auto clock_wait = std::chrono::microseconds(until > 0 ? std::max<int64_t>(until / 1000, 50) : 1000);
+        d_cq->wait(std::min(left, clock_wait));
     }
+}
+
+void rx_stream::impl::commit(uint64_t next, size_t count) { d_tracker->commit(next, count); }
+
+bool rx_stream::impl::poll_event(rx_event& out)
+{
+    if (!d_tracker->poll_event(out))
+        return false;
+    out.time_ns = d_clock.time_of(out.device_item);
+    return true;
+}
+
+bool rx_stream::impl::end_of_stream(uint64_t next) const
+{
+    return d_plan.num_samples && next >= d_tracker->consumer_total();
+}
+
+rx_stream::accounting rx_stream::impl::counts() const
+{
+    const loss_counts& c = d_tracker->counts();
+    accounting a;
+    a.delivered = c.delivered;
+    a.lost_gap = c.lost_gap;
+    a.lost_skipped = c.lost_skipped;
+    a.lost_overwritten = c.lost_overwritten;
+    return a;
 }
 
 rx_stream::chunk rx_stream::impl::recv(size_t max_items, std::chrono::microseconds timeout)
 {
     chunk c;
     c.first_item = d_read_position;
-    uint64_t landed = d_progress.landed();
-    if (landed <= d_read_position && !d_progress.complete())
-        landed = wait_landed(d_read_position, timeout);
-    const size_t items = static_cast<size_t>(
-        std::min<uint64_t>({ landed - d_read_position, max_items, ring_items() }));
+    // Items handed out before and not released are handed out again: commit only the new.
+    size_t items = wait_items(d_read_position, d_read_position, timeout);
+    items = std::min({ items, max_items, ring_items() });
+    if (d_read_position + items > d_handed_out) {
+        commit(d_handed_out, d_read_position + items - d_handed_out);
+        d_handed_out = d_read_position + items;
+    }
     c.items = items;
-    c.data = d_ring->base() + (d_read_position % ring_items()) * rdma::item_size(d_plan.format);
-    c.end_of_stream = d_progress.complete() && d_read_position + items == d_progress.total();
+    c.data = d_ring->base() +
+             (d_tracker->device_item(d_read_position) % ring_items()) * rdma::item_size(d_plan.format);
+    c.end_of_stream = end_of_stream(d_read_position + items);
     d_last_chunk = items;
     return c;
 }
@@ -328,8 +443,35 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     for (const auto& [name, value] : d_nic->read_counters())
         out["nic." + name] = value;
     out["host.items_landed"] = d_progress.landed();
+    const loss_counts& c = d_tracker->counts();
+    out["host.delivered"] = c.delivered;
+    out["host.lost_gap"] = c.lost_gap;
+    out["host.lost_skipped"] = c.lost_skipped;
+    out["host.lost_overwritten"] = c.lost_overwritten;
+    out["host.lost"] = c.lost();
+    out["host.events_discarded"] = d_tracker->events_discarded();
     out["host.completions"] = d_completions;
     out["host.imm_out_of_sequence"] = d_progress.out_of_sequence();
+    return out;
+}
+
+std::vector<rx_stream::injected_fault> rx_stream::impl::read_injected_faults()
+{
+    if (!d_info.has(regs::cap::emulator))
+        throw std::runtime_error("the device at " + d_device->address().to_string() +
+                                 " is not an emulator: it injects no faults");
+    static const char* const kinds[] = { "none", "drop", "duplicate", "corrupt_icrc", "corrupt_payload",
+                                         "bad_rkey", "bad_va", "delay" };
+    const uint64_t spm = d_plan.payload_bytes / rdma::item_size(d_plan.format);
+    std::vector<injected_fault> out;
+    for (const auto& f : d_device->read_fault_log(d_plan.stream_index)) {
+        injected_fault r;
+        r.message = f.message;
+        r.first_sample = f.message * spm;
+        r.samples = d_plan.num_samples ? std::min(spm, d_plan.num_samples - r.first_sample) : spm;
+        r.kind = f.kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[f.kind] : "unknown";
+        out.push_back(r);
+    }
     return out;
 }
 
@@ -346,10 +488,14 @@ rx_stream::~rx_stream() = default;
 void rx_stream::start() { d_impl->start(); }
 void rx_stream::stop() { d_impl->stop(); }
 bool rx_stream::running() const { return d_impl->running(); }
-uint64_t rx_stream::wait_landed(uint64_t after, std::chrono::microseconds timeout)
+size_t rx_stream::wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout)
 {
-    return d_impl->wait_landed(after, timeout);
+    return d_impl->wait_items(next, released, timeout);
 }
+void rx_stream::commit(uint64_t next, size_t count) { d_impl->commit(next, count); }
+bool rx_stream::poll_event(rx_event& out) { return d_impl->poll_event(out); }
+bool rx_stream::end_of_stream(uint64_t next) const { return d_impl->end_of_stream(next); }
+rx_stream::accounting rx_stream::counts() const { return d_impl->counts(); }
 uint64_t rx_stream::burst_items() const { return d_impl->plan().num_samples; }
 rx_stream::chunk rx_stream::recv(size_t max_items, std::chrono::microseconds timeout)
 {
@@ -370,6 +516,10 @@ size_t rx_stream::payload_bytes() const { return d_impl->plan().payload_bytes; }
 unsigned rx_stream::path_mtu() const { return d_impl->plan().path_mtu; }
 uint64_t rx_stream::start_time_ns() const { return d_impl->start_time_ns(); }
 std::map<std::string, uint64_t> rx_stream::read_counters() { return d_impl->read_counters(); }
+std::vector<rx_stream::injected_fault> rx_stream::read_injected_faults()
+{
+    return d_impl->read_injected_faults();
+}
 
 } // namespace rdma
 } // namespace gr

@@ -15,7 +15,9 @@
 #include <gnuradio/rdma/sample_format.h>
 #include "device_args.h"
 #include "device_controller.h"
+#include "loss_tracker.h"
 #include "progress_tracker.h"
+#include "stream_clock.h"
 #include <gnuradio/rdma/rx_stream.h>
 #include <atomic>
 #include <memory>
@@ -31,8 +33,10 @@ struct rx_stream_plan {
     unsigned stream_index = 0;
     unsigned path_mtu = 0;
     uint32_t payload_bytes = 0;
-    uint32_t notify_interval = 16;
+    uint32_t notify_interval = 16; //!< 0: no notifications, the clock alone tells
     double latency_budget_s = 0.1;
+    double grace_s = 0.02; //!< how late a packet may land and still count as on time
+    size_t packet_items = 0; //!< items per packet slot (placeholder granularity)
 };
 
 class rx_stream::impl
@@ -44,10 +48,15 @@ public:
     void start();
     void stop();
     bool running() const { return d_running; }
-    uint64_t wait_landed(uint64_t after, std::chrono::microseconds timeout);
+    size_t wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout);
+    void commit(uint64_t next, size_t count);
+    bool poll_event(rx_event& out);
+    bool end_of_stream(uint64_t next) const;
+    accounting counts() const;
     chunk recv(size_t max_items, std::chrono::microseconds timeout);
     void release(size_t items);
     std::map<std::string, uint64_t> read_counters();
+    std::vector<injected_fault> read_injected_faults();
 
     const rx_stream_plan& plan() const { return d_plan; }
     const ring_memory& ring() const { return *d_ring; }
@@ -56,13 +65,17 @@ public:
 
 private:
     void open_device(const device_args& args);
+    void parse_impairments(const device_args& args);
     void settle_transport(const device_args& args);
     void allocate_ring(const device_args& args);
     void drain_completions();
+    void pump_completions();
+    void update_progress(uint64_t released);
 
     logger_ptr d_logger;
     rx_stream_plan d_plan;
     emulated_signal d_signal;
+    emulated_impairments d_impairments;
 
     // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and
     // MR before PD, PD and CQ before the device, the ring after its registration).
@@ -77,12 +90,16 @@ private:
     std::unique_ptr<nic::completion_queue> d_cq;
     std::unique_ptr<nic::queue_pair> d_qp; // one per run
 
-    progress_tracker d_progress;
+    progress_tracker d_progress; // immediate data -> landed frontier
+    std::unique_ptr<loss_tracker> d_tracker; // placeholders, gaps, overruns
+    stream_clock d_clock;
+    clock_estimate d_clock_estimate;
     std::atomic<bool> d_running{ false };
     uint64_t d_start_time_ns = 0;
     uint64_t d_next_wr_id = 0;
     uint64_t d_completions = 0;
     uint64_t d_read_position = 0; // standalone consumer (recv/release)
+    uint64_t d_handed_out = 0;    // standalone consumer: committed so far
     size_t d_last_chunk = 0;
 };
 

@@ -17,14 +17,20 @@ namespace gr {
 namespace rdma {
 
 /*!
- * \brief Check a stream against the emulator's ramp, and where it lives in memory.
+ * \brief Check an RDMA source's ramp against its own reports, sample by sample.
  * \ingroup rdma
  *
  * \details
- * A sink for link tests: compares every item with the ramp (see gnuradio/rdma/ramp.h)
- * and counts mismatches. When given a memory range, it also checks on every call of
- * work() that its input lies inside it — with the range of an rx_source's ring this
- * proves that the samples are read where the NIC wrote them (zero copy).
+ * A sink for link tests. It follows the source's tags: "rx_time" (with "rx_rate")
+ * tells which device sample each item is, so the expected ramp value is known after
+ * overruns too, and every rx_time is checked against the sample the data itself
+ * encodes; "rx_gap" announces items delivered as zeros, which must be zeros. Connect
+ * the source's "async_msgs" port to the "events" port so that samples reported as
+ * overwritten after delivery are excused. Everything else must match the ramp
+ * (gnuradio/rdma/ramp.h) exactly.
+ *
+ * When given a memory range (e.g. the source's ring_base() and 2 * ring_bytes()) it
+ * also counts work() calls whose input lies outside it: the zero-copy check.
  */
 class RDMA_API ramp_check : virtual public gr::sync_block
 {
@@ -40,9 +46,20 @@ public:
     make(const std::string& format = "fc32", uint64_t range_base = 0, uint64_t range_bytes = 0);
 
     virtual uint64_t items_checked() const = 0;
+    //! Items that matched neither the ramp nor a reported gap's zeros.
     virtual uint64_t mismatches() const = 0;
+    //! Mismatches not covered by an "overwritten" report (should be 0).
+    virtual uint64_t unexplained_mismatches() const = 0;
     //! Item index of the first mismatch, or 2^64-1 if none.
     virtual uint64_t first_mismatch() const = 0;
+    //! Items inside reported gaps (all were zeros unless counted as mismatches).
+    virtual uint64_t gap_items() const = 0;
+    //! Items reported overwritten by the source (async_msgs).
+    virtual uint64_t overwritten_items() const = 0;
+    virtual uint64_t time_tags() const = 0;
+    //! rx_time tags whose sample differs from the one the data carries (tags on
+    //! samples reported overwritten excepted).
+    virtual uint64_t time_errors() const = 0;
     virtual uint64_t work_calls() const = 0;
     //! Calls of work() whose input was not entirely inside the range.
     virtual uint64_t out_of_range_calls() const = 0;

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_RX_SOURCE_H
 
 #include <gnuradio/rdma/api.h>
+#include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/sync_block.h>
 #include <cstdint>
 #include <map>
@@ -30,7 +31,11 @@ namespace rdma {
  *
  * Output: complex float (fc32, 8-byte items) or complex int16 (sc16, 4-byte items).
  * Tags "rx_time" (tuple of uint64 seconds, double fraction: the device time of the
- * sample) and "rx_rate" on the first sample of every run, as gr-uhd does.
+ * sample) and "rx_rate" on the first sample of every run, as gr-uhd does, and
+ * "rx_time" again after every discontinuity. Lost samples are delivered as zeros,
+ * tagged "rx_gap"; overruns are tagged "rx_overrun"; each is also published on the
+ * "async_msgs" port as (rdma_rx_event . dict{type, cause, first_sample, device_sample,
+ * count, rx_time}). docs/loss-accounting.md states the policy.
  * With num_samples > 0 the block streams a finite burst and then ends the flowgraph.
  */
 class RDMA_API rx_source : virtual public gr::sync_block
@@ -59,6 +64,8 @@ public:
     //! Counters of device ("device.*"), NIC ("nic.*") and host ("host.*"). Queries the
     //! device over the control channel: not for use inside a flowgraph's hot loop.
     virtual std::map<std::string, uint64_t> read_counters() = 0;
+    //! Drain the emulator's log of injected faults (see rx_stream::read_injected_faults).
+    virtual std::vector<rx_stream::injected_fault> read_injected_faults() = 0;
 };
 
 } // namespace rdma

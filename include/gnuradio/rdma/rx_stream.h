@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_RX_STREAM_H
 #define INCLUDED_RDMA_RX_STREAM_H
 
+#include <gnuradio/rdma/rx_event.h>
 #include <gnuradio/rdma/transport_api.h>
 #include <chrono>
 #include <cstddef>
@@ -15,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -67,15 +69,34 @@ public:
     bool running() const;
 
     /*!
-     * Wait up to \p timeout until more than \p after items have landed (or the burst is
-     * complete). Returns the number of items landed since start().
+     * Wait up to \p timeout until items from \p next on can be handed out. \p released:
+     * the consumer no longer needs the items below it (their slots may be re-armed).
+     * Returns how many items (contiguous in the ring) are ready; 0 on timeout or at the
+     * end of a burst. Lost samples are zeros by then; see commit().
      */
-    uint64_t wait_landed(uint64_t after, std::chrono::microseconds timeout);
+    size_t wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout);
+    //! Hand out items [next, next + count) (ready per wait_items): classifies them and
+    //! queues the reports (gaps, overruns, time marks) for poll_event().
+    void commit(uint64_t next, size_t count);
+    //! The next report, with time_ns filled in; false when none is queued.
+    bool poll_event(rx_event& out);
+    //! Whether every item of a finite burst has been handed out (from \p next on).
+    bool end_of_stream(uint64_t next) const;
     //! Items in the finite burst (0: continuous).
     uint64_t burst_items() const;
 
-    //! Standalone consumer: up to \p max_items landed items at the read position, in
-    //! place. Empty chunk on timeout.
+    //! This run's accounting: delivered + lost = samples the device emitted so far.
+    struct accounting {
+        uint64_t delivered = 0;
+        uint64_t lost_gap = 0;
+        uint64_t lost_skipped = 0;
+        uint64_t lost_overwritten = 0;
+        uint64_t lost() const { return lost_gap + lost_skipped + lost_overwritten; }
+    };
+    accounting counts() const;
+
+    //! Standalone consumer: up to \p max_items items at the read position, in place
+    //! (lost samples as zeros; reports via poll_event()). Empty chunk on timeout.
     chunk recv(size_t max_items, std::chrono::microseconds timeout);
     //! Give back the first \p items of what recv() returned: the read position moves on.
     void release(size_t items);
@@ -103,6 +124,20 @@ public:
      * "nic.*" from the NIC, "host.*" from this stream.
      */
     std::map<std::string, uint64_t> read_counters();
+
+    //! A fault the emulator injected on purpose (loss=, drop=, ... device args).
+    struct injected_fault {
+        uint64_t message = 0;      //!< WRITE message index
+        uint64_t first_sample = 0; //!< device sample index of its first sample
+        uint64_t samples = 0;      //!< samples in that message
+        std::string kind;          //!< drop, duplicate, corrupt_icrc, corrupt_payload, bad_rkey, bad_va, delay
+    };
+    /*!
+     * Drain the emulator's log of injected faults since the last call (oldest first;
+     * it keeps the last 4096). Throws std::runtime_error for a device that is not an
+     * emulator. One AXIoE exchange per 64 faults: not for the sample path.
+     */
+    std::vector<injected_fault> read_injected_faults();
 
 private:
     class impl;

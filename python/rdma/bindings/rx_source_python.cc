@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(755457f21981b727f675cfb1a04d8a52)                                                   */
+/* BINDTOOL_HEADER_FILE_HASH(c2a0ca90bb868a266f1283fea04510f7)                                                   */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -45,5 +45,25 @@ void bind_rx_source(py::module& m)
         .def("read_counters",
              &rx_source::read_counters,
              py::call_guard<py::gil_scoped_release>(),
-             D(rx_source, read_counters));
+             D(rx_source, read_counters))
+        .def(
+            "read_injected_faults",
+            [](rx_source& src) {
+                std::vector<gr::rdma::rx_stream::injected_fault> faults;
+                {
+                    py::gil_scoped_release release;
+                    faults = src.read_injected_faults();
+                }
+                py::list out;
+                for (const auto& f : faults) {
+                    py::dict d;
+                    d["message"] = f.message;
+                    d["first_sample"] = f.first_sample;
+                    d["samples"] = f.samples;
+                    d["kind"] = f.kind;
+                    out.append(d);
+                }
+                return out;
+            },
+            D(rx_source, read_injected_faults));
 }

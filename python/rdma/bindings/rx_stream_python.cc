@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(6255a763bbe8a0076e8517ad409fe1f8)                                                   */
+/* BINDTOOL_HEADER_FILE_HASH(e1064ba1b4bb7a04baf612486dad5a0e)                                                   */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -59,6 +59,18 @@ py::array view_of(const rx_stream::chunk& c, const rx_stream& s, py::handle owne
     return view;
 }
 
+py::dict event_dict(const gr::rdma::rx_event& e)
+{
+    py::dict d;
+    d["type"] = gr::rdma::to_string(e.type);
+    d["cause"] = gr::rdma::to_string(e.cause);
+    d["item"] = e.item;
+    d["device_item"] = e.device_item;
+    d["count"] = e.count;
+    d["time_ns"] = e.time_ns;
+    return d;
+}
+
 } // namespace
 
 void bind_rx_stream(py::module& m)
@@ -101,12 +113,48 @@ void bind_rx_stream(py::module& m)
             "first_item",
             [](py::object self) { return py::hasattr(self, "_first_item") ? self.attr("_first_item").cast<uint64_t>() : 0; },
             "Index (since start) of the first item of the last recv().")
-        .def("wait_landed",
-             [](rx_stream& s, uint64_t after, double timeout) { return s.wait_landed(after, seconds_to_us(timeout)); },
-             py::arg("after"),
+        .def("wait_items",
+             [](rx_stream& s, uint64_t next, uint64_t released, double timeout) {
+                 return s.wait_items(next, released, seconds_to_us(timeout));
+             },
+             py::arg("next"),
+             py::arg("released"),
              py::arg("timeout") = 0.1,
              py::call_guard<py::gil_scoped_release>(),
-             D(rx_stream, wait_landed))
+             D(rx_stream, wait_items))
+        .def("commit", &rx_stream::commit, py::arg("next"), py::arg("count"), D(rx_stream, commit))
+        .def(
+            "poll_event",
+            [](rx_stream& s) -> py::object {
+                gr::rdma::rx_event e;
+                if (!s.poll_event(e))
+                    return py::none();
+                return event_dict(e);
+            },
+            D(rx_stream, poll_event))
+        .def(
+            "events",
+            [](rx_stream& s) {
+                py::list out;
+                gr::rdma::rx_event e;
+                while (s.poll_event(e))
+                    out.append(event_dict(e));
+                return out;
+            },
+            "All queued reports, oldest first, as dicts (type, cause, item, device_item, count, time_ns).")
+        .def(
+            "counts",
+            [](const rx_stream& s) {
+                const auto c = s.counts();
+                py::dict d;
+                d["delivered"] = c.delivered;
+                d["lost_gap"] = c.lost_gap;
+                d["lost_skipped"] = c.lost_skipped;
+                d["lost_overwritten"] = c.lost_overwritten;
+                d["lost"] = c.lost();
+                return d;
+            },
+            D(rx_stream, counts))
         .def("burst_items", &rx_stream::burst_items, D(rx_stream, burst_items))
         .def("ring_base", [](const rx_stream& s) { return reinterpret_cast<uintptr_t>(s.ring_base()); }, D(rx_stream, ring_base))
         .def("ring_bytes", &rx_stream::ring_bytes, D(rx_stream, ring_bytes))
@@ -121,5 +169,25 @@ void bind_rx_stream(py::module& m)
         .def("payload_bytes", &rx_stream::payload_bytes, D(rx_stream, payload_bytes))
         .def("path_mtu", &rx_stream::path_mtu, D(rx_stream, path_mtu))
         .def("start_time_ns", &rx_stream::start_time_ns, D(rx_stream, start_time_ns))
-        .def("read_counters", &rx_stream::read_counters, py::call_guard<py::gil_scoped_release>(), D(rx_stream, read_counters));
+        .def("read_counters", &rx_stream::read_counters, py::call_guard<py::gil_scoped_release>(), D(rx_stream, read_counters))
+        .def(
+            "read_injected_faults",
+            [](rx_stream& s) {
+                std::vector<rx_stream::injected_fault> faults;
+                {
+                    py::gil_scoped_release release;
+                    faults = s.read_injected_faults();
+                }
+                py::list out;
+                for (const auto& f : faults) {
+                    py::dict d;
+                    d["message"] = f.message;
+                    d["first_sample"] = f.first_sample;
+                    d["samples"] = f.samples;
+                    d["kind"] = f.kind;
+                    out.append(d);
+                }
+                return out;
+            },
+            D(rx_stream, read_injected_faults));
 }

@@ -25,7 +25,10 @@ static const char* __doc_gr_rdma_rx_stream_stop = R"doc(Stop the device; returns
 static const char* __doc_gr_rdma_rx_stream_running = R"doc(Whether the stream is started.)doc";
 static const char* __doc_gr_rdma_rx_stream_recv = R"doc(recv(max_items=2**20, timeout=0.1): landed items at the read position as a read-only numpy view into the ring (complex64 for fc32, int16 pairs for sc16); empty on timeout.)doc";
 static const char* __doc_gr_rdma_rx_stream_release = R"doc(release(items): give back the first items of the last recv().)doc";
-static const char* __doc_gr_rdma_rx_stream_wait_landed = R"doc(wait_landed(after, timeout=0.1): items landed since start, waiting until more than `after`.)doc";
+static const char* __doc_gr_rdma_rx_stream_wait_items = R"doc(wait_items(next, released, timeout=0.1): items ready from `next` on (the consumer no longer needs items below `released`).)doc";
+static const char* __doc_gr_rdma_rx_stream_commit = R"doc(commit(next, count): hand out items [next, next+count); queues the reports.)doc";
+static const char* __doc_gr_rdma_rx_stream_poll_event = R"doc(The next report as a dict, or None.)doc";
+static const char* __doc_gr_rdma_rx_stream_counts = R"doc(This run's accounting: delivered, lost_gap, lost_skipped, lost_overwritten, lost.)doc";
 static const char* __doc_gr_rdma_rx_stream_burst_items = R"doc(Items in the finite burst (0: continuous).)doc";
 static const char* __doc_gr_rdma_rx_stream_ring_base = R"doc(Address of the ring (first copy) as an integer.)doc";
 static const char* __doc_gr_rdma_rx_stream_ring_bytes = R"doc(Bytes in one copy of the ring.)doc";
@@ -41,3 +44,4 @@ static const char* __doc_gr_rdma_rx_stream_payload_bytes = R"doc(Sample bytes pe
 static const char* __doc_gr_rdma_rx_stream_path_mtu = R"doc(RoCE path MTU in bytes.)doc";
 static const char* __doc_gr_rdma_rx_stream_start_time_ns = R"doc(Device time (ns since the epoch) of item 0 of the current run.)doc";
 static const char* __doc_gr_rdma_rx_stream_read_counters = R"doc(Device, NIC and host counters as a dict (queries the device).)doc";
+static const char* __doc_gr_rdma_rx_stream_read_injected_faults = R"doc(Drain the emulator's log of injected faults: a list of dicts (message, first_sample, samples, kind).)doc";

@@ -1,0 +1,52 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_RX_EVENT_H
+#define INCLUDED_RDMA_RX_EVENT_H
+
+#include <gnuradio/rdma/transport_api.h>
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * \brief Something the host must know about the samples it is handed.
+ *
+ * Item numbers count the consumer's items since start() (GNU Radio's item offsets);
+ * device_item counts the device's samples since sample 0 of the run. They differ by a
+ * whole number of rings after an overrun skipped samples.
+ */
+struct rx_event {
+    enum class kind : uint8_t {
+        gap,     //!< samples lost on the way; delivered as zeros at item .. item+count
+        overrun, //!< the device lapped the reader; see cause
+        time,    //!< item carries device time time_ns (start, after every discontinuity)
+    };
+    enum class reason : uint8_t {
+        none,
+        packet_lost,   //!< gap: the packet never landed (placeholder still in place)
+        unverifiable,  //!< gap: the slot could not be re-armed in time (reader too slow); zeros
+        skipped,       //!< overrun: count samples were never delivered; item resumes later data
+        overwritten,   //!< overrun: delivered samples item..item+count were overwritten before
+                       //!< the reader released them: their content is not what they claim
+    };
+    kind type = kind::time;
+    reason cause = reason::none;
+    uint64_t item = 0;
+    uint64_t device_item = 0;
+    uint64_t count = 0;
+    uint64_t time_ns = 0; //!< device time of device_item (ns since the epoch)
+};
+
+RDMA_TRANSPORT_API const char* to_string(rx_event::kind k);
+RDMA_TRANSPORT_API const char* to_string(rx_event::reason r);
+
+} // namespace rdma
+} // namespace gr
+
+#endif /* INCLUDED_RDMA_RX_EVENT_H */

@@ -1,0 +1,338 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "loss_tracker.h"
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+const char* to_string(rx_event::kind k)
+{
+    switch (k) {
+    case rx_event::kind::gap:
+        return "gap";
+    case rx_event::kind::overrun:
+        return "overrun";
+    case rx_event::kind::time:
+        return "time";
+    }
+    return "unknown";
+}
+
+const char* to_string(rx_event::reason r)
+{
+    switch (r) {
+    case rx_event::reason::none:
+        return "none";
+    case rx_event::reason::packet_lost:
+        return "packet_lost";
+    case rx_event::reason::unverifiable:
+        return "unverifiable";
+    case rx_event::reason::skipped:
+        return "skipped";
+    case rx_event::reason::overwritten:
+        return "overwritten";
+    }
+    return "unknown";
+}
+
+loss_tracker::loss_tracker(const ring_geometry& geometry, sample_format format)
+    : d_geometry(geometry),
+      d_mark(format),
+      d_item(item_size(format)),
+      // A quarter ring: late (reordered) packets land well within it, and it is far
+      // shorter than the time left to re-arm a slot before its next packet.
+      d_reorder_packets(std::max<uint64_t>(1, geometry.ring_items / geometry.packet_items / 4)),
+      d_slots(geometry.packet_items ? geometry.ring_items / geometry.packet_items : 0)
+{
+    d_skip_consumer.reserve(64);
+    d_skip_offset.reserve(64);
+    if (!geometry.ring || geometry.packet_items == 0 || geometry.ring_items == 0 ||
+        geometry.ring_items % geometry.packet_items)
+        throw std::invalid_argument("loss_tracker: the ring must hold whole packets");
+    reset();
+}
+
+uint64_t loss_tracker::items_in(uint64_t packet) const
+{
+    const uint64_t first = packet * d_geometry.packet_items;
+    if (!d_geometry.burst_items)
+        return d_geometry.packet_items;
+    return first >= d_geometry.burst_items
+               ? 0
+               : std::min<uint64_t>(d_geometry.packet_items, d_geometry.burst_items - first);
+}
+
+uint8_t* loss_tracker::slot_memory(uint64_t packet) const
+{
+    return d_geometry.ring + slot_of(packet) * d_geometry.packet_items * d_item;
+}
+
+void loss_tracker::reset()
+{
+    d_offset = 0;
+    d_final_packets = 0;
+    d_final_items = 0;
+    d_released_device = 0;
+    d_released_consumer = 0;
+    d_rearm_next = 0;
+    d_handed_out = 0;
+    d_skip_consumer.clear();
+    d_skip_offset.clear();
+    d_counts = loss_counts{};
+    d_open_valid = false;
+    d_in_gap = false;
+    d_event_head = d_event_count = 0;
+    d_events_discarded = 0;
+    // A fresh run sees no samples of the last one: blocks with history read the end of
+    // the ring as the zeros before item 0.
+    std::memset(d_geometry.ring, 0, d_geometry.ring_items * d_item);
+    for (uint64_t p = 0; p < d_slots.size(); p++) {
+        slot& s = d_slots[p];
+        s = slot{};
+        if (items_in(p)) {
+            d_mark.arm(slot_memory(p), items_in(p));
+            s.armed_for = p;
+        }
+    }
+    report_run(rx_event::kind::time, rx_event::reason::none, 0, 0, 0);
+}
+
+void loss_tracker::verify(uint64_t packet)
+{
+    slot& s = d_slots[slot_of(packet)];
+    const uint64_t n = items_in(packet);
+    slot_state state = slot_state::unverifiable;
+    if (s.armed_for == packet)
+        state = d_mark.present(slot_memory(packet), n) ? slot_state::lost : slot_state::landed;
+    // Never hand out unproven data: what did not land, or cannot be proven, is zeros.
+    if (state != slot_state::landed)
+        std::memset(slot_memory(packet), 0, n * d_item);
+    s.occupant = packet;
+    s.state = state;
+    s.delivered = false;
+}
+
+void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
+{
+    const uint64_t burst = d_geometry.burst_items ? d_geometry.burst_items : UINT64_MAX;
+    const uint64_t P = d_geometry.packet_items;
+    const uint64_t S = d_slots.size();
+    final_upto = std::min(final_upto, burst);
+    d_final_items = std::max(d_final_items, final_upto);
+    const uint64_t target = d_final_items == burst ? (burst + P - 1) / P : d_final_items / P;
+    while (d_final_packets < target) {
+        const uint64_t p = d_final_packets;
+        // Checking a slot may zero it: wait until the consumer released the slot's
+        // previous packet (until then the consumer may be reading it).
+        if (p >= S && (p - S + 1) * P > d_released_device)
+            break;
+        // If the device may already be writing the slot's next packet, the slot no
+        // longer tells whether this one landed: unverifiable.
+        if (d_slots[slot_of(p)].armed_for == p && written_bound > (p + S) * P)
+            d_slots[slot_of(p)].armed_for = UINT64_MAX;
+        verify(p);
+        d_final_packets++;
+    }
+    rearm_released(written_bound);
+}
+
+void loss_tracker::rearm_released(uint64_t written_bound)
+{
+    const uint64_t P = d_geometry.packet_items;
+    const uint64_t S = d_slots.size();
+    const bool burst_final = d_geometry.burst_items && d_final_items == d_geometry.burst_items;
+    while (d_rearm_next < d_final_packets) {
+        const uint64_t p = d_rearm_next;
+        if (p * P + items_in(p) > d_released_device)
+            break;
+        if (!burst_final && d_final_packets < p + d_reorder_packets)
+            break;
+        const uint64_t next = p + S;
+        // written_bound is the caller's upper bound (clock error included): the device
+        // cannot have started a packet before having produced all of its samples.
+        if (items_in(next) && written_bound <= next * P) {
+            d_mark.arm(slot_memory(next), items_in(next));
+            d_slots[slot_of(next)].armed_for = next;
+        }
+        d_rearm_next++;
+    }
+}
+
+void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
+{
+    released = std::min(released, d_handed_out);
+    const uint64_t P = d_geometry.packet_items;
+    const uint64_t S = d_slots.size();
+    // Device position of the consumer's release point. Once everything handed out is
+    // released, skipped samples count as released too.
+    uint64_t offset = d_offset;
+    for (size_t i = d_skip_consumer.size(); i-- > 0;) {
+        if (released < d_skip_consumer[i])
+            offset = i == 0 ? 0 : d_skip_offset[i - 1];
+        else
+            break;
+    }
+    const uint64_t device = released + offset;
+    // Packets released since the last call: were they overwritten while unread?
+    for (uint64_t p = d_released_device / P; p < device / P; p++) {
+        slot& s = d_slots[slot_of(p)];
+        if (s.occupant != p || !s.delivered)
+            continue; // skipped, never handed out, or already reported as lost
+        s.delivered = false;
+        if (written_bound > (p + S) * P) {
+            const uint64_t n = items_in(p);
+            d_counts.delivered -= n;
+            d_counts.lost_overwritten += n;
+            report_run(rx_event::kind::overrun, rx_event::reason::overwritten, s.consumer_item, p * P, n);
+        }
+    }
+    d_released_device = std::max(d_released_device, device);
+    d_released_consumer = std::max(d_released_consumer, released);
+    if (released == d_handed_out)
+        d_released_device = std::max(d_released_device, d_handed_out + d_offset);
+    // Skips that lie wholly behind the release point no longer map anything.
+    size_t obsolete = 0;
+    while (obsolete + 1 < d_skip_consumer.size() && d_skip_consumer[obsolete + 1] <= released)
+        obsolete++;
+    d_skip_consumer.erase(d_skip_consumer.begin(), d_skip_consumer.begin() + obsolete);
+    d_skip_offset.erase(d_skip_offset.begin(), d_skip_offset.begin() + obsolete);
+    if (d_open_valid) {
+        report(d_open);
+        d_open_valid = false;
+    }
+    rearm_released(written_bound);
+}
+
+uint64_t loss_tracker::deliverable(uint64_t next, uint64_t written_bound)
+{
+    const uint64_t N = d_geometry.ring_items;
+    const uint64_t P = d_geometry.packet_items;
+    const uint64_t burst = d_geometry.burst_items ? d_geometry.burst_items : UINT64_MAX;
+    uint64_t k = next + d_offset;
+    if (k >= burst)
+        return 0;
+    // A consumer more than half a ring behind the device would read what it is handed
+    // now only after the device overwrote it: hand out nothing until it has caught up
+    // with what it holds...
+    if (written_bound > d_released_device + N / 2 && next > d_released_consumer)
+        return 0;
+    // ... then resume in the fresh half of the ring, skipping whole rings so that item
+    // k stays in slot k mod N.
+    if (written_bound + P > k + N / 2) {
+        const uint64_t rings = (written_bound + P - (k + N / 2)) / N + 1;
+        const uint64_t to = std::min(burst, k + rings * N);
+        const uint64_t skipped = to - k;
+        d_offset += skipped;
+        d_skip_consumer.push_back(next);
+        d_skip_offset.push_back(d_offset);
+        d_counts.lost_skipped += skipped;
+        report_run(rx_event::kind::overrun, rx_event::reason::skipped, next, k, skipped);
+        k = to;
+        if (k >= burst)
+            return 0;
+        report_run(rx_event::kind::time, rx_event::reason::none, next, k, 0);
+    }
+    const uint64_t verified = std::min(burst, d_final_packets * P);
+    return verified > k ? std::min<uint64_t>(verified - k, N) : 0;
+}
+
+void loss_tracker::commit(uint64_t next, uint64_t count)
+{
+    const uint64_t P = d_geometry.packet_items;
+    const uint64_t end = next + count;
+    for (uint64_t item = next; item < end;) {
+        const uint64_t k = item + d_offset;
+        const uint64_t p = k / P;
+        const uint64_t n = std::min(end - item, (p + 1) * P - k);
+        slot& s = d_slots[slot_of(p)];
+        if (s.occupant != p)
+            throw std::logic_error("loss_tracker: handing out an unverified packet");
+        if (s.state == slot_state::landed) {
+            d_counts.delivered += n;
+            s.delivered = true;
+            s.consumer_item = p * P - d_offset;
+            if (d_in_gap) { // a gap ends: the stream resumes, time-tagged
+                d_in_gap = false;
+                report_run(rx_event::kind::time, rx_event::reason::none, item, k, 0);
+            }
+        } else {
+            d_in_gap = true;
+            d_counts.lost_gap += n;
+            report_run(rx_event::kind::gap,
+                       s.state == slot_state::lost ? rx_event::reason::packet_lost
+                                                   : rx_event::reason::unverifiable,
+                       item, k, n);
+        }
+        item += n;
+    }
+    d_handed_out = end;
+}
+
+uint64_t loss_tracker::consumer_total() const
+{
+    return d_geometry.burst_items ? d_geometry.burst_items - d_counts.lost_skipped : UINT64_MAX;
+}
+
+void loss_tracker::report_run(rx_event::kind type,
+                              rx_event::reason cause,
+                              uint64_t item,
+                              uint64_t device_item,
+                              uint64_t count)
+{
+    // Consecutive reports of the same kind and cause merge into one event.
+    if (d_open_valid && d_open.type == type && d_open.cause == cause && count &&
+        d_open.item + d_open.count == item && d_open.device_item + d_open.count == device_item) {
+        d_open.count += count;
+        return;
+    }
+    if (d_open_valid)
+        report(d_open);
+    rx_event e;
+    e.type = type;
+    e.cause = cause;
+    e.item = item;
+    e.device_item = device_item;
+    e.count = count;
+    if (count == 0) { // time marks are not merged
+        d_open_valid = false;
+        report(e);
+        return;
+    }
+    d_open = e;
+    d_open_valid = true;
+}
+
+void loss_tracker::report(const rx_event& e)
+{
+    if (d_event_count == event_capacity) {
+        d_events_discarded++;
+        return;
+    }
+    d_events[(d_event_head + d_event_count) % event_capacity] = e;
+    d_event_count++;
+}
+
+bool loss_tracker::poll_event(rx_event& out)
+{
+    if (d_open_valid) {
+        report(d_open);
+        d_open_valid = false;
+    }
+    if (d_event_count == 0)
+        return false;
+    out = d_events[d_event_head];
+    d_event_head = (d_event_head + 1) % event_capacity;
+    d_event_count--;
+    return true;
+}
+
+} // namespace rdma
+} // namespace gr

@@ -1,0 +1,141 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_LOSS_TRACKER_H
+#define INCLUDED_RDMA_STREAM_LOSS_TRACKER_H
+
+#include "placeholder.h"
+#include <gnuradio/rdma/rx_event.h>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace gr {
+namespace rdma {
+
+struct ring_geometry {
+    uint8_t* ring = nullptr;  //!< slot 0 of the ring (double-mapped)
+    size_t ring_items = 0;    //!< N
+    size_t packet_items = 0;  //!< P: items per packet slot; N is a multiple of P
+    uint64_t burst_items = 0; //!< device items in a finite burst, 0: continuous
+};
+
+//! Exact per-run accounting: every device sample is counted once, as delivered or lost.
+struct loss_counts {
+    uint64_t delivered = 0;       //!< handed out, verified, not overwritten while unread
+    uint64_t lost_gap = 0;        //!< handed out as zeros: packet lost or slot unverifiable
+    uint64_t lost_skipped = 0;    //!< never handed out: the reader was lapped
+    uint64_t lost_overwritten = 0; //!< handed out, then overwritten before released
+    uint64_t lost() const { return lost_gap + lost_skipped + lost_overwritten; }
+};
+
+/*!
+ * Knows, without reading a packet header, which samples of the ring are real.
+ *
+ * Every packet slot carries placeholders (placeholder.h), armed for the device packet
+ * that is to land there next. Once a packet is final (the device has sent it and later
+ * packets of the link have landed: immediate data; or the clock says it must have), its
+ * slot is checked: placeholder gone = landed, placeholder present = lost, so the slot is
+ * zero-filled and reported. A slot is re-armed for its next packet once the consumer
+ * has released it, the reordering window has passed, and the device cannot yet be
+ * writing the next packet; a slot that could not be re-armed in time cannot prove its
+ * next packet, which is then delivered as zeros and reported (unverifiable).
+ *
+ * Overrun: a consumer more than half a ring behind the device is handed nothing more
+ * until it has released what it holds; then, if the next item is no longer in the
+ * fresh half of the ring, the consumer skips whole rings (item k stays in slot k mod
+ * N) and the skipped samples are reported. Samples handed out and then overwritten
+ * before the consumer released them are reported as overwritten.
+ *
+ * Positions: device items (since sample 0) and consumer items (since start) differ by
+ * `offset`, a multiple of N that grows at each skip. The caller supplies:
+ *  - final_upto: device items known final (landed or lost);
+ *  - written_bound: device items the device may have written (clock upper bound).
+ * Pure logic on memory the caller owns; no clocks, no I/O: testable on a plain buffer.
+ */
+class loss_tracker
+{
+public:
+    loss_tracker(const ring_geometry& geometry, sample_format format);
+
+    //! Start a run: arm every slot for the first wrap.
+    void reset();
+
+    //! Verify packets that became final, zero-fill the lost ones, re-arm what may be.
+    void on_progress(uint64_t final_upto, uint64_t written_bound);
+    //! The consumer released consumer items below \p released.
+    void on_release(uint64_t released, uint64_t written_bound);
+    /*!
+     * Consumer items from \p next that can be handed out now (contiguous in the ring).
+     * May first skip rings when the device is about to lap \p next.
+     */
+    uint64_t deliverable(uint64_t next, uint64_t written_bound);
+    //! The consumer hands out items [next, next + count): classify and report them.
+    void commit(uint64_t next, uint64_t count);
+    //! The device is done (burst complete): judge the items handed out and not yet
+    //! released against its final position, as if released now.
+    void settle(uint64_t written_bound) { on_release(d_handed_out, written_bound); }
+
+    //! Consumer items of the run (burst minus skipped), UINT64_MAX when continuous.
+    uint64_t consumer_total() const;
+    uint64_t device_item(uint64_t consumer_item) const { return consumer_item + d_offset; }
+    uint64_t offset() const { return d_offset; }
+
+    bool poll_event(rx_event& out);
+    uint64_t events_discarded() const { return d_events_discarded; }
+    const loss_counts& counts() const { return d_counts; }
+
+private:
+    enum class slot_state : uint8_t { pending, landed, lost, unverifiable };
+    struct slot {
+        uint64_t armed_for = UINT64_MAX; // device packet the placeholder guards
+        uint64_t occupant = UINT64_MAX;  // device packet last verified here
+        slot_state state = slot_state::pending;
+        bool delivered = false; // handed out as landed (so it can be overwritten unread)
+        uint64_t consumer_item = 0; // consumer index of the packet's first item
+    };
+
+    size_t slot_of(uint64_t packet) const { return packet % d_slots.size(); }
+    uint64_t items_in(uint64_t packet) const;
+    uint8_t* slot_memory(uint64_t packet) const;
+    void verify(uint64_t packet);
+    void rearm_released(uint64_t written_bound);
+    void report(const rx_event& e);
+    void report_run(rx_event::kind type, rx_event::reason cause, uint64_t item, uint64_t device_item, uint64_t count);
+
+    const ring_geometry d_geometry;
+    const placeholder d_mark;
+    const size_t d_item;
+    const uint64_t d_reorder_packets; // late packets may land this far behind the frontier
+    std::vector<slot> d_slots;
+
+    uint64_t d_offset = 0;           // device item = consumer item + offset
+    uint64_t d_final_packets = 0;    // packets below are verified
+    uint64_t d_final_items = 0;      // device items below are final
+    uint64_t d_released_device = 0;  // device items below are released (or skipped)
+    uint64_t d_released_consumer = 0; // consumer items below are released
+    uint64_t d_rearm_next = 0;       // packets below have had their re-arm decided
+    uint64_t d_handed_out = 0;       // consumer items handed out so far
+    std::vector<uint64_t> d_skip_consumer; // consumer items where a skip took effect
+    std::vector<uint64_t> d_skip_offset;   // the offset in effect from there on
+    loss_counts d_counts;
+    // A pending gap or overwrite report, extended while consecutive packets match.
+    rx_event d_open;
+    bool d_open_valid = false;
+    bool d_in_gap = false; // the last item handed out was lost
+
+    static constexpr size_t event_capacity = 4096;
+    std::array<rx_event, event_capacity> d_events;
+    size_t d_event_head = 0;
+    size_t d_event_count = 0;
+    uint64_t d_events_discarded = 0;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,52 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_PLACEHOLDER_H
+#define INCLUDED_RDMA_STREAM_PLACEHOLDER_H
+
+#include <gnuradio/rdma/sample_format.h>
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * Placeholder values that mark a packet slot of the ring as "not yet written": the
+ * first two items of the slot are set to a pair no converter produces; a packet that
+ * lands overwrites both. Finding the pair in a slot after the packet must have landed
+ * localizes a loss exactly, without reading any header.
+ *
+ *  sc16: (-32768, -32768) then (+32767, +32767): a full-scale swing on both channels
+ *        within one sample, which a band-limited converter output cannot make (the
+ *        test ramp never does either: consecutive ramp items differ by one).
+ *  fc32: two quiet NaNs with payloads 0x7FC0DEAD and 0x7FC0BEEF; converters never
+ *        yield NaN.
+ *
+ * The marks sit at the start of each slot so that the end of the ring stays zero:
+ * GNU Radio blocks with history read a few items before item 0 and expect zeros.
+ */
+class placeholder
+{
+public:
+    explicit placeholder(sample_format format);
+
+    //! Mark the packet slot of \p items items at \p slot as not written.
+    void arm(uint8_t* slot, size_t items) const;
+    //! Whether the packet slot still holds the mark (the packet did not land).
+    bool present(const uint8_t* slot, size_t items) const;
+
+private:
+    size_t d_item;
+    uint64_t d_first;
+    uint64_t d_second;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,58 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_STREAM_CLOCK_H
+#define INCLUDED_RDMA_STREAM_STREAM_CLOCK_H
+
+#include "rational_rate.h"
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * Where the device is in the sample stream, from the host's clock: sample k is taken
+ * at device time t0 + k / rate, and device time = host time + offset (estimated, with
+ * an error bound). The host uses it to know which samples must have landed by now
+ * (clock mode, and the end of a burst) and which the device cannot have written yet
+ * (before re-arming a slot).
+ */
+class stream_clock
+{
+public:
+    stream_clock() = default;
+    stream_clock(rational rate, uint64_t t0_ns, int64_t offset_ns, uint64_t error_ns, uint64_t grace_ns);
+
+    //! Samples produced by device time \p device_ns.
+    uint64_t samples_at(int64_t device_ns) const;
+    //! Device time of sample \p k, ns since the epoch.
+    uint64_t time_of(uint64_t k) const;
+    //! Samples that must have landed by host time \p host_ns (produced a grace period ago).
+    uint64_t final_by(int64_t host_ns) const;
+    //! Samples the device may have produced by host time \p host_ns (upper bound).
+    uint64_t written_bound(int64_t host_ns) const;
+    //! Host time at which sample count \p k becomes final by the clock.
+    int64_t host_time_final(uint64_t k) const;
+
+    uint64_t t0_ns() const { return d_t0; }
+    int64_t offset_ns() const { return d_offset; }
+
+private:
+    rational d_rate{ 1, 1 };
+    uint64_t d_t0 = 0;
+    int64_t d_offset = 0;
+    uint64_t d_error = 0;
+    uint64_t d_grace = 0;
+};
+
+//! The host's wall clock, ns since the epoch (the clock the offset refers to).
+int64_t host_time_ns();
+
+} // namespace rdma
+} // namespace gr
+
+#endif
