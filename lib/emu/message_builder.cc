@@ -113,12 +113,19 @@ size_t message_builder::build(uint64_t message,
         p = outgoing_packet{};
         p.udp_payload = packet;
         p.length = roce::finish(packet, headers, bytes);
+        p.ends_message = last;
+        p.immediate = last && with_imm;
         if (fault == regs::fault::corrupt_icrc)
             p.flip_after_seal = static_cast<int32_t>(p.length - 1);
         else if (fault == regs::fault::corrupt_payload && bytes > 0)
             p.flip_after_seal = static_cast<int32_t>(headers + bytes / 2);
     }
     return packets;
+}
+
+std::unique_ptr<packetizer> make_packetizer(const rx_descriptor& d)
+{
+    return std::make_unique<message_builder>(d);
 }
 
 } // namespace emu

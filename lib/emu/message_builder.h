@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_EMU_MESSAGE_BUILDER_H
 #define INCLUDED_RDMA_EMU_MESSAGE_BUILDER_H
 
+#include "packetizer.h"
 #include "rx_descriptor.h"
 #include "signal_source.h"
 #include "wire.h"
@@ -24,7 +25,7 @@ namespace emu {
  * the message sequence number as immediate data. PSNs advance by one per packet,
  * also for messages that are lost on the way (skip()).
  */
-class message_builder
+class message_builder : public packetizer
 {
 public:
     explicit message_builder(const rx_descriptor& d);
@@ -32,10 +33,10 @@ public:
     //! Bytes a packet slot needs (headroom + headers + payload + pad + ICRC).
     static size_t slot_bytes_for(uint32_t path_mtu);
 
-    uint64_t samples_per_message() const { return d_spm; }
-    uint64_t total_messages() const; //!< UINT64_MAX when continuous
-    uint64_t samples_in(uint64_t message) const;
-    size_t packets_in(uint64_t message) const;
+    uint64_t samples_per_message() const override { return d_spm; }
+    uint64_t total_messages() const override;
+    uint64_t samples_in(uint64_t message) const override;
+    size_t packets_in(uint64_t message) const override;
     bool has_immediate(uint64_t message) const;
 
     /*!
@@ -43,9 +44,13 @@ public:
      * describe the packets in \p out; \p fault (regs::fault) alters headers or marks a
      * bit to flip after sealing. Returns the number of packets.
      */
-    size_t build(uint64_t message, uint32_t fault, uint8_t* slots, size_t slot_bytes, outgoing_packet* out);
+    size_t build(uint64_t message,
+                 uint32_t fault,
+                 uint8_t* slots,
+                 size_t slot_bytes,
+                 outgoing_packet* out) override;
     //! Consume the PSNs of a message that is lost before reaching the wire.
-    void skip(uint64_t message);
+    void skip(uint64_t message) override;
 
 private:
     const rx_descriptor d_desc;

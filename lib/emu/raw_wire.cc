@@ -124,7 +124,8 @@ size_t raw_wire::send(outgoing_packet* batch, size_t count, const socket_address
                 // Once per packet: a packet offered again keeps its IP ID and ICRC.
                 ip.ip_id = next_ip_id();
                 roce::write_ipv4_udp(frame, ip, p.length, 0, frame_ttl);
-                roce::seal_frame(frame, headroom + p.length);
+                if (p.roce)
+                    roce::seal_frame(frame, headroom + p.length);
                 finish_seal(p);
             }
             iov[i] = { frame, headroom + p.length };

@@ -6,6 +6,7 @@
  */
 
 #include "rx_engine.h"
+#include "message_builder.h"
 #include "../nic/nic.h"
 #include "../regs/register_map.h"
 #include "../util/thread_role.h"
@@ -81,8 +82,8 @@ uint32_t validate(const rx_descriptor& d, unsigned link_mtu)
     return ec::none;
 }
 
-rx_engine::rx_engine(unsigned index, wire& link)
-    : d_index(index), d_link(link), d_thread([this] { run(); })
+rx_engine::rx_engine(unsigned index, wire& link, metadata_sink* metadata)
+    : d_index(index), d_link(link), d_metadata(metadata), d_thread([this] { run(); })
 {
 }
 
@@ -110,7 +111,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     // Wait for the thread to leave the previous run before handing it a new one.
     d_wake.wait(lock, [this] { return d_idle; });
     d_desc = d;
-    d_builder = std::make_unique<message_builder>(d);
+    d_builder = make_packetizer(d);
     d_plan = std::make_unique<impairment_plan>(d.impairments);
     d_slot_bytes = message_builder::slot_bytes_for(d.path_mtu);
     d_slots.assign(max_batch_packets * d_slot_bytes, 0);
@@ -120,7 +121,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     const size_t packets_per_message = d_builder->packets_in(0);
     const size_t held_packets = d_plan->active() ? max_held_messages * packets_per_message : 0;
     d_held_slots.assign(held_packets * d_slot_bytes, 0);
-    d_held_lengths.assign(held_packets, 0);
+    d_held_packets.assign(held_packets, outgoing_packet{});
     d_held_busy.fill(false);
     d_held.clear();
     d_held.reserve(max_held_messages);
@@ -137,6 +138,8 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_status = regs::status::running;
     d_running = true;
     d_idle = false;
+    if (d_metadata)
+        d_metadata->stream_started(d_index, t0);
     lock.unlock();
     d_wake.notify_all();
     return regs::error_code::none;
@@ -198,6 +201,8 @@ void rx_engine::stream(std::unique_lock<std::mutex>& lock)
     while (d_running) {
         if (next == total && d_held.empty()) {
             d_status = regs::status::done;
+            if (d_metadata)
+                d_metadata->stream_ended(d_index, d_samples_emitted.load());
             return;
         }
         const int64_t elapsed = monotonic_ns() - d_mono_t0_ns;
@@ -215,6 +220,8 @@ void rx_engine::stream(std::unique_lock<std::mutex>& lock)
         const size_t count = fill_batch(next, ready, total);
         const size_t sent = send_all(count, lock);
         account_sent(sent);
+        if (d_metadata)
+            d_metadata->progress(d_index, d_samples_emitted.load());
         if (sent < count)
             return;
     }
@@ -246,9 +253,8 @@ size_t rx_engine::take_held(uint64_t sent_up_to, size_t count)
             uint8_t* from = d_held_slots.data() + (region + j) * d_slot_bytes;
             uint8_t* to = d_slots.data() + (count + j) * d_slot_bytes;
             std::memcpy(to, from, d_slot_bytes);
-            d_batch[count + j] = outgoing_packet{};
+            d_batch[count + j] = d_held_packets[region + j];
             d_batch[count + j].udp_payload = to + wire::headroom;
-            d_batch[count + j].length = d_held_lengths[region + j];
             d_batch_message[count + j] = h.message;
             d_batch_fate[count + j] = regs::fault::delay;
         }
@@ -281,7 +287,7 @@ size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
         uint8_t* slots = d_held_slots.data() + region * d_slot_bytes;
         const size_t n = d_builder->build(message, regs::fault::none, slots, d_slot_bytes, held);
         for (size_t j = 0; j < n; j++)
-            d_held_lengths[region + j] = held[j].length;
+            d_held_packets[region + j] = held[j];
         d_held_busy[held_index] = true;
         d_held.push_back({ message + d_desc.impairments.delay_messages, message, n });
         return count;
@@ -312,15 +318,15 @@ void rx_engine::account_sent(size_t sent)
 {
     uint64_t samples = 0, imms = 0, faulted = 0, faulted_samples = 0, copies = 0, delayed = 0;
     for (size_t i = 0; i < sent; i++) {
-        const roce::opcode_info info = roce::describe(d_batch[i].udp_payload[0]);
-        imms += info.has_imm ? 1 : 0;
+        const outgoing_packet& p = d_batch[i];
+        imms += p.immediate ? 1 : 0;
         const uint32_t fate = d_batch_fate[i];
         if (fate == duplicate_copy) {
             copies++;
             continue;
         }
         faulted += is_faulted(fate) ? 1 : 0;
-        if (!info.ends_message)
+        if (!p.ends_message)
             continue;
         const uint64_t n = d_builder->samples_in(d_batch_message[i]);
         samples += n;

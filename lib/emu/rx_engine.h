@@ -9,7 +9,8 @@
 #define INCLUDED_RDMA_EMU_RX_ENGINE_H
 
 #include "impairments.h"
-#include "message_builder.h"
+#include "metadata_sink.h"
+#include "packetizer.h"
 #include "rx_descriptor.h"
 #include "wire.h"
 #include <array>
@@ -27,7 +28,7 @@ namespace emu {
 
 /*!
  * The RX engine of one stream: the SDR's network logic. Paced by the device clock at
- * the sample rate, it hands every message to the wire as message_builder cuts it,
+ * the sample rate, it hands every message to the wire as its packetizer cuts it,
  * applying the configured impairments (drop, duplicate, corrupt, delay, bad key or
  * address) and recording each in a fault log. It runs on its own thread,
  * "emu-rx<index>", charged to the device.
@@ -35,7 +36,8 @@ namespace emu {
 class rx_engine
 {
 public:
-    rx_engine(unsigned index, wire& link);
+    //! \p metadata (may be null) hears of starts, progress, ends and device events.
+    rx_engine(unsigned index, wire& link, metadata_sink* metadata = nullptr);
     ~rx_engine();
     rx_engine(const rx_engine&) = delete;
     rx_engine& operator=(const rx_engine&) = delete;
@@ -69,6 +71,7 @@ private:
 
     const unsigned d_index;
     wire& d_link;
+    metadata_sink* const d_metadata;
 
     std::mutex d_mutex;
     std::condition_variable d_wake;
@@ -79,7 +82,7 @@ private:
     int64_t d_mono_t0_ns = 0;
 
     // Owned by the sending thread while running (set up by start()).
-    std::unique_ptr<message_builder> d_builder;
+    std::unique_ptr<packetizer> d_builder;
     std::unique_ptr<impairment_plan> d_plan;
     size_t d_slot_bytes = 0;
     std::vector<uint8_t> d_slots;               // batch packet memory
@@ -88,7 +91,7 @@ private:
     std::vector<uint32_t> d_batch_fate;         // its fate
     static constexpr size_t max_held_messages = 32;
     std::vector<uint8_t> d_held_slots;          // held packet memory, one region per index
-    std::vector<size_t> d_held_lengths;         // their UDP payload lengths
+    std::vector<outgoing_packet> d_held_packets; // their descriptions
     std::array<bool, max_held_messages> d_held_busy{}; // region in use
     std::vector<held_message> d_held;           // FIFO of held messages
 

@@ -42,7 +42,8 @@ size_t udp_wire::send(outgoing_packet* batch, size_t count, const socket_address
         for (size_t i = 0; i < n; i++) {
             outgoing_packet& p = batch[sent + i];
             if (!p.sealed) {
-                roce::seal_udp(ip, p.udp_payload, p.length);
+                if (p.roce)
+                    roce::seal_udp(ip, p.udp_payload, p.length);
                 finish_seal(p);
             }
             d_datagrams[i].data = p.udp_payload;

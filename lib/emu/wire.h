@@ -29,6 +29,9 @@ struct outgoing_packet {
     //! (the ICRC no longer matches); negative: none. Every wire must honour it.
     int32_t flip_after_seal = -1;
     bool sealed = false; //!< set by the wire: a packet offered again is not re-sealed
+    bool roce = true;    //!< false: a plain UDP datagram, no ICRC to seal
+    bool ends_message = true; //!< the last packet of its message
+    bool immediate = false;   //!< carries immediate data (a notification)
 };
 
 //! Apply outgoing_packet::flip_after_seal and mark the packet sealed; wires call it
