@@ -22,7 +22,8 @@ void usage(const char* argv0)
 {
     std::fprintf(
         stderr,
-        "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N]\n"
+        "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N] "
+        "[--fifo-ms MS]\n"
         "  --control  AXIoE address to listen on (default 0.0.0.0:50100)\n"
         "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1)\n"
         "  --wire     how frames are sent (default udp):\n"
@@ -33,6 +34,8 @@ void usage(const char* argv0)
         "                    RoCEv2 comes back on its port 4791. Needs CAP_NET_RAW:\n"
         "                    run as root or setcap cap_net_raw+ep gr-rdma-emu\n"
         "  --streams  number of RX streams (default 1)\n"
+        "  --fifo-ms  how late it may send before dropping samples (overflow,\n"
+        "             counted and logged; default 30)\n"
         "Runs until SIGINT or SIGTERM.\n",
         argv0);
 }
@@ -63,6 +66,8 @@ int main(int argc, char** argv)
                 config.wire = gr::rdma::emu::parse_wire_type(value);
             else if (arg == "--streams")
                 config.rx_streams = static_cast<unsigned>(std::stoul(value));
+            else if (arg == "--fifo-ms")
+                config.fifo_us = static_cast<uint32_t>(std::stod(value) * 1000);
             else {
                 usage(argv[0]);
                 return 2;

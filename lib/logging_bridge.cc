@@ -14,7 +14,8 @@
 namespace {
 
 const bool s_bridge_installed = [] {
-    gr::rdma::set_logger_factory([](const std::string& name) { return gr::logger(name).d_logger; });
+    gr::rdma::set_logger_factory(
+        [](const std::string& name) { return gr::logger(name).d_logger; });
     return true;
 }();
 

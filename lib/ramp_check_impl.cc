@@ -123,14 +123,16 @@ void ramp_check_impl::on_tag(const tag_t& tag, const uint8_t* item_data)
         d_time_tags++;
         // The ramp carries its own sample number: the tag must name the same sample.
         if (tag.offset >= d_gap_end) {
-            const uint64_t modulus = d_format == sample_format::sc16 ? (1ull << 32) : (1ull << 24);
+            const uint64_t modulus =
+                d_format == sample_format::sc16 ? (1ull << 32) : (1ull << 24);
             if (data_sample(item_data) != static_cast<uint64_t>(device) % modulus) {
                 std::lock_guard<std::mutex> lock(d_ranges_mutex);
                 d_time_error_items.push_back(tag.offset);
             }
         }
     } else if (key == "rx_gap") {
-        const uint64_t count = pmt::to_uint64(pmt::dict_ref(tag.value, pmt::mp("count"), pmt::from_uint64(0)));
+        const uint64_t count = pmt::to_uint64(
+            pmt::dict_ref(tag.value, pmt::mp("count"), pmt::from_uint64(0)));
         d_gap_end = std::max(d_gap_end, tag.offset + count);
     }
 }
@@ -155,7 +157,9 @@ void ramp_check_impl::check(uint64_t first, const uint8_t* data, uint64_t count)
             continue;
         }
         uint8_t expect[8];
-        ramp_item(d_format, static_cast<uint64_t>(static_cast<int64_t>(item) + d_device_offset), expect);
+        ramp_item(d_format,
+                  static_cast<uint64_t>(static_cast<int64_t>(item) + d_device_offset),
+                  expect);
         if (std::memcmp(expect, p, d_item) != 0)
             record_mismatch(item);
     }
@@ -166,11 +170,19 @@ void ramp_check_impl::on_event(const pmt::pmt_t& msg)
     const pmt::pmt_t info = pmt::is_pair(msg) ? pmt::cdr(msg) : msg;
     if (!pmt::is_dict(info))
         return;
+    // Reports that may come after the samples were handed out excuse them: overwritten
+    // while unread, or replaced by zeros on the device (RC). Gaps announced by tags
+    // beforehand are checked to be zeros instead.
     const pmt::pmt_t cause = pmt::dict_ref(info, pmt::mp("cause"), pmt::PMT_NIL);
-    if (!pmt::is_symbol(cause) || pmt::symbol_to_string(cause) != "overwritten")
+    if (!pmt::is_symbol(cause))
         return;
-    const uint64_t first = pmt::to_uint64(pmt::dict_ref(info, pmt::mp("first_sample"), pmt::from_uint64(0)));
-    const uint64_t count = pmt::to_uint64(pmt::dict_ref(info, pmt::mp("count"), pmt::from_uint64(0)));
+    const std::string why = pmt::symbol_to_string(cause);
+    if (why != "overwritten" && why != "zero_substituted")
+        return;
+    const uint64_t first =
+        pmt::to_uint64(pmt::dict_ref(info, pmt::mp("first_sample"), pmt::from_uint64(0)));
+    const uint64_t count =
+        pmt::to_uint64(pmt::dict_ref(info, pmt::mp("count"), pmt::from_uint64(0)));
     std::lock_guard<std::mutex> lock(d_ranges_mutex);
     add_range(d_overwritten, first, first + count);
 }
@@ -214,7 +226,8 @@ int ramp_check_impl::work(int noutput_items,
     std::sort(d_tags.begin(), d_tags.end(), [](const tag_t& a, const tag_t& b) {
         if (a.offset != b.offset)
             return a.offset < b.offset;
-        return pmt::symbol_to_string(a.key) == "rx_rate" && pmt::symbol_to_string(b.key) != "rx_rate";
+        return pmt::symbol_to_string(a.key) == "rx_rate" &&
+               pmt::symbol_to_string(b.key) != "rx_rate";
     });
     uint64_t at = first;
     for (const tag_t& tag : d_tags) {

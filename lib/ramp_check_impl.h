@@ -61,7 +61,8 @@ private:
     int64_t d_device_offset = 0; // device sample = item + offset
     uint64_t d_gap_end = 0;      // items below are inside a reported gap
 
-    // Mismatched items as ranges [first, end) and overwritten reports: compared at the end.
+    // Mismatched items as ranges [first, end) and overwritten reports: compared at the
+    // end.
     mutable std::mutex d_ranges_mutex;
     std::map<uint64_t, uint64_t> d_mismatch_ranges;
     std::map<uint64_t, uint64_t> d_overwritten;

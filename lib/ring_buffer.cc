@@ -32,13 +32,16 @@ gr::buffer_sptr ring_buffer::make_buffer(int nitems,
         throw std::logic_error("rdma ring_buffer: the owner block provides no RDMA ring");
     const provided_ring ring = provider->ring();
     if (sizeof_item != ring.item_size)
-        throw std::logic_error("rdma ring_buffer: item size " + std::to_string(sizeof_item) +
-                               " does not match the ring's " + std::to_string(ring.item_size));
+        throw std::logic_error(
+            "rdma ring_buffer: item size " + std::to_string(sizeof_item) +
+            " does not match the ring's " + std::to_string(ring.item_size));
     if (static_cast<size_t>(nitems) > ring.items)
-        throw std::runtime_error(
-            "the flowgraph needs a buffer of " + std::to_string(nitems) +
-            " items after the RDMA source but its ring holds " + std::to_string(ring.items) +
-            ": raise latency= in the device args (ring size = rate x item size x latency)");
+        throw std::runtime_error("the flowgraph needs a buffer of " +
+                                 std::to_string(nitems) +
+                                 " items after the RDMA source but its ring holds " +
+                                 std::to_string(ring.items) +
+                                 ": raise latency= in the device args (ring size = rate "
+                                 "x item size x latency)");
     return gr::buffer_sptr(
         new ring_buffer(ring, downstream_lcm_nitems, downstream_max_out_mult, link));
 }

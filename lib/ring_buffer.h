@@ -18,7 +18,8 @@ namespace rdma {
 
 //! A double-mapped ring some block owns, for ring_buffer to adopt.
 struct provided_ring {
-    uint8_t* base = nullptr; //!< [base, base + 2 * items * item_size) mapped, halves aliased
+    uint8_t* base =
+        nullptr; //!< [base, base + 2 * items * item_size) mapped, halves aliased
     size_t items = 0;
     size_t item_size = 0;
 };

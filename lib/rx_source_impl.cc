@@ -34,9 +34,16 @@ pmt::pmt_t report_dict(const rx_event& e)
     d = pmt::dict_add(d, pmt::mp("first_sample"), pmt::from_uint64(e.item));
     d = pmt::dict_add(d, pmt::mp("device_sample"), pmt::from_uint64(e.device_item));
     d = pmt::dict_add(d, pmt::mp("count"), pmt::from_uint64(e.count));
-    d = pmt::dict_add(d, pmt::mp("rx_time"),
-                      pmt::make_tuple(pmt::from_uint64(e.time_ns / 1000000000u),
-                                      pmt::from_double((e.time_ns % 1000000000u) * 1e-9)));
+    d = pmt::dict_add(
+        d,
+        pmt::mp("rx_time"),
+        pmt::make_tuple(pmt::from_uint64(e.time_ns / 1000000000u),
+                        pmt::from_double((e.time_ns % 1000000000u) * 1e-9)));
+    // docs/metadata.md: a device event, as the device sent it.
+    if (e.type == rx_event::kind::device) {
+        d = pmt::dict_add(d, pmt::mp("code"), pmt::from_uint64(e.code));
+        d = pmt::dict_add(d, pmt::mp("value"), pmt::from_uint64(e.value));
+    }
     return d;
 }
 } // namespace
@@ -46,16 +53,18 @@ rx_source::sptr rx_source::make(const std::string& args,
                                 double sample_rate,
                                 uint64_t num_samples)
 {
-    return gnuradio::make_block_sptr<rx_source_impl>(args, format, sample_rate, num_samples);
+    return gnuradio::make_block_sptr<rx_source_impl>(
+        args, format, sample_rate, num_samples);
 }
 
 rx_source_impl::rx_source_impl(const std::string& args,
                                const std::string& format,
                                double sample_rate,
                                uint64_t num_samples)
-    : gr::sync_block("rx_source",
-                     gr::io_signature::make(0, 0, 0),
-                     gr::io_signature::make(1, 1, item_size_of(format), ring_buffer::type)),
+    : gr::sync_block(
+          "rx_source",
+          gr::io_signature::make(0, 0, 0),
+          gr::io_signature::make(1, 1, item_size_of(format), ring_buffer::type)),
       d_stream(std::make_unique<rx_stream>(args, format, sample_rate, num_samples)),
       d_id(pmt::string_to_symbol(alias()))
 {
@@ -78,7 +87,8 @@ provided_ring rx_source_impl::ring() const
 bool rx_source_impl::start()
 {
     d_buffer = std::dynamic_pointer_cast<ring_buffer>(detail()->output(0));
-    if (!d_buffer || d_buffer->base() != reinterpret_cast<const char*>(d_stream->ring_base()))
+    if (!d_buffer ||
+        d_buffer->base() != reinterpret_cast<const char*>(d_stream->ring_base()))
         throw std::logic_error("rx_source: the output buffer is not the RDMA ring");
     // Every start() begins a run at ring slot 0 (GNU Radio resets write indices).
     d_stream->start();
@@ -97,7 +107,8 @@ size_t rx_source_impl::wait_for_items(uint64_t written)
     // Wait inside work(): a source that returns 0 is put to sleep for 250 ms by the
     // scheduler. Bounded slices with interruption points keep tb.stop() prompt.
     size_t ready;
-    while ((ready = d_stream->wait_items(written, d_buffer->released_items(), wait_slice)) == 0) {
+    while ((ready = d_stream->wait_items(
+                written, d_buffer->released_items(), wait_slice)) == 0) {
         if (d_stream->end_of_stream(written))
             break;
         boost::this_thread::interruption_point();
@@ -122,12 +133,20 @@ void rx_source_impl::publish_events()
         if (e.type == rx_event::kind::time) {
             tag_time(e.item, e.time_ns);
             if (e.item == 0)
-                add_item_tag(0, 0, pmt::mp("rx_rate"), pmt::from_double(d_stream->sample_rate()), d_id);
+                add_item_tag(0,
+                             0,
+                             pmt::mp("rx_rate"),
+                             pmt::from_double(d_stream->sample_rate()),
+                             d_id);
         } else {
             const pmt::pmt_t info = report_dict(e);
-            // Tags reach readers that have not passed the item yet; the message always arrives.
-            add_item_tag(0, e.item, pmt::mp(e.type == rx_event::kind::gap ? "rx_gap" : "rx_overrun"), info, d_id);
-            message_port_pub(pmt::mp("async_msgs"), pmt::cons(pmt::mp("rdma_rx_event"), info));
+            // Tags reach readers that have not passed the item yet; the message always
+            // arrives. Device events say nothing about the items: the message alone.
+            const char* tag = e.type == rx_event::kind::gap ? "rx_gap" : "rx_overrun";
+            if (e.type != rx_event::kind::device)
+                add_item_tag(0, e.item, pmt::mp(tag), info, d_id);
+            message_port_pub(pmt::mp("async_msgs"),
+                             pmt::cons(pmt::mp("rdma_rx_event"), info));
         }
     }
 }
@@ -144,10 +163,11 @@ int rx_source_impl::work(int noutput_items,
     }
     // Item k lives in slot k mod N for GNU Radio and for the device alike (overruns
     // skip whole rings): the write pointer must be the slot the device wrote.
-    const auto* expected =
-        d_stream->ring_base() + (written % d_stream->ring_items()) * d_stream->item_size();
+    const auto* expected = d_stream->ring_base() +
+                           (written % d_stream->ring_items()) * d_stream->item_size();
     if (output_items[0] != expected)
-        throw std::logic_error("rx_source: GNU Radio's write position left the RDMA ring slot");
+        throw std::logic_error(
+            "rx_source: GNU Radio's write position left the RDMA ring slot");
     const size_t n = std::min<size_t>(ready, noutput_items);
     d_stream->commit(written, n);
     publish_events();

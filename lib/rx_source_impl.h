@@ -29,7 +29,10 @@ public:
     size_t ring_bytes() const override { return d_stream->ring_bytes(); }
     size_t ring_items() const override { return d_stream->ring_items(); }
     bool hugepages() const override { return d_stream->hugepages(); }
-    std::map<std::string, uint64_t> read_counters() override { return d_stream->read_counters(); }
+    std::map<std::string, uint64_t> read_counters() override
+    {
+        return d_stream->read_counters();
+    }
     std::vector<rx_stream::injected_fault> read_injected_faults() override
     {
         return d_stream->read_injected_faults();
@@ -48,7 +51,7 @@ private:
     void publish_events();
     void tag_time(uint64_t offset, uint64_t time_ns);
 
-    std::unique_ptr<rx_stream> d_stream; // owns the ring: allocated before any buffer
+    std::unique_ptr<rx_stream> d_stream;   // owns the ring: allocated before any buffer
     std::shared_ptr<ring_buffer> d_buffer; // this run's output buffer (set in start())
     const pmt::pmt_t d_id;
 };

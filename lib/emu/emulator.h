@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_EMU_EMULATOR_H
 
 #include "../axioe/axioe_server.h"
+#include "metadata_sender.h"
 #include "register_file.h"
 #include "rx_engine.h"
 #include "wire.h"
@@ -22,12 +23,14 @@ namespace emu {
 
 //! How link 0 carries RoCEv2 (emu/wire.h).
 enum class wire_type {
-    udp, //!< udp_wire: a UDP socket, ICRC over the canonical header (soft NIC only)
-    raw, //!< raw_wire: complete IPv4 frames by raw socket (rxe, hardware NICs;
-         //!< CAP_NET_RAW)
+    udp,    //!< udp_wire: a UDP socket, ICRC over the canonical header (soft NIC only)
+    raw,    //!< raw_wire: complete IPv4 frames by raw socket (rxe, hardware NICs;
+            //!< CAP_NET_RAW)
+    inproc, //!< inproc_wire: frames handed to a soft NIC of this process, no kernel
+            //!< (benchmarks; the link address still receives RC ACKs by UDP)
 };
 
-//! "udp" or "raw"; throws std::invalid_argument naming the choices otherwise.
+//! "udp", "raw" or "inproc"; throws std::invalid_argument naming the choices otherwise.
 wire_type parse_wire_type(const std::string& text);
 const char* to_string(wire_type type);
 
@@ -39,6 +42,9 @@ struct emulator_config {
     wire_type wire = wire_type::udp;
     unsigned rx_streams = 1;
     uint64_t serial = 0x5EED0001;
+    //! How late the emulator may send (its FIFO depth, RX_FIFO_US); what it cannot send
+    //! in time is dropped as an overflow, counted and logged.
+    uint32_t fifo_us = rx_descriptor{}.fifo_us;
 };
 
 /*!
@@ -59,11 +65,15 @@ public:
     socket_address link_address() const { return d_link->local_address(); }
     const register_file& registers() const { return *d_registers; }
     rx_counters rx_stream_counters(unsigned s) const { return d_rx.at(s)->counters(); }
+    //! The link's receive side (RC ACK/NAKs): what it dropped as malformed.
+    const ack_receiver& acks() const { return *d_acks; }
 
 private:
     // Declared in creation order; destroyed in reverse (server first: no request
     // reaches a half-destroyed register file).
     std::unique_ptr<wire> d_link;
+    std::unique_ptr<metadata_sender> d_metadata; // outlives the engines that report to it
+    std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
     std::vector<std::unique_ptr<rx_engine>> d_rx;
     std::unique_ptr<register_file> d_registers;
     std::unique_ptr<axioe::server> d_server;

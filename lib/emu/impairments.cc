@@ -38,7 +38,8 @@ bool impairment_plan::chance(uint64_t message, uint32_t salt, uint32_t ppm) cons
 {
     if (ppm == 0)
         return false;
-    const uint64_t h = splitmix64(splitmix64((uint64_t(d_config.seed) << 32) | salt) ^ message);
+    const uint64_t h =
+        splitmix64(splitmix64((uint64_t(d_config.seed) << 32) | salt) ^ message);
     return h % 1000000u < ppm;
 }
 
@@ -50,7 +51,8 @@ uint32_t impairment_plan::fate(uint64_t message) const
         if (d_config.table[i].message == message)
             return d_config.table[i].kind;
     }
-    const uint64_t first = message >= d_config.loss_burst - 1 ? message - (d_config.loss_burst - 1) : 0;
+    const uint64_t first =
+        message >= d_config.loss_burst - 1 ? message - (d_config.loss_burst - 1) : 0;
     for (uint64_t k = first; k <= message; k++) {
         if (chance(k, 'L', d_config.loss_ppm))
             return regs::fault::drop;

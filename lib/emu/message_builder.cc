@@ -6,7 +6,9 @@
  */
 
 #include "message_builder.h"
+#include "udp_sample_builder.h"
 #include <algorithm>
+#include <cstring>
 
 namespace gr {
 namespace rdma {
@@ -28,7 +30,10 @@ message_builder::message_builder(const rx_descriptor& d)
       d_signal(d.signal),
       d_item(item_size(d.signal.format)),
       d_spm(d.payload_bytes / item_size(d.signal.format)),
-      d_next_psn(d.start_psn & 0xFFFFFF)
+      d_packets_per_message((d.payload_bytes + d.path_mtu - 1) / d.path_mtu),
+      d_ack_every(std::max<uint64_t>(1, ack_packets / d_packets_per_message)),
+      d_transport(d.transport == regs::transport_type::rc ? roce::opcode::rc
+                                                          : roce::opcode::uc)
 {
 }
 
@@ -59,9 +64,15 @@ bool message_builder::has_immediate(uint64_t message) const
            (d_desc.notify_interval && (message + 1) % d_desc.notify_interval == 0);
 }
 
-void message_builder::skip(uint64_t message)
+bool message_builder::ack_requested(uint64_t message) const
 {
-    d_next_psn = (d_next_psn + packets_in(message)) & 0xFFFFFF;
+    if (d_transport != roce::opcode::rc)
+        return false;
+    // The last message of a burst too: the device must learn that the burst arrived
+    // whole, and a lost tail is found by the timer that waits for this ACK.
+    const bool last_of_burst =
+        d_desc.num_samples && message * d_spm + samples_in(message) == d_desc.num_samples;
+    return last_of_burst || (message + 1) % d_ack_every == 0;
 }
 
 size_t message_builder::build(uint64_t message,
@@ -70,12 +81,35 @@ size_t message_builder::build(uint64_t message,
                               size_t slot_bytes,
                               outgoing_packet* out)
 {
+    resend whole;
+    whole.message = message;
+    whole.count = packets_in(message);
+    return emit(whole, fault, slots, slot_bytes, out);
+}
+
+size_t message_builder::rebuild(const resend& r,
+                                uint8_t* slots,
+                                size_t slot_bytes,
+                                outgoing_packet* out)
+{
+    return emit(r, regs::fault::none, slots, slot_bytes, out);
+}
+
+size_t message_builder::emit(const resend& r,
+                             uint32_t fault,
+                             uint8_t* slots,
+                             size_t slot_bytes,
+                             outgoing_packet* out)
+{
     const rx_descriptor& d = d_desc;
+    const uint64_t message = r.message;
     const uint64_t first_sample = message * d_spm;
     const size_t message_bytes = samples_in(message) * d_item;
     const bool with_imm = has_immediate(message);
+    const bool ack_on_last = ack_requested(message);
     const uint32_t imm = static_cast<uint32_t>(message);
 
+    // The RETH describes the whole message, also when only its FIRST is resent.
     roce::reth reth;
     reth.va = d.va + (message * d.payload_bytes) % d.ring_bytes;
     reth.rkey = d.rkey;
@@ -86,7 +120,9 @@ size_t message_builder::build(uint64_t message,
         reth.va = d.va + d.ring_bytes; // the first byte past the registered ring
 
     const size_t packets = packets_in(message);
-    for (size_t j = 0; j < packets; j++) {
+    const size_t end = std::min(packets, r.first_packet + r.count);
+    size_t built = 0;
+    for (size_t j = r.first_packet; j < end; j++, built++) {
         const size_t offset = j * d.path_mtu;
         const size_t bytes = std::min<size_t>(d.path_mtu, message_bytes - offset);
         const bool first = j == 0, last = j + 1 == packets;
@@ -100,31 +136,40 @@ size_t message_builder::build(uint64_t message,
         else
             op = roce::opcode::write_middle;
         roce::bth bth;
-        bth.opcode = roce::opcode::uc | op;
+        bth.opcode = d_transport | op;
         bth.pad_count = roce::pad_for(bytes);
         bth.dest_qp = d.dest_qpn;
-        bth.psn = d_next_psn;
-        d_next_psn = (d_next_psn + 1) & 0xFFFFFF;
+        bth.ack_req = (last && ack_on_last) || (r.ack_last && j + 1 == end);
+        bth.psn =
+            static_cast<uint32_t>(d.start_psn + message * d_packets_per_message + j) &
+            0xFFFFFF;
 
-        uint8_t* packet = slots + j * slot_bytes + wire::headroom;
+        uint8_t* packet = slots + built * slot_bytes + wire::headroom;
         const size_t headers = roce::write_headers(packet, bth, &reth, &imm);
-        d_signal.generate(first_sample + offset / d_item, bytes / d_item, packet + headers);
-        outgoing_packet& p = out[j];
+        if (r.zeros)
+            std::memset(packet + headers, 0, bytes);
+        else
+            d_signal.generate(
+                first_sample + offset / d_item, bytes / d_item, packet + headers);
+        outgoing_packet& p = out[built];
         p = outgoing_packet{};
         p.udp_payload = packet;
         p.length = roce::finish(packet, headers, bytes);
         p.ends_message = last;
         p.immediate = last && with_imm;
+        p.ack_req = bth.ack_req;
         if (fault == regs::fault::corrupt_icrc)
             p.flip_after_seal = static_cast<int32_t>(p.length - 1);
         else if (fault == regs::fault::corrupt_payload && bytes > 0)
             p.flip_after_seal = static_cast<int32_t>(headers + bytes / 2);
     }
-    return packets;
+    return built;
 }
 
 std::unique_ptr<packetizer> make_packetizer(const rx_descriptor& d)
 {
+    if (d.transport == regs::transport_type::udp)
+        return std::make_unique<udp_sample_builder>(d);
     return std::make_unique<message_builder>(d);
 }
 

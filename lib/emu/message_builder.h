@@ -20,14 +20,22 @@ namespace emu {
 /*!
  * Cuts the sample stream into RoCEv2 packets: message m carries samples
  * [m*spm, (m+1)*spm) (the last of a burst fewer), goes to ring offset
- * (m * payload) mod ring_bytes, and is one UC WRITE ONLY packet, or FIRST/MIDDLE/LAST
+ * (m * payload) mod ring_bytes, and is one WRITE ONLY packet, or FIRST/MIDDLE/LAST
  * above the path MTU; every notify_interval-th message and the last of a burst carry
- * the message sequence number as immediate data. PSNs advance by one per packet,
- * also for messages that are lost on the way (skip()).
+ * the message sequence number as immediate data. Packet j of message m has PSN
+ * start_psn + m * ceil(payload / path MTU) + j (mod 2^24): PSNs advance by one per
+ * packet, also for messages lost on the way, and any packet can be built again.
+ *
+ * UC opcodes (0x2x) or, with transport RC, RC opcodes (0x0x) with AckReq on the last
+ * packet of every message that ends a group of ack_packets packets, and of the last
+ * message of a burst (docs/roce-wire.md, RC profile).
  */
 class message_builder : public packetizer
 {
 public:
+    //! RC: the host is asked for an ACK about once per this many packets.
+    static constexpr size_t ack_packets = 16;
+
     explicit message_builder(const rx_descriptor& d);
 
     //! Bytes a packet slot needs (headroom + headers + payload + pad + ICRC).
@@ -38,6 +46,7 @@ public:
     uint64_t samples_in(uint64_t message) const override;
     size_t packets_in(uint64_t message) const override;
     bool has_immediate(uint64_t message) const;
+    bool ack_requested(uint64_t message) const override;
 
     /*!
      * Build message \p message into consecutive slots of \p slot_bytes at \p slots and
@@ -49,15 +58,27 @@ public:
                  uint8_t* slots,
                  size_t slot_bytes,
                  outgoing_packet* out) override;
-    //! Consume the PSNs of a message that is lost before reaching the wire.
-    void skip(uint64_t message) override;
+    //! PSNs follow from the message number: nothing to consume.
+    void skip(uint64_t) override {}
+    size_t rebuild(const resend& r,
+                   uint8_t* slots,
+                   size_t slot_bytes,
+                   outgoing_packet* out) override;
 
 private:
+    size_t emit(const resend& r,
+                uint32_t fault,
+                uint8_t* slots,
+                size_t slot_bytes,
+                outgoing_packet* out);
+
     const rx_descriptor d_desc;
     const signal_source d_signal;
     const size_t d_item;
     const uint64_t d_spm;
-    uint32_t d_next_psn;
+    const uint64_t d_packets_per_message; // of a whole message: PSN stride
+    const uint64_t d_ack_every;           // RC: AckReq on every this-many-th message
+    const uint8_t d_transport;            // roce::opcode::uc or rc
 };
 
 } // namespace emu

@@ -32,7 +32,8 @@ public:
     //! A finite burst ended after \p samples samples.
     virtual void stream_ended(unsigned stream, uint64_t samples) = 0;
     //! A device-side event: \p code (docs/metadata.md), first sample, value.
-    virtual void event(unsigned stream, uint32_t code, uint64_t sample, uint64_t value) = 0;
+    virtual void
+    event(unsigned stream, uint32_t code, uint64_t sample, uint64_t value) = 0;
 };
 
 } // namespace emu

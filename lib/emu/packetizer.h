@@ -39,13 +39,40 @@ public:
      * describe its packets in \p out; \p fault (regs::fault) alters it as documented.
      * Returns the number of packets.
      */
-    virtual size_t
-    build(uint64_t message, uint32_t fault, uint8_t* slots, size_t slot_bytes, outgoing_packet* out) = 0;
+    virtual size_t build(uint64_t message,
+                         uint32_t fault,
+                         uint8_t* slots,
+                         size_t slot_bytes,
+                         outgoing_packet* out) = 0;
     //! Account for a message lost before the wire (sequence numbers move on).
     virtual void skip(uint64_t message) = 0;
+
+    //! RC: whether the last packet of \p message asks the host for an ACK (AckReq).
+    virtual bool ack_requested(uint64_t /*message*/) const { return false; }
+
+    //! An RC retransmission: packets [first_packet, first_packet + count) of a message.
+    struct resend {
+        uint64_t message = 0;
+        size_t first_packet = 0;
+        size_t count = 0;
+        bool zeros = false;    //!< zero substitution: an all-zero payload, same length
+        bool ack_last = false; //!< set AckReq on the last packet built
+    };
+    /*!
+     * Build packets of a message again, as they were first sent (same PSNs, headers
+     * and payload) but without any injected fault, for an RC retransmission. Returns
+     * the number built; 0 if this packetizer cannot resend (no RC).
+     */
+    virtual size_t rebuild(const resend& /*r*/,
+                           uint8_t* /*slots*/,
+                           size_t /*slot_bytes*/,
+                           outgoing_packet* /*out*/)
+    {
+        return 0;
+    }
 };
 
-//! The packetizer for \p d's transport (UC: RoCEv2 WRITE messages).
+//! The packetizer for \p d's transport (RoCEv2 WRITE messages, UC or RC).
 std::unique_ptr<packetizer> make_packetizer(const rx_descriptor& d);
 
 } // namespace emu

@@ -45,8 +45,14 @@ public:
         host.request_receive_buffer(16u << 20);
     }
 
-    void program(unsigned stream, uint64_t ring_bytes, uint32_t payload, uint32_t mtu,
-                 uint32_t notify, uint32_t rate, uint32_t format, uint64_t num_samples)
+    void program(unsigned stream,
+                 uint64_t ring_bytes,
+                 uint32_t payload,
+                 uint32_t mtu,
+                 uint32_t notify,
+                 uint32_t rate,
+                 uint32_t format,
+                 uint64_t num_samples)
     {
         auto reg = [stream](uint32_t r) { return regs::rx_reg(stream, r); };
         axi.write32(reg(regs::rx::dest_ipv4), host.local_address().ip());
@@ -78,7 +84,8 @@ public:
                 continue;
             received_packet r;
             r.bytes.assign(buf.begin(), buf.begin() + d.length);
-            CPPUNIT_ASSERT(roce::parse(r.bytes.data(), r.bytes.size(), r.pkt) == roce::parse_status::ok);
+            CPPUNIT_ASSERT(roce::parse(r.bytes.data(), r.bytes.size(), r.pkt) ==
+                           roce::parse_status::ok);
             roce::ip_context ip;
             ip.src_ip = d.peer.ip();
             ip.src_port = d.peer.port();
@@ -120,7 +127,8 @@ public:
         CPPUNIT_ASSERT_EQUAL(regs::magic_value, id[0]);
         CPPUNIT_ASSERT_EQUAL(regs::map_version, id[1]);
         CPPUNIT_ASSERT(id[2] & regs::cap::emulator);
-        CPPUNIT_ASSERT_EQUAL(0x7F000001u, b.axi.read32(regs::link_reg(0, regs::link::ipv4)));
+        CPPUNIT_ASSERT_EQUAL(0x7F000001u,
+                             b.axi.read32(regs::link_reg(0, regs::link::ipv4)));
         CPPUNIT_ASSERT_EQUAL(uint32_t(b.dev.link_address().port()),
                              b.axi.read32(regs::link_reg(0, regs::link::roce_port)));
         CPPUNIT_ASSERT(b.axi.read32(regs::link_reg(0, regs::link::mtu)) >= 1500);
@@ -142,14 +150,18 @@ public:
             return axioe::status::okay;
         };
         CPPUNIT_ASSERT(code_of([&] { b.axi.read32(0x0800); }) == axioe::status::decerr);
-        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(regs::id_magic, 1); }) == axioe::status::slverr);
-        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(regs::rx_reg(0, regs::rx::packets_sent_lo), 1); }) ==
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(regs::id_magic, 1); }) ==
                        axioe::status::slverr);
-        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(regs::emu_reg(0, regs::emu::signal), 9); }) ==
-                       axioe::status::slverr);
+        CPPUNIT_ASSERT(code_of([&] {
+                           b.axi.write32(regs::rx_reg(0, regs::rx::packets_sent_lo), 1);
+                       }) == axioe::status::slverr);
+        CPPUNIT_ASSERT(code_of([&] {
+                           b.axi.write32(regs::emu_reg(0, regs::emu::signal), 9);
+                       }) == axioe::status::slverr);
         // A burst that runs into a hole fails as a whole and writes nothing.
         const uint32_t words[2] = { 11, 22 };
-        CPPUNIT_ASSERT(code_of([&] { b.axi.write(regs::scratch, words, 2); }) == axioe::status::decerr);
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write(regs::scratch, words, 2); }) ==
+                       axioe::status::decerr);
         CPPUNIT_ASSERT_EQUAL(0xCAFEF00Du, b.axi.read32(regs::scratch));
     }
 
@@ -171,14 +183,16 @@ public:
             const bool last = m + 1 == messages;
             const bool imm = last || (m + 1) % notify == 0;
             CPPUNIT_ASSERT_EQUAL(uint32_t(got[m].expected_icrc), p.icrc);
-            CPPUNIT_ASSERT_EQUAL(int(roce::opcode::uc | (imm ? roce::opcode::write_only_imm
-                                                              : roce::opcode::write_only)),
-                                 int(p.base.opcode));
+            CPPUNIT_ASSERT_EQUAL(
+                int(roce::opcode::uc |
+                    (imm ? roce::opcode::write_only_imm : roce::opcode::write_only)),
+                int(p.base.opcode));
             CPPUNIT_ASSERT_EQUAL(uint32_t(0x123), p.base.dest_qp);
             CPPUNIT_ASSERT_EQUAL(uint32_t((0xFFFFF0 + m) & 0xFFFFFF), p.base.psn);
             CPPUNIT_ASSERT_EQUAL(uint16_t(0xFFFF), p.base.pkey);
             CPPUNIT_ASSERT(p.has_reth);
-            CPPUNIT_ASSERT_EQUAL(uint64_t(0x7f0000000000ull + (m * payload) % ring), p.reth_hdr.va);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(0x7f0000000000ull + (m * payload) % ring),
+                                 p.reth_hdr.va);
             CPPUNIT_ASSERT_EQUAL(uint32_t(0xABCD), p.reth_hdr.rkey);
             const size_t bytes = last ? 100 * 4 : payload;
             CPPUNIT_ASSERT_EQUAL(bytes, p.payload_len);
@@ -200,8 +214,10 @@ public:
             std::this_thread::sleep_for(5ms);
         }
         CPPUNIT_ASSERT_EQUAL(regs::status::done, status);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(messages), b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo)));
-        CPPUNIT_ASSERT_EQUAL(samples, b.axi.read64(regs::rx_reg(0, regs::rx::samples_emitted_lo)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(messages),
+                             b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo)));
+        CPPUNIT_ASSERT_EQUAL(samples,
+                             b.axi.read64(regs::rx_reg(0, regs::rx::samples_emitted_lo)));
         CPPUNIT_ASSERT_EQUAL(uint64_t(messages / notify + 1),
                              b.axi.read64(regs::rx_reg(0, regs::rx::imm_sent_lo)));
         CPPUNIT_ASSERT(b.receive(1, 50ms).empty());
@@ -221,13 +237,15 @@ public:
             const roce::packet& p = got[i].pkt;
             const size_t m = i / 4, j = i % 4;
             const bool imm = (m + 1) % 2 == 0;
-            const uint8_t op = j == 0 ? roce::opcode::write_first
-                               : j == 3 ? (imm ? roce::opcode::write_last_imm : roce::opcode::write_last)
-                                        : roce::opcode::write_middle;
+            const uint8_t op =
+                j == 0   ? roce::opcode::write_first
+                : j == 3 ? (imm ? roce::opcode::write_last_imm : roce::opcode::write_last)
+                         : roce::opcode::write_middle;
             CPPUNIT_ASSERT_EQUAL(int(roce::opcode::uc | op), int(p.base.opcode));
             CPPUNIT_ASSERT_EQUAL(j == 0, p.has_reth);
             if (j == 0) {
-                CPPUNIT_ASSERT_EQUAL(uint64_t(0x7f0000000000ull + m * payload), p.reth_hdr.va);
+                CPPUNIT_ASSERT_EQUAL(uint64_t(0x7f0000000000ull + m * payload),
+                                     p.reth_hdr.va);
                 CPPUNIT_ASSERT_EQUAL(payload, p.reth_hdr.dma_length);
             }
             CPPUNIT_ASSERT_EQUAL(size_t(1024), p.payload_len);
@@ -245,18 +263,22 @@ public:
         emulator_bench b;
         // Ring not a multiple of the payload.
         b.program(0, 1000, 1024, 1024, 1, 1000000, regs::format::sc16, 0);
-        CPPUNIT_ASSERT_THROW(b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start),
-                             axioe::error);
+        CPPUNIT_ASSERT_THROW(
+            b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start),
+            axioe::error);
         const uint32_t status = b.axi.read32(regs::rx_reg(0, regs::rx::status));
         CPPUNIT_ASSERT(status & regs::status::error);
         CPPUNIT_ASSERT_EQUAL(regs::error_code::bad_ring,
-                             (status & regs::status::error_mask) >> regs::status::error_shift);
+                             (status & regs::status::error_mask) >>
+                                 regs::status::error_shift);
         // Payload not a multiple of the fc32 item.
         b.program(0, 4096, 1020, 1024, 1, 1000000, regs::format::fc32, 0);
-        CPPUNIT_ASSERT_THROW(b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start),
-                             axioe::error);
+        CPPUNIT_ASSERT_THROW(
+            b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start),
+            axioe::error);
         CPPUNIT_ASSERT_EQUAL(regs::error_code::bad_payload,
-                             (b.axi.read32(regs::rx_reg(0, regs::rx::status)) & regs::status::error_mask) >>
+                             (b.axi.read32(regs::rx_reg(0, regs::rx::status)) &
+                              regs::status::error_mask) >>
                                  regs::status::error_shift);
         CPPUNIT_ASSERT(b.receive(1, 50ms).empty());
     }
@@ -268,14 +290,17 @@ public:
         b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
         CPPUNIT_ASSERT_EQUAL(size_t(50), b.receive(50, 5000ms).size());
         // Descriptor registers are latched while running.
-        CPPUNIT_ASSERT_THROW(b.axi.write32(regs::rx_reg(0, regs::rx::rkey), 1), axioe::error);
+        CPPUNIT_ASSERT_THROW(b.axi.write32(regs::rx_reg(0, regs::rx::rkey), 1),
+                             axioe::error);
         b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::stop);
-        CPPUNIT_ASSERT_EQUAL(0u, b.axi.read32(regs::rx_reg(0, regs::rx::status)) & regs::status::running);
+        CPPUNIT_ASSERT_EQUAL(
+            0u, b.axi.read32(regs::rx_reg(0, regs::rx::status)) & regs::status::running);
         const uint64_t sent = b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo));
         // Drain what was in flight, then nothing more may come.
         b.receive(100000, 100ms);
         CPPUNIT_ASSERT(b.receive(1, 100ms).empty());
-        CPPUNIT_ASSERT_EQUAL(sent, b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo)));
+        CPPUNIT_ASSERT_EQUAL(sent,
+                             b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo)));
         // And it can start again.
         b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
         CPPUNIT_ASSERT_EQUAL(size_t(10), b.receive(10, 5000ms).size());
@@ -318,7 +343,8 @@ public:
         CPPUNIT_ASSERT(b.receive(1, 50ms).empty());
         std::vector<uint32_t> order;
         for (const auto& r : got) {
-            const uint32_t m = static_cast<uint32_t>((r.pkt.reth_hdr.va - 0x7f0000000000ull) / payload);
+            const uint32_t m =
+                static_cast<uint32_t>((r.pkt.reth_hdr.va - 0x7f0000000000ull) / payload);
             const uint32_t psn = (r.pkt.base.psn - 0xFFFFF0) & 0xFFFFFF;
             const bool bad_va = r.pkt.reth_hdr.va == 0x7f0000000000ull + ring;
             const uint32_t message = bad_va ? 10 : m;
@@ -327,10 +353,12 @@ public:
             CPPUNIT_ASSERT_EQUAL(message, psn);
             const bool icrc_ok = r.pkt.icrc == r.expected_icrc;
             CPPUNIT_ASSERT_EQUAL(message != 7 && message != 8, icrc_ok);
-            CPPUNIT_ASSERT_EQUAL(message == 9 ? 0xABCDu + 1 : 0xABCDu, r.pkt.reth_hdr.rkey);
+            CPPUNIT_ASSERT_EQUAL(message == 9 ? 0xABCDu + 1 : 0xABCDu,
+                                 r.pkt.reth_hdr.rkey);
         }
         // Message 12 waits for exactly three later messages.
-        const std::vector<uint32_t> expect = { 0, 1, 2, 4, 5, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 12, 16, 17, 18, 19 };
+        const std::vector<uint32_t> expect = { 0,  1,  2,  4,  5,  5,  6,  7,  8,  9,
+                                               10, 11, 13, 14, 15, 12, 16, 17, 18, 19 };
         std::string text;
         for (uint32_t m : order)
             text += std::to_string(m) + " ";
@@ -352,7 +380,8 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(1), reg64(regs::rx::messages_delayed_lo));
 
         // The injection log, read as a FIFO.
-        CPPUNIT_ASSERT_EQUAL(7u, b.axi.read32(regs::emu_reg(0, regs::emu::fault_log_level)));
+        CPPUNIT_ASSERT_EQUAL(7u,
+                             b.axi.read32(regs::emu_reg(0, regs::emu::fault_log_level)));
         uint32_t log[3 * 8];
         b.axi.read(regs::emu_reg(0, regs::emu::fault_log), log, 3 * 8, true);
         for (int i = 0; i < 7; i++) {
@@ -368,18 +397,28 @@ public:
         emulator_bench b;
         const uint32_t payload = 1024;
         const uint64_t messages = 2000;
-        b.program(0, 64 * payload, payload, 1024, 16, 20000000, regs::format::sc16, messages * 256);
+        b.program(0,
+                  64 * payload,
+                  payload,
+                  1024,
+                  16,
+                  20000000,
+                  regs::format::sc16,
+                  messages * 256);
         b.axi.write32(regs::emu_reg(0, regs::emu::fault_seed), 99);
         b.axi.write32(regs::emu_reg(0, regs::emu::loss_ppm), 20000);
         b.axi.write32(regs::emu_reg(0, regs::emu::loss_burst), 3);
         b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
         auto got = b.receive(messages, 5000ms);
         CPPUNIT_ASSERT(b.receive(1, 50ms).empty());
-        const uint64_t dropped = b.axi.read64(regs::rx_reg(0, regs::rx::packets_dropped_lo));
+        const uint64_t dropped =
+            b.axi.read64(regs::rx_reg(0, regs::rx::packets_dropped_lo));
         CPPUNIT_ASSERT(dropped > 0);
         CPPUNIT_ASSERT_EQUAL(messages - dropped, uint64_t(got.size()));
-        CPPUNIT_ASSERT_EQUAL(messages * 256, b.axi.read64(regs::rx_reg(0, regs::rx::samples_emitted_lo)));
-        CPPUNIT_ASSERT_EQUAL(dropped * 256, b.axi.read64(regs::rx_reg(0, regs::rx::samples_dropped_lo)));
+        CPPUNIT_ASSERT_EQUAL(messages * 256,
+                             b.axi.read64(regs::rx_reg(0, regs::rx::samples_emitted_lo)));
+        CPPUNIT_ASSERT_EQUAL(dropped * 256,
+                             b.axi.read64(regs::rx_reg(0, regs::rx::samples_dropped_lo)));
         // Every message missing on the wire is in the log as dropped, and only those.
         std::vector<bool> seen(messages, false);
         for (const auto& r : got)

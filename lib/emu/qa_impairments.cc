@@ -50,7 +50,10 @@ public:
             kinds[a.fate(m)]++;
         }
         CPPUNIT_ASSERT(differ > 1000);
-        for (uint32_t k : { regs::fault::drop, regs::fault::duplicate, regs::fault::corrupt_payload, regs::fault::delay })
+        for (uint32_t k : { regs::fault::drop,
+                            regs::fault::duplicate,
+                            regs::fault::corrupt_payload,
+                            regs::fault::delay })
             CPPUNIT_ASSERT(kinds[k] > 500);
     }
 
@@ -88,7 +91,8 @@ public:
         c.table_size = 2;
         impairment_plan plan(c);
         CPPUNIT_ASSERT_EQUAL(regs::fault::drop, plan.fate(2));
-        CPPUNIT_ASSERT_EQUAL(regs::fault::bad_rkey, plan.fate(3)); // ... but the table wins
+        CPPUNIT_ASSERT_EQUAL(regs::fault::bad_rkey,
+                             plan.fate(3)); // ... but the table wins
         CPPUNIT_ASSERT_EQUAL(regs::fault::corrupt_icrc, plan.fate(1ull << 40));
     }
 

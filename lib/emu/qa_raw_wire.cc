@@ -16,6 +16,7 @@
 #include "../util/file_descriptor.h"
 #include "../util/poll_wait.h"
 #include "../util/udp_socket.h"
+#include "ack_receiver.h"
 #include "emulator.h"
 #include "raw_wire.h"
 #include <gnuradio/rdma/ramp.h>
@@ -33,6 +34,7 @@
 #include <chrono>
 #include <cstring>
 #include <iostream>
+#include <thread>
 #include <vector>
 
 using namespace gr::rdma;
@@ -170,6 +172,7 @@ class qa_raw_wire : public CppUnit::TestFixture
     CPPUNIT_TEST(test_frames);
     CPPUNIT_TEST(test_flip_after_seal_once);
     CPPUNIT_TEST(test_receive);
+    CPPUNIT_TEST(test_rc_acks_reach_their_stream);
     CPPUNIT_TEST(test_bad_link);
     CPPUNIT_TEST(test_emulator_stream);
     CPPUNIT_TEST_SUITE_END();
@@ -266,6 +269,45 @@ public:
         CPPUNIT_ASSERT_EQUAL(sizeof(ack), d.length);
         CPPUNIT_ASSERT(std::memcmp(buf, ack, sizeof(ack)) == 0);
         CPPUNIT_ASSERT(d.peer == host.local_address());
+    }
+
+    // RC on a raw wire: what rxe sends back to port 4791 reaches the stream whose QP it
+    // names. The ICRC cannot be checked there (the UDP socket hides the IP ID it covers).
+    void test_rc_acks_reach_their_stream()
+    {
+        emu::raw_wire wire(socket_address::parse("127.0.0.1"));
+        emu::ack_receiver acks(wire, 2);
+        udp_socket host(socket_address::parse("127.0.0.1:0"));
+        auto ack = [&](uint32_t qpn, uint32_t psn, uint8_t syndrome) {
+            roce::bth b;
+            b.opcode = roce::opcode::rc | roce::opcode::acknowledge;
+            b.dest_qp = qpn;
+            b.psn = psn;
+            roce::aeth a;
+            a.syndrome = syndrome;
+            a.msn = 7;
+            uint8_t out[roce::bth_bytes + roce::aeth_bytes + roce::icrc_bytes];
+            const size_t h = roce::write_headers(out, b, nullptr, nullptr, &a);
+            host.send_to(out, roce::finish(out, h, 0), wire.local_address());
+        };
+        ack(emu::rx_source_qpn(1), 0x123456, roce::syndrome::nak_psn_sequence);
+        ack(emu::rx_source_qpn(0), 0x000010, roce::syndrome::ack_unlimited);
+        ack(0x999, 1, roce::syndrome::ack_unlimited); // no stream's
+        const uint8_t garbage[8] = { 0x0A };
+        host.send_to(garbage, sizeof(garbage), wire.local_address());
+        pollfd p{ wire.receive_fd(), POLLIN, 0 };
+        CPPUNIT_ASSERT(poll_wait(&p, 1, 2000ms) > 0);
+        std::this_thread::sleep_for(20ms); // all four queued
+        emu::rc_ack got[4];
+        CPPUNIT_ASSERT_EQUAL(size_t(1), acks.poll(0, got, 4));
+        CPPUNIT_ASSERT_EQUAL(0x000010u, got[0].psn);
+        CPPUNIT_ASSERT_EQUAL(int(roce::syndrome::ack_unlimited), int(got[0].syndrome));
+        CPPUNIT_ASSERT_EQUAL(size_t(1), acks.poll(1, got, 4));
+        CPPUNIT_ASSERT_EQUAL(0x123456u, got[0].psn);
+        CPPUNIT_ASSERT_EQUAL(int(roce::syndrome::nak_psn_sequence), int(got[0].syndrome));
+        CPPUNIT_ASSERT_EQUAL(7u, got[0].msn);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), acks.unknown_qp());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), acks.malformed());
     }
 
     void test_bad_link()

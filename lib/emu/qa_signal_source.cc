@@ -78,7 +78,9 @@ public:
         std::vector<std::complex<float>> whole(3000), parts(3000);
         s.generate(1000000000ull, 3000, reinterpret_cast<uint8_t*>(whole.data()));
         for (int p = 0; p < 3; p++)
-            s.generate(1000000000ull + 1000 * p, 1000, reinterpret_cast<uint8_t*>(&parts[1000 * p]));
+            s.generate(1000000000ull + 1000 * p,
+                       1000,
+                       reinterpret_cast<uint8_t*>(&parts[1000 * p]));
         for (size_t n = 0; n < whole.size(); n++) {
             CPPUNIT_ASSERT(std::abs(whole[n] - parts[n]) < 1e-5f);
             CPPUNIT_ASSERT(std::fabs(std::abs(whole[n]) - 0.25f) < 1e-5f);

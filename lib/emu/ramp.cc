@@ -23,7 +23,11 @@ void ramp_item(sample_format format, uint64_t k, uint8_t* out)
     }
 }
 
-void check_ramp(sample_format format, uint64_t first, const void* data, size_t count, ramp_errors& errors)
+void check_ramp(sample_format format,
+                uint64_t first,
+                const void* data,
+                size_t count,
+                ramp_errors& errors)
 {
     const auto* bytes = static_cast<const uint8_t*>(data);
     const size_t size = item_size(format);

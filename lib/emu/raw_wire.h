@@ -31,7 +31,9 @@ namespace emu {
  * and resolves the next hop's MAC (ARP), as for any IP packet.
  *
  * RoCEv2 coming back (RC ACK/NAK, READ responses) arrives on an ordinary UDP socket
- * bound to the link address and its RoCE port (4791); receive() drains it.
+ * bound to the link address and its RoCE port (4791); receive() drains it. That socket
+ * hides the IPv4 header, whose IP ID the sender's ICRC covers (rxe picks a fresh one
+ * per frame), so icrc_ok() cannot check it and accepts what parses.
  *
  * send() and receive() may be called from several threads (one RX engine per stream).
  */
@@ -52,13 +54,14 @@ public:
     unsigned mtu() const override { return d_mtu; }
     size_t send(outgoing_packet* batch, size_t count, const socket_address& to) override;
 
-    uint16_t source_port() const { return d_source_port; }
+    uint16_t source_port() const override { return d_source_port; }
     //! Take up to \p count RoCEv2 datagrams (UDP payloads) that came back to the link,
     //! without blocking; returns how many.
-    size_t receive(datagram* slots, size_t count)
+    size_t receive(datagram* slots, size_t count) override
     {
         return d_receive.receive_batch(slots, count);
     }
+    bool icrc_ok(const datagram& d) const override { return !d.truncated; }
     //! Readable when receive() has something (for poll()).
     int receive_fd() const { return d_receive.fd(); }
 

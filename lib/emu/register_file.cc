@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "register_file.h"
 #include "device_clock.h"
+#include "register_file.h"
 #include <cstring>
 
 namespace gr {
@@ -62,16 +62,21 @@ bool emu_register_exists(uint32_t reg)
 }
 
 // The device's QPN for RX stream s: what the host uses as its remote QPN.
-uint32_t source_qpn(unsigned s) { return 0x100 + s; }
+uint32_t source_qpn(unsigned s) { return rx_source_qpn(s); }
+
+// RC retransmit window after reset: 4 MiB, ~0.05 s of 20 MS/s sc16.
+constexpr uint32_t default_retx_window_bytes = 4u << 20;
 
 } // namespace
 
 register_file::register_file(const device_identity& identity,
                              std::vector<link_info> links,
-                             std::vector<rx_engine*> engines)
+                             std::vector<rx_engine*> engines,
+                             metadata_sender* metadata)
     : d_identity(identity),
       d_links(std::move(links)),
       d_engines(std::move(engines)),
+      d_metadata(metadata),
       d_rx_words(d_engines.size()),
       d_emu_words(d_engines.size()),
       d_log_cursor(d_engines.size())
@@ -83,6 +88,7 @@ register_file::register_file(const device_identity& identity,
         words[regs::rx::notify_interval / 4] = 16;
         words[regs::rx::rate_den / 4] = 1;
         words[regs::rx::link_mask / 4] = 1;
+        words[regs::rx::retx_window_bytes / 4] = default_retx_window_bytes;
     }
     for (auto& words : d_emu_words) {
         words.fill(0);
@@ -103,6 +109,8 @@ register_file::snapshot register_file::take_snapshot() const
         snap.status.push_back(e->status());
         snap.start_time_ns.push_back(e->start_time_ns());
     }
+    if (d_metadata)
+        snap.metadata = d_metadata->registers();
     return snap;
 }
 
@@ -112,7 +120,8 @@ status register_file::read(uint32_t address, uint32_t* out, size_t count, bool f
     const snapshot snap = take_snapshot();
     for (size_t i = 0; i < count; i++) {
         const uint32_t a = fixed ? address : address + 4 * i;
-        const status st = is_fault_log(a) ? read_fault_log(a, out[i]) : read_one(a, snap, out[i]);
+        const status st =
+            is_fault_log(a) ? read_fault_log(a, out[i]) : read_one(a, snap, out[i]);
         if (st != status::okay)
             return st;
     }
@@ -121,7 +130,8 @@ status register_file::read(uint32_t address, uint32_t* out, size_t count, bool f
 
 bool register_file::is_fault_log(uint32_t address) const
 {
-    return address >= regs::emu_base && address < regs::emu_base + d_engines.size() * regs::emu_stride &&
+    return address >= regs::emu_base &&
+           address < regs::emu_base + d_engines.size() * regs::emu_stride &&
            (address - regs::emu_base) % regs::emu_stride == regs::emu::fault_log;
 }
 
@@ -143,7 +153,8 @@ status register_file::read_fault_log(uint32_t address, uint32_t& value)
     return status::okay;
 }
 
-status register_file::write(uint32_t address, const uint32_t* words, size_t count, bool fixed)
+status
+register_file::write(uint32_t address, const uint32_t* words, size_t count, bool fixed)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     // A burst that reaches a hole executes nothing (AXIoE: DECERR has no side effects).
@@ -153,6 +164,11 @@ status register_file::write(uint32_t address, const uint32_t* words, size_t coun
         if (read_one(fixed ? address : address + 4 * i, snap, ignored) == status::decerr)
             return status::decerr;
     }
+    // The metadata block applies a burst at one instant (destination and port together).
+    if (d_metadata && address >= regs::metadata_base &&
+        address < regs::metadata_base + regs::metadata_block_bytes)
+        return d_metadata->write_registers(
+            address - regs::metadata_base, words, count, fixed);
     for (size_t i = 0; i < count; i++) {
         const status st = write_one(fixed ? address : address + 4 * i, words[i]);
         if (st != status::okay)
@@ -161,7 +177,8 @@ status register_file::write(uint32_t address, const uint32_t* words, size_t coun
     return status::okay;
 }
 
-status register_file::read_one(uint32_t address, const snapshot& snap, uint32_t& value) const
+status
+register_file::read_one(uint32_t address, const snapshot& snap, uint32_t& value) const
 {
     switch (address) {
     case regs::id_magic:
@@ -209,7 +226,8 @@ status register_file::read_one(uint32_t address, const snapshot& snap, uint32_t&
     default:
         break;
     }
-    if (address >= regs::link_base && address < regs::link_base + d_links.size() * regs::link_stride) {
+    if (address >= regs::link_base &&
+        address < regs::link_base + d_links.size() * regs::link_stride) {
         const link_info& l = d_links[(address - regs::link_base) / regs::link_stride];
         switch ((address - regs::link_base) % regs::link_stride) {
         case regs::link::ipv4:
@@ -223,6 +241,8 @@ status register_file::read_one(uint32_t address, const snapshot& snap, uint32_t&
                     (uint32_t(l.mac[4]) << 8) | l.mac[5];
             return status::okay;
         case regs::link::udp_sport:
+            value = l.udp_sport;
+            return status::okay;
         case regs::link::roce_port:
             value = l.udp_port;
             return status::okay;
@@ -239,11 +259,17 @@ status register_file::read_one(uint32_t address, const snapshot& snap, uint32_t&
             return status::decerr;
         }
     }
-    if (address >= regs::rx_base && address < regs::rx_base + d_engines.size() * regs::rx_stride) {
+    if (address >= regs::rx_base &&
+        address < regs::rx_base + d_engines.size() * regs::rx_stride) {
         const unsigned s = (address - regs::rx_base) / regs::rx_stride;
         return read_rx(s, (address - regs::rx_base) % regs::rx_stride, snap, value);
     }
-    if (address >= regs::emu_base && address < regs::emu_base + d_engines.size() * regs::emu_stride) {
+    if (d_metadata && address >= regs::metadata_base &&
+        address < regs::metadata_base + regs::metadata_block_bytes)
+        return metadata_sender::read_register(
+            snap.metadata, address - regs::metadata_base, value);
+    if (address >= regs::emu_base &&
+        address < regs::emu_base + d_engines.size() * regs::emu_stride) {
         const unsigned s = (address - regs::emu_base) / regs::emu_stride;
         const uint32_t reg = (address - regs::emu_base) % regs::emu_stride;
         if (reg == regs::emu::fault_log_level) {
@@ -258,7 +284,10 @@ status register_file::read_one(uint32_t address, const snapshot& snap, uint32_t&
     return status::decerr;
 }
 
-status register_file::read_rx(unsigned s, uint32_t reg, const snapshot& snap, uint32_t& value) const
+status register_file::read_rx(unsigned s,
+                              uint32_t reg,
+                              const snapshot& snap,
+                              uint32_t& value) const
 {
     const rx_counters& c = snap.counters[s];
     switch (reg) {
@@ -270,6 +299,9 @@ status register_file::read_rx(unsigned s, uint32_t reg, const snapshot& snap, ui
         return status::okay;
     case regs::rx::source_qpn:
         value = source_qpn(s);
+        return status::okay;
+    case regs::rx::fifo_us:
+        value = d_identity.fifo_us;
         return status::okay;
     case regs::rx::start_time_lo:
     case regs::rx::start_time_hi: {
@@ -336,10 +368,16 @@ status register_file::read_rx(unsigned s, uint32_t reg, const snapshot& snap, ui
         value = hi(c.messages_delayed);
         return status::okay;
     case regs::rx::naks_received:
+        value = static_cast<uint32_t>(c.naks_received); // 32 bits: wraps
+        return status::okay;
     case regs::rx::retransmits:
+        value = static_cast<uint32_t>(c.retransmits);
+        return status::okay;
     case regs::rx::zero_substituted_lo:
+        value = lo(c.zero_substituted);
+        return status::okay;
     case regs::rx::zero_substituted_hi:
-        value = 0;
+        value = hi(c.zero_substituted);
         return status::okay;
     default:
         if (!rx_writable(reg))
@@ -355,11 +393,13 @@ status register_file::write_one(uint32_t address, uint32_t value)
         d_scratch = value;
         return status::okay;
     }
-    if (address >= regs::rx_base && address < regs::rx_base + d_engines.size() * regs::rx_stride) {
+    if (address >= regs::rx_base &&
+        address < regs::rx_base + d_engines.size() * regs::rx_stride) {
         const unsigned s = (address - regs::rx_base) / regs::rx_stride;
         return write_rx(s, (address - regs::rx_base) % regs::rx_stride, value);
     }
-    if (address >= regs::emu_base && address < regs::emu_base + d_engines.size() * regs::emu_stride) {
+    if (address >= regs::emu_base &&
+        address < regs::emu_base + d_engines.size() * regs::emu_stride) {
         const unsigned s = (address - regs::emu_base) / regs::emu_stride;
         return write_emu(s, (address - regs::emu_base) % regs::emu_stride, value);
     }
@@ -373,9 +413,13 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
 {
     rx_engine& engine = *d_engines[s];
     if (reg == regs::rx::command) {
-        if (value == regs::command::start)
-            return engine.start(rx_descriptor_of(s)) == regs::error_code::none ? status::okay
-                                                                               : status::slverr;
+        if (value == regs::command::start) {
+            const rx_descriptor d = rx_descriptor_of(s);
+            if (d_metadata) // its records time samples at this run's rate
+                d_metadata->configure_stream(s, d.rate_num, d.rate_den);
+            return engine.start(d) == regs::error_code::none ? status::okay
+                                                             : status::slverr;
+        }
         if (value == regs::command::stop) {
             engine.stop();
             return status::okay;
@@ -432,6 +476,7 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     d.rate_num = at(regs::rx::rate_num);
     d.rate_den = at(regs::rx::rate_den);
     d.transport = at(regs::rx::transport);
+    d.retx_window_bytes = at(regs::rx::retx_window_bytes);
     d.start_time_ns = join(at(regs::rx::start_time_lo), at(regs::rx::start_time_hi));
     d.num_samples = join(at(regs::rx::num_samples_lo), at(regs::rx::num_samples_hi));
     d.signal.format = static_cast<sample_format>(at(regs::rx::format));
@@ -440,6 +485,7 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     std::memcpy(&d.signal.amplitude, &e[regs::emu::amplitude / 4], 4);
     d.signal.seed = e[regs::emu::seed / 4];
     d.signal.sample_rate = double(d.rate_num) / double(d.rate_den ? d.rate_den : 1);
+    d.fifo_us = d_identity.fifo_us;
     impairment_config& imp = d.impairments;
     imp.seed = e[regs::emu::fault_seed / 4];
     imp.loss_ppm = e[regs::emu::loss_ppm / 4];
@@ -450,7 +496,8 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     imp.delay_messages = e[regs::emu::delay_messages / 4];
     imp.table_size = e[regs::emu::fault_count / 4];
     for (uint32_t i = 0; i < imp.table_size; i++) {
-        const uint32_t at = (regs::emu::fault_table + i * regs::emu::fault_entry_bytes) / 4;
+        const uint32_t at =
+            (regs::emu::fault_table + i * regs::emu::fault_entry_bytes) / 4;
         imp.table[i] = { join(e[at], e[at + 1]), e[at + 2] };
     }
     return d;

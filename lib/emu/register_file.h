@@ -10,6 +10,7 @@
 
 #include "../axioe/axioe_server.h"
 #include "../regs/register_map.h"
+#include "metadata_sender.h"
 #include "rx_engine.h"
 #include <array>
 #include <mutex>
@@ -23,13 +24,15 @@ namespace emu {
 struct device_identity {
     uint64_t serial = 0;
     uint32_t capabilities = 0;
+    uint32_t fifo_us = rx_descriptor{}.fifo_us; //!< RX_FIFO_US of every stream
 };
 
 //! A link as the link block reports it.
 struct link_info {
     uint32_t ipv4 = 0;
     std::array<uint8_t, 6> mac{};
-    uint16_t udp_port = 0;
+    uint16_t udp_port = 0;  //!< where RoCEv2 (ACK/NAK) comes back
+    uint16_t udp_sport = 0; //!< source port of its frames
     unsigned mtu = 0;
 };
 
@@ -42,12 +45,16 @@ struct link_info {
 class register_file : public axioe::register_target
 {
 public:
+    //! \p metadata (may be null): the metadata channel behind the metadata block.
     register_file(const device_identity& identity,
                   std::vector<link_info> links,
-                  std::vector<rx_engine*> engines);
+                  std::vector<rx_engine*> engines,
+                  metadata_sender* metadata = nullptr);
 
-    axioe::status read(uint32_t address, uint32_t* out, size_t count, bool fixed) override;
-    axioe::status write(uint32_t address, const uint32_t* words, size_t count, bool fixed) override;
+    axioe::status
+    read(uint32_t address, uint32_t* out, size_t count, bool fixed) override;
+    axioe::status
+    write(uint32_t address, const uint32_t* words, size_t count, bool fixed) override;
 
     //! The descriptor currently programmed for RX stream \p s (for tests and logs).
     rx_descriptor rx_descriptor_of(unsigned s) const;
@@ -61,11 +68,13 @@ private:
         std::vector<rx_counters> counters;
         std::vector<uint32_t> status;
         std::vector<uint64_t> start_time_ns;
+        metadata_registers metadata;
     };
     snapshot take_snapshot() const;
     axioe::status read_one(uint32_t address, const snapshot& snap, uint32_t& value) const;
     axioe::status write_one(uint32_t address, uint32_t value);
-    axioe::status read_rx(unsigned s, uint32_t reg, const snapshot& snap, uint32_t& value) const;
+    axioe::status
+    read_rx(unsigned s, uint32_t reg, const snapshot& snap, uint32_t& value) const;
     axioe::status write_rx(unsigned s, uint32_t reg, uint32_t value);
     axioe::status write_emu(unsigned s, uint32_t reg, uint32_t value);
     bool is_fault_log(uint32_t address) const;
@@ -80,6 +89,7 @@ private:
     const device_identity d_identity;
     const std::vector<link_info> d_links;
     const std::vector<rx_engine*> d_engines;
+    metadata_sender* const d_metadata;
 
     mutable std::mutex d_mutex;
     uint32_t d_scratch = 0;

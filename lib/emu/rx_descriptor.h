@@ -17,6 +17,10 @@ namespace gr {
 namespace rdma {
 namespace emu {
 
+//! The device's QPN for RX stream \p stream: the host QP's remote QPN, and the DestQP
+//! of the ACK/NAKs the host sends back (register RX_SOURCE_QPN).
+constexpr uint32_t rx_source_qpn(unsigned stream) { return 0x100 + stream; }
+
 //! An RX stream descriptor as the host programs it (docs/register-map.md, RX block).
 struct rx_descriptor {
     socket_address destination; //!< host NIC: IPv4 + UDP port
@@ -30,9 +34,11 @@ struct rx_descriptor {
     uint32_t notify_interval = 0; //!< every N-th message WITH IMMEDIATE; 0: only the last
     uint32_t rate_num = 0;
     uint32_t rate_den = 1;
-    uint32_t transport = 0; //!< 0 UC
-    uint64_t start_time_ns = 0; //!< device time of sample 0; 0: now
-    uint64_t num_samples = 0;   //!< 0: continuous
+    uint32_t transport = 0;         //!< regs::transport_type
+    uint64_t retx_window_bytes = 0; //!< RC: sample bytes kept for retransmission
+    uint64_t start_time_ns = 0;     //!< device time of sample 0; 0: now
+    uint64_t num_samples = 0;       //!< 0: continuous
+    uint32_t fifo_us = 30000;       //!< device FIFO depth: later samples overflow
     signal_config signal;
     impairment_config impairments;
 };
@@ -47,10 +53,16 @@ struct rx_counters {
     uint64_t packets_dropped = 0; //!< lost before the wire (loss injection)
     uint64_t samples_dropped = 0;
     uint64_t imm_sent = 0;
-    uint64_t packets_faulted = 0; //!< sent with an injected fault (corrupt, bad key/address)
+    uint64_t packets_faulted =
+        0; //!< sent with an injected fault (corrupt, bad key/address)
     uint64_t samples_faulted = 0;
     uint64_t packets_duplicated = 0;
     uint64_t messages_delayed = 0;
+    uint64_t naks_received = 0;    //!< RC: NAKs of any kind (PSN sequence, RNR, fatal)
+    uint64_t retransmits = 0;      //!< RC: packets sent again (zero-substituted included)
+    uint64_t zero_substituted = 0; //!< RC: samples resent as zeros (window too small)
+    uint64_t acks_received = 0;    //!< RC: well-formed ACK/NAKs for this stream
+    uint64_t packets_abandoned = 0; //!< RC: given up on after the host stopped answering
 };
 
 } // namespace emu

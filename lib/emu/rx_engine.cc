@@ -5,12 +5,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "rx_engine.h"
-#include "message_builder.h"
+#include "../meta/metadata_packet.h"
 #include "../nic/nic.h"
 #include "../regs/register_map.h"
 #include "../util/thread_role.h"
 #include "device_clock.h"
+#include "message_builder.h"
+#include "rx_engine.h"
+#include "udp_sample_builder.h"
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -31,6 +33,9 @@ constexpr size_t max_headers = roce::bth_bytes + roce::reth_bytes + roce::immdt_
 constexpr int64_t min_sleep_ns = 50000;
 // Batch fate of the extra copy of a duplicated message: counted, carries no samples.
 constexpr uint32_t duplicate_copy = 0x100;
+// RC: look for ACK/NAKs at least this often while waiting for samples, so that a NAK
+// is answered well within the host's grace period however slow the stream.
+constexpr int64_t rc_max_sleep_ns = 500000;
 
 using u128 = unsigned __int128;
 
@@ -45,7 +50,8 @@ uint64_t samples_at(const rx_descriptor& d, int64_t t_ns)
 {
     if (t_ns <= 0)
         return 0;
-    return static_cast<uint64_t>(u128(t_ns) * d.rate_num / (u128(d.rate_den) * 1000000000u));
+    return static_cast<uint64_t>(u128(t_ns) * d.rate_num /
+                                 (u128(d.rate_den) * 1000000000u));
 }
 
 // Time (ns after sample 0) at which the converter has produced \p samples samples.
@@ -64,7 +70,8 @@ uint32_t validate(const rx_descriptor& d, unsigned link_mtu)
     if (fmt != regs::format::sc16 && fmt != regs::format::fc32)
         return ec::bad_format;
     const size_t item = item_size(d.signal.format);
-    if (d.payload_bytes == 0 || d.payload_bytes % item || d.payload_bytes > max_payload_bytes)
+    if (d.payload_bytes == 0 || d.payload_bytes % item ||
+        d.payload_bytes > max_payload_bytes)
         return ec::bad_payload;
     if (!nic::valid_path_mtu(d.path_mtu) ||
         d.path_mtu + wire::headroom + max_headers + roce::icrc_bytes > link_mtu)
@@ -75,15 +82,25 @@ uint32_t validate(const rx_descriptor& d, unsigned link_mtu)
         return ec::bad_rate;
     if (d.destination.ip() == 0 || d.destination.port() == 0 || d.dest_qpn == 0)
         return ec::bad_destination;
-    if (d.transport != 0)
+    if (d.transport != regs::transport_type::uc &&
+        d.transport != regs::transport_type::rc &&
+        d.transport != regs::transport_type::udp)
         return ec::bad_transport;
+    if (d.transport == regs::transport_type::udp &&
+        !udp_sample_builder::fits(d, link_mtu))
+        return ec::bad_payload; // one datagram per message
     if ((d.payload_bytes + d.path_mtu - 1) / d.path_mtu * 2 > max_batch_packets)
         return ec::bad_payload; // a duplicated message must fit in one batch
     return ec::none;
 }
 
-rx_engine::rx_engine(unsigned index, wire& link, metadata_sink* metadata)
-    : d_index(index), d_link(link), d_metadata(metadata), d_thread([this] { run(); })
+rx_engine::rx_engine(unsigned index,
+                     wire& link,
+                     metadata_sink* metadata,
+                     ack_receiver* acks)
+    : d_index(index), d_link(link), d_metadata(metadata), d_acks(acks), d_thread([this] {
+          run();
+      })
 {
 }
 
@@ -103,7 +120,10 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     std::unique_lock<std::mutex> lock(d_mutex);
     if (d_running)
         return regs::error_code::busy;
-    const uint32_t error = validate(d, d_link.mtu());
+    uint32_t error = validate(d, d_link.mtu());
+    if (error == regs::error_code::none && d.transport == regs::transport_type::rc &&
+        !d_acks)
+        error = regs::error_code::bad_transport; // nothing hears this link's ACKs
     if (error != regs::error_code::none) {
         d_status = regs::status::error | (error << regs::status::error_shift);
         return error;
@@ -113,26 +133,40 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_desc = d;
     d_builder = make_packetizer(d);
     d_plan = std::make_unique<impairment_plan>(d.impairments);
-    d_slot_bytes = message_builder::slot_bytes_for(d.path_mtu);
+    d_slot_bytes = d.transport == regs::transport_type::udp
+                       ? udp_sample_builder::slot_bytes_for(d.payload_bytes)
+                       : message_builder::slot_bytes_for(d.path_mtu);
     d_slots.assign(max_batch_packets * d_slot_bytes, 0);
     d_batch.assign(max_batch_packets, outgoing_packet{});
     d_batch_message.assign(max_batch_packets, 0);
     d_batch_fate.assign(max_batch_packets, 0);
     const size_t packets_per_message = d_builder->packets_in(0);
-    const size_t held_packets = d_plan->active() ? max_held_messages * packets_per_message : 0;
+    const size_t held_packets =
+        d_plan->active() ? max_held_messages * packets_per_message : 0;
     d_held_slots.assign(held_packets * d_slot_bytes, 0);
     d_held_packets.assign(held_packets, outgoing_packet{});
     d_held_busy.fill(false);
     d_held.clear();
     d_held.reserve(max_held_messages);
     d_faults.clear();
+    d_rc_stats.clear();
+    d_rc.reset();
+    if (d.transport == regs::transport_type::rc)
+        d_rc = std::make_unique<rc_requester>(
+            d_index, d, *d_builder, *d_acks, d_metadata, d_rc_stats, max_batch_packets);
 
     const uint64_t now = device_time_ns();
     const uint64_t t0 = d.start_time_ns ? d.start_time_ns : now;
     d_mono_t0_ns = monotonic_ns() + static_cast<int64_t>(t0 - now);
     d_start_time_ns = t0;
-    for (auto* c : { &d_packets_sent, &d_samples_emitted, &d_packets_dropped, &d_samples_dropped,
-                     &d_imm_sent, &d_packets_faulted, &d_samples_faulted, &d_packets_duplicated,
+    for (auto* c : { &d_packets_sent,
+                     &d_samples_emitted,
+                     &d_packets_dropped,
+                     &d_samples_dropped,
+                     &d_imm_sent,
+                     &d_packets_faulted,
+                     &d_samples_faulted,
+                     &d_packets_duplicated,
                      &d_messages_delayed })
         c->store(0);
     d_status = regs::status::running;
@@ -168,6 +202,11 @@ rx_counters rx_engine::counters() const
     c.samples_faulted = d_samples_faulted.load();
     c.packets_duplicated = d_packets_duplicated.load();
     c.messages_delayed = d_messages_delayed.load();
+    c.naks_received = d_rc_stats.naks_received.load();
+    c.retransmits = d_rc_stats.retransmits.load();
+    c.zero_substituted = d_rc_stats.zero_substituted.load();
+    c.acks_received = d_rc_stats.acks_received.load();
+    c.packets_abandoned = d_rc_stats.packets_abandoned.load();
     return c;
 }
 
@@ -199,19 +238,42 @@ void rx_engine::stream(std::unique_lock<std::mutex>& lock)
     uint64_t next = 0;
 
     while (d_running) {
-        if (next == total && d_held.empty()) {
+        if (d_rc) {
+            // RC: answers first, then retransmissions before anything new (go-back-N).
+            const int64_t now = monotonic_ns();
+            d_rc->poll(now);
+            if (d_rc->failed()) {
+                d_status = regs::status::error; // the host QP is in ERROR
+                return;
+            }
+            if (d_rc->busy(now)) {
+                if (!resend(lock, now))
+                    return;
+                continue;
+            }
+        }
+        // A burst is done when all of it left and, on RC, the host acknowledged it.
+        const bool all_out = next == total && d_held.empty();
+        if (all_out && (!d_rc || d_rc->finished())) {
             d_status = regs::status::done;
             if (d_metadata)
                 d_metadata->stream_ended(d_index, d_samples_emitted.load());
             return;
         }
-        const int64_t elapsed = monotonic_ns() - d_mono_t0_ns;
+        const int64_t now = monotonic_ns();
+        const int64_t elapsed = now - d_mono_t0_ns;
         const uint64_t produced = std::min(samples_at(d, elapsed), burst);
         const uint64_t ready = produced == d.num_samples ? total : produced / spm;
-        if (next >= ready && next < total) {
-            const int64_t due = time_of(d, std::min((next + 1) * spm, burst));
-            const int64_t sleep_ns = std::max(due - elapsed, min_sleep_ns);
-            d_wake.wait_for(lock, std::chrono::nanoseconds(sleep_ns), [this] { return !d_running; });
+        if ((next >= ready && next < total) || all_out) {
+            int64_t sleep_ns = INT64_MAX; // all out: only the ACKs are awaited
+            if (next < total) {
+                const int64_t due = time_of(d, std::min((next + 1) * spm, burst));
+                sleep_ns = std::max(due - elapsed, min_sleep_ns);
+            }
+            if (d_rc)
+                sleep_ns = rc_sleep_ns(now, sleep_ns);
+            d_wake.wait_for(
+                lock, std::chrono::nanoseconds(sleep_ns), [this] { return !d_running; });
             continue;
         }
         // Build and send a batch without holding the lock: STOP waits for d_idle, and
@@ -220,6 +282,8 @@ void rx_engine::stream(std::unique_lock<std::mutex>& lock)
         const size_t count = fill_batch(next, ready, total);
         const size_t sent = send_all(count, lock);
         account_sent(sent);
+        if (d_rc)
+            d_rc->first_sent(next, monotonic_ns());
         if (d_metadata)
             d_metadata->progress(d_index, d_samples_emitted.load());
         if (sent < count)
@@ -236,10 +300,24 @@ size_t rx_engine::fill_batch(uint64_t& next, uint64_t ready, uint64_t total)
         count = take_held(next, count); // exactly delay_messages later messages are out
         if (count + room > max_batch_packets)
             break;
-        count = add_message(next, d_plan->fate(next), count);
+        count = add_message(
+            next, overflowed(next) ? regs::fault::overflow : d_plan->fate(next), count);
         next++;
     }
     return take_held(next >= total ? UINT64_MAX : next, count);
+}
+
+bool rx_engine::overflowed(uint64_t message) const
+{
+    // A converter does not wait: samples the link could not take within the device's
+    // FIFO depth are lost (overflow), counted and logged like any drop. The emulator is
+    // late when its host is busy; a host judging packets by the clock must not then
+    // mistake a late packet for a lost one.
+    const rx_descriptor& d = d_desc;
+    const uint64_t produced = std::min((message + 1) * d_builder->samples_per_message(),
+                                       d.num_samples ? d.num_samples : UINT64_MAX);
+    const int64_t late = monotonic_ns() - d_mono_t0_ns - time_of(d, produced);
+    return late > static_cast<int64_t>(d.fifo_us) * 1000;
 }
 
 size_t rx_engine::take_held(uint64_t sent_up_to, size_t count)
@@ -267,9 +345,38 @@ size_t rx_engine::take_held(uint64_t sent_up_to, size_t count)
 
 size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
 {
-    if (fate != regs::fault::none)
+    if (fate != regs::fault::none) {
         d_faults.push({ message, fate });
-    if (fate == regs::fault::drop) {
+        // On RC an overflow goes out as zeros and is reported as substituted instead.
+        if (d_metadata && !(fate == regs::fault::overflow && d_rc)) {
+            const uint64_t first = message * d_builder->samples_per_message();
+            if (fate == regs::fault::overflow)
+                d_metadata->event(d_index,
+                                  meta::event_code::device_overflow,
+                                  first,
+                                  d_builder->samples_in(message));
+            else
+                d_metadata->event(d_index, meta::event_code::fault_injected, first, fate);
+        }
+    }
+    if (fate == regs::fault::overflow && d_rc) {
+        // RC: a PSN left out makes the host drop every later packet until it comes
+        // (go-back-N), which a late device can least afford: the lost samples go as
+        // zeros, in sequence, counted and reported as substituted.
+        packetizer::resend zeros;
+        zeros.message = message;
+        zeros.count = d_builder->packets_in(message);
+        zeros.zeros = true;
+        uint8_t* slots = d_slots.data() + count * d_slot_bytes;
+        const size_t n = d_builder->rebuild(zeros, slots, d_slot_bytes, &d_batch[count]);
+        for (size_t j = 0; j < n; j++) {
+            d_batch_message[count + j] = message;
+            d_batch_fate[count + j] = fate;
+        }
+        d_rc->sent_as_zeros(message);
+        return count + n;
+    }
+    if (fate == regs::fault::drop || fate == regs::fault::overflow) {
         // Lost on the way: its samples were produced, its PSNs are consumed.
         const uint64_t samples = d_builder->samples_in(message);
         d_packets_dropped += d_builder->packets_in(message);
@@ -285,7 +392,8 @@ size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
         const size_t region = held_index * d_builder->packets_in(0);
         outgoing_packet held[max_batch_packets];
         uint8_t* slots = d_held_slots.data() + region * d_slot_bytes;
-        const size_t n = d_builder->build(message, regs::fault::none, slots, d_slot_bytes, held);
+        const size_t n =
+            d_builder->build(message, regs::fault::none, slots, d_slot_bytes, held);
         for (size_t j = 0; j < n; j++)
             d_held_packets[region + j] = held[j];
         d_held_busy[held_index] = true;
@@ -295,7 +403,8 @@ size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
     if (fate == regs::fault::delay)
         fate = regs::fault::none; // no room to hold it: send it on time
     uint8_t* slots = d_slots.data() + count * d_slot_bytes;
-    const size_t n = d_builder->build(message, fate, slots, d_slot_bytes, &d_batch[count]);
+    const size_t n =
+        d_builder->build(message, fate, slots, d_slot_bytes, &d_batch[count]);
     for (size_t j = 0; j < n; j++) {
         d_batch_message[count + j] = message;
         d_batch_fate[count + j] = fate;
@@ -316,7 +425,8 @@ size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
 
 void rx_engine::account_sent(size_t sent)
 {
-    uint64_t samples = 0, imms = 0, faulted = 0, faulted_samples = 0, copies = 0, delayed = 0;
+    uint64_t samples = 0, imms = 0, faulted = 0, faulted_samples = 0, copies = 0,
+             delayed = 0;
     for (size_t i = 0; i < sent; i++) {
         const outgoing_packet& p = d_batch[i];
         imms += p.immediate ? 1 : 0;
@@ -342,6 +452,30 @@ void rx_engine::account_sent(size_t sent)
     d_messages_delayed += delayed;
 }
 
+int64_t rx_engine::rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const
+{
+    const int64_t until_deadline = std::max(d_rc->next_deadline() - now_ns, min_sleep_ns);
+    return std::min({ sleep_ns, until_deadline, rc_max_sleep_ns });
+}
+
+bool rx_engine::resend(std::unique_lock<std::mutex>& lock, int64_t now_ns)
+{
+    if (!d_rc->can_resend(now_ns)) {
+        // The host asked to back off (RNR): nothing leaves until the backoff ends.
+        d_wake.wait_for(lock,
+                        std::chrono::nanoseconds(rc_sleep_ns(now_ns, INT64_MAX)),
+                        [this] { return !d_running; });
+        return true;
+    }
+    // One batch per iteration: the loop looks for answers between batches.
+    lock.unlock();
+    const size_t count = d_rc->build_resend(d_slots.data(), d_slot_bytes, d_batch.data());
+    const size_t sent = send_all(count, lock);
+    d_rc->resent(sent, monotonic_ns());
+    d_packets_sent += sent;
+    return sent == count;
+}
+
 size_t rx_engine::send_all(size_t count, std::unique_lock<std::mutex>& lock)
 {
     size_t sent = 0;
@@ -351,7 +485,8 @@ size_t rx_engine::send_all(size_t count, std::unique_lock<std::mutex>& lock)
         if (sent == count || !d_running)
             return sent;
         // The transmit queue is full: back off briefly, as a link would.
-        d_wake.wait_for(lock, std::chrono::microseconds(20), [this] { return !d_running; });
+        d_wake.wait_for(
+            lock, std::chrono::microseconds(20), [this] { return !d_running; });
         lock.unlock();
     }
 }

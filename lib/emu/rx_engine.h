@@ -8,14 +8,16 @@
 #ifndef INCLUDED_RDMA_EMU_RX_ENGINE_H
 #define INCLUDED_RDMA_EMU_RX_ENGINE_H
 
+#include "ack_receiver.h"
 #include "impairments.h"
 #include "metadata_sink.h"
 #include "packetizer.h"
+#include "rc_requester.h"
 #include "rx_descriptor.h"
 #include "wire.h"
+#include <condition_variable>
 #include <array>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -30,14 +32,19 @@ namespace emu {
  * The RX engine of one stream: the SDR's network logic. Paced by the device clock at
  * the sample rate, it hands every message to the wire as its packetizer cuts it,
  * applying the configured impairments (drop, duplicate, corrupt, delay, bad key or
- * address) and recording each in a fault log. It runs on its own thread,
- * "emu-rx<index>", charged to the device.
+ * address) to first transmissions and recording each in a fault log. With transport
+ * RC its rc_requester hears the host's ACK/NAKs and resends (go-back-N) before anything
+ * new leaves. It runs on its own thread, "emu-rx<index>", charged to the device.
  */
 class rx_engine
 {
 public:
-    //! \p metadata (may be null) hears of starts, progress, ends and device events.
-    rx_engine(unsigned index, wire& link, metadata_sink* metadata = nullptr);
+    //! \p metadata (may be null) hears of starts, progress, ends and device events;
+    //! \p acks (may be null: then no RC) hands out the link's ACK/NAKs for this stream.
+    rx_engine(unsigned index,
+              wire& link,
+              metadata_sink* metadata = nullptr,
+              ack_receiver* acks = nullptr);
     ~rx_engine();
     rx_engine(const rx_engine&) = delete;
     rx_engine& operator=(const rx_engine&) = delete;
@@ -64,36 +71,42 @@ private:
     void run();
     void stream(std::unique_lock<std::mutex>& lock);
     size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total);
+    bool overflowed(uint64_t message) const;
     size_t take_held(uint64_t sent_up_to, size_t count);
     size_t add_message(uint64_t message, uint32_t fate, size_t count);
     size_t send_all(size_t count, std::unique_lock<std::mutex>& lock);
     void account_sent(size_t sent);
+    bool resend(std::unique_lock<std::mutex>& lock, int64_t now_ns);
+    int64_t rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const;
 
     const unsigned d_index;
     wire& d_link;
     metadata_sink* const d_metadata;
+    ack_receiver* const d_acks;
 
     std::mutex d_mutex;
     std::condition_variable d_wake;
     bool d_running = false;  // guarded by d_mutex
     bool d_shutdown = false; // guarded by d_mutex
     bool d_idle = true;      // guarded by d_mutex: the thread is not sending
-    rx_descriptor d_desc;    // guarded by d_mutex while not running; the thread's while running
+    rx_descriptor
+        d_desc; // guarded by d_mutex while not running; the thread's while running
     int64_t d_mono_t0_ns = 0;
 
     // Owned by the sending thread while running (set up by start()).
     std::unique_ptr<packetizer> d_builder;
     std::unique_ptr<impairment_plan> d_plan;
+    std::unique_ptr<rc_requester> d_rc; // transport RC only
     size_t d_slot_bytes = 0;
-    std::vector<uint8_t> d_slots;               // batch packet memory
-    std::vector<outgoing_packet> d_batch;       // the batch
-    std::vector<uint64_t> d_batch_message;      // message of each batch packet
-    std::vector<uint32_t> d_batch_fate;         // its fate
+    std::vector<uint8_t> d_slots;          // batch packet memory
+    std::vector<outgoing_packet> d_batch;  // the batch
+    std::vector<uint64_t> d_batch_message; // message of each batch packet
+    std::vector<uint32_t> d_batch_fate;    // its fate
     static constexpr size_t max_held_messages = 32;
-    std::vector<uint8_t> d_held_slots;          // held packet memory, one region per index
-    std::vector<outgoing_packet> d_held_packets; // their descriptions
+    std::vector<uint8_t> d_held_slots; // held packet memory, one region per index
+    std::vector<outgoing_packet> d_held_packets;       // their descriptions
     std::array<bool, max_held_messages> d_held_busy{}; // region in use
-    std::vector<held_message> d_held;           // FIFO of held messages
+    std::vector<held_message> d_held;                  // FIFO of held messages
 
     fault_log d_faults;
     std::atomic<uint32_t> d_status{ 0 };
@@ -107,6 +120,7 @@ private:
     std::atomic<uint64_t> d_samples_faulted{ 0 };
     std::atomic<uint64_t> d_packets_duplicated{ 0 };
     std::atomic<uint64_t> d_messages_delayed{ 0 };
+    rc_stats d_rc_stats;
 
     std::thread d_thread; // last: starts after everything above exists
 };

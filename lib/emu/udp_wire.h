@@ -19,7 +19,9 @@ namespace emu {
 /*!
  * Sends RoCEv2 UDP payloads through an ordinary UDP socket, for the soft NIC. The
  * kernel writes the IPv4 header, so the ICRC is computed over the canonical header
- * (IP ID 0, DF) that the soft NIC rebuilds on receipt (docs/roce-wire.md).
+ * (IP ID 0, DF) that the soft NIC rebuilds on receipt (docs/roce-wire.md). RC ACK/NAKs
+ * come back to the same socket (the soft NIC answers the address requests came from)
+ * and are checked against the same canonical header.
  */
 class udp_wire : public wire
 {
@@ -29,11 +31,12 @@ public:
     socket_address local_address() const override { return d_socket.local_address(); }
     unsigned mtu() const override { return d_mtu; }
     size_t send(outgoing_packet* batch, size_t count, const socket_address& to) override;
+    size_t receive(datagram* slots, size_t count) override;
+    bool icrc_ok(const datagram& d) const override;
 
 private:
     udp_socket d_socket;
     unsigned d_mtu;
-    std::vector<datagram> d_datagrams;
 };
 
 } // namespace emu

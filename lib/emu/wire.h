@@ -10,6 +10,7 @@
 
 #include "../roce/roce_packet.h"
 #include "../util/socket_address.h"
+#include "../util/udp_socket.h"
 #include <cstddef>
 #include <cstdint>
 
@@ -32,6 +33,7 @@ struct outgoing_packet {
     bool roce = true;    //!< false: a plain UDP datagram, no ICRC to seal
     bool ends_message = true; //!< the last packet of its message
     bool immediate = false;   //!< carries immediate data (a notification)
+    bool ack_req = false;     //!< RC: carries AckReq, the host answers with an ACK
 };
 
 //! Apply outgoing_packet::flip_after_seal and mark the packet sealed; wires call it
@@ -45,7 +47,8 @@ inline void finish_seal(outgoing_packet& p)
 
 /*!
  * The device's network port: seals packets (the ICRC depends on how the frame is
- * carried) and puts them on the network. One per link.
+ * carried) and puts them on the network, and takes what comes back to its RoCEv2 port
+ * (RC ACK/NAKs; ack_receiver sorts them). One per link.
  */
 class wire
 {
@@ -55,11 +58,21 @@ public:
     virtual ~wire() = default;
     //! Source IPv4 address and UDP port of the frames; where RC ACKs come back.
     virtual socket_address local_address() const = 0;
+    //! UDP source port of the frames (constant per link).
+    virtual uint16_t source_port() const { return local_address().port(); }
     //! IP MTU of the link in bytes: frames never exceed it.
     virtual unsigned mtu() const = 0;
     //! Seal and send \p count packets to \p to. Returns how many left; the rest met a
     //! full transmit queue and should be offered again.
-    virtual size_t send(outgoing_packet* batch, size_t count, const socket_address& to) = 0;
+    virtual size_t
+    send(outgoing_packet* batch, size_t count, const socket_address& to) = 0;
+    //! Take up to \p count RoCEv2 UDP payloads that came back to the link, without
+    //! blocking; returns how many. The same port local_address() names. A wire that
+    //! hears nothing back returns 0: RC then never learns of an ACK.
+    virtual size_t receive(datagram* /*slots*/, size_t /*count*/) { return 0; }
+    //! Whether the ICRC of \p d, a datagram receive() returned, is right. A wire that
+    //! cannot see the IPv4 header the ICRC covers accepts every datagram.
+    virtual bool icrc_ok(const datagram& d) const { return !d.truncated; }
 };
 
 } // namespace emu

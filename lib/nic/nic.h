@@ -44,8 +44,9 @@ bool valid_path_mtu(unsigned bytes);
 
 //! How to reach the other end of a connection (the SDR link a QP talks to).
 struct remote_peer {
-    socket_address address; //!< its IPv4 address; the port is where RC ACKs go (4791 for hardware)
-    uint32_t qpn = 0;       //!< its queue pair number
+    socket_address
+        address; //!< its IPv4 address; the port is where RC ACKs go (4791 for hardware)
+    uint32_t qpn = 0; //!< its queue pair number
 };
 
 enum class wc_status { success, local_error, remote_error, flushed };
@@ -59,6 +60,9 @@ struct work_completion {
     uint32_t byte_len = 0; //!< length of the WRITE message that carried the immediate
     uint32_t imm_data = 0; //!< immediate data, host byte order
     uint32_t qpn = 0;      //!< local QP the completion belongs to
+    //! When the NIC wrote the message's last byte: steady_clock (CLOCK_MONOTONIC) ns.
+    //! Set by NICs that run in this process (soft NIC); 0: not known (verbs).
+    int64_t written_ns = 0;
 };
 
 class memory_region
@@ -96,7 +100,8 @@ public:
     //! RESET -> INIT with the remote access this QP grants (access_remote_write, ...).
     virtual void to_init(unsigned remote_access) = 0;
     //! INIT -> RTR: accept requests from \p peer starting at \p expected_psn.
-    virtual void to_rtr(const remote_peer& peer, uint32_t expected_psn, unsigned path_mtu) = 0;
+    virtual void
+    to_rtr(const remote_peer& peer, uint32_t expected_psn, unsigned path_mtu) = 0;
     //! RTR -> RTS with the PSN of the first request this QP would send.
     virtual void to_rts(uint32_t send_psn) = 0;
     //! Any state -> RESET (drops posted receives and connection state).

@@ -48,6 +48,8 @@ soft_nic::soft_nic(const soft_nic_config& config)
         d_slots[i].capacity = slot_bytes;
     }
     size_socket_buffer();
+    d_inproc = std::make_shared<soft_frame_queue>(d_wake, slot_bytes);
+    soft_frame_queue::publish(roce_address(), d_inproc);
     if (d_config.start_thread)
         d_thread = std::thread([this] { run(); });
 }
@@ -59,6 +61,8 @@ soft_nic::~soft_nic()
         d_wake.notify();
         d_thread.join();
     }
+    soft_frame_queue::withdraw(roce_address(), d_inproc.get());
+    d_inproc->close(); // no producer touches d_wake from here on
 }
 
 void soft_nic::size_socket_buffer()
@@ -134,13 +138,38 @@ void soft_nic::run()
             d_wake.wait(std::chrono::milliseconds(100));
             continue;
         }
-        if (n == 0) {
-            d_socket.wait_readable(idle_wait, d_wake.fd());
+        if (n > 0)
+            process_batch(n);
+        const size_t frames = process_inproc();
+        if (n == 0 && frames == 0) {
+            if (d_inproc->prepare_sleep()) {
+                d_socket.wait_readable(idle_wait, d_wake.fd());
+                d_inproc->woke();
+                d_wake.drain(); // in-process wake-ups; stop is d_stop
+            }
             continue;
         }
-        process_batch(n);
         report_drops();
     }
+}
+
+size_t soft_nic::process_inproc()
+{
+    const size_t n = d_inproc->available(batch_size);
+    if (n == 0)
+        return 0;
+    {
+        std::lock_guard<std::mutex> lock(d_tables->mutex());
+        for (size_t i = 0; i < n; i++) {
+            const inproc_frame& f = d_inproc->at(i);
+            reply r;
+            d_responder.process_udp(f.data, f.length, f.from, f.to, r);
+            if (r.needed)
+                send_reply(r);
+        }
+    }
+    d_inproc->release(n);
+    return n;
 }
 
 void soft_nic::process_batch(size_t count)

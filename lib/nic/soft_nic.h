@@ -14,6 +14,7 @@
 #include "../util/udp_socket.h"
 #include "nic.h"
 #include "soft_counters.h"
+#include "soft_frame_queue.h"
 #include "soft_responder.h"
 #include <array>
 #include <atomic>
@@ -49,6 +50,8 @@ struct soft_nic_config {
  * One receive thread, "nic-rx", charged to thread_role::nic, takes datagrams in
  * batches and runs them through the responder under the table lock; no allocation
  * and no logging per packet (drops are counted, and summarised at most every 10 s).
+ * The same thread drains frames that a wire in this process hands over directly
+ * (soft_frame_queue, found by roce_address()), through the same responder path.
  */
 class soft_nic : public device
 {
@@ -95,6 +98,7 @@ private:
     void size_socket_buffer();
     void run();
     void process_batch(size_t count);
+    size_t process_inproc();
     void send_reply(reply& r);
     void report_drops();
 
@@ -107,6 +111,8 @@ private:
     event_notifier d_wake;
     std::vector<uint8_t> d_slot_memory;
     std::vector<datagram> d_slots;
+    // Frames from wires in this process (emu::inproc_wire), drained by nic-rx.
+    std::shared_ptr<soft_frame_queue> d_inproc;
     // Receive thread only: the rate-limited drop summary.
     std::chrono::steady_clock::time_point d_next_report;
     std::array<uint64_t, rx_result_count> d_reported{};

@@ -9,6 +9,7 @@
 #include "soft_queue_pair.h"
 #include "soft_responder.h"
 #include "soft_tables.h"
+#include <chrono>
 #include <cstring>
 
 /*
@@ -321,6 +322,10 @@ void soft_responder::execute(qp_context& qp,
             wc.byte_len = qp.length;
             wc.imm_data = p.imm;
             wc.qpn = qp.qpn;
+            // The payload above was the message's last byte (notification latency).
+            wc.written_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now().time_since_epoch())
+                                .count();
             qp.complete(wc, d_counters);
         }
         qp.end_message();

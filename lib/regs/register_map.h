@@ -78,7 +78,10 @@ constexpr uint32_t tx_bytes_hi = 0x2C;
 constexpr uint32_t rx_packets_lo = 0x30;
 constexpr uint32_t rx_packets_hi = 0x34;
 } // namespace link
-constexpr uint32_t link_reg(unsigned n, uint32_t reg) { return link_base + n * link_stride + reg; }
+constexpr uint32_t link_reg(unsigned n, uint32_t reg)
+{
+    return link_base + n * link_stride + reg;
+}
 
 // ---- RX streams: block s at rx_base + s * rx_stride -----------------------------------
 constexpr uint32_t rx_base = 0x2000;
@@ -102,8 +105,8 @@ constexpr uint32_t rate_num = 0x38;        // sample rate = num / den samples pe
 constexpr uint32_t rate_den = 0x3C;
 constexpr uint32_t format = 0x40; // regs::format
 constexpr uint32_t link_mask = 0x44;
-constexpr uint32_t transport = 0x48; // 0 UC, 1 RC
-constexpr uint32_t source_qpn = 0x4C; // ro: the device's QPN for this stream
+constexpr uint32_t transport = 0x48;     // transport_type: 0 UC, 1 RC, 2 UDP (benchmarks)
+constexpr uint32_t source_qpn = 0x4C;    // ro: the device's QPN for this stream
 constexpr uint32_t start_time_lo = 0x50; // rw: device time (ns) of sample 0; 0: at START
 constexpr uint32_t start_time_hi = 0x54;
 constexpr uint32_t num_samples_lo = 0x58; // 0: continuous; else a finite burst
@@ -111,6 +114,8 @@ constexpr uint32_t num_samples_hi = 0x5C;
 constexpr uint32_t retx_window_bytes = 0x60; // RC retransmit buffer
 constexpr uint32_t dest_mac_hi = 0x64;       // raw-frame senders: next-hop MAC
 constexpr uint32_t dest_mac_lo = 0x68;
+constexpr uint32_t fifo_us =
+    0x6C; // ro: device FIFO depth; samples not sent within it overflow
 // Counters (ro, 64 bit, reset by START)
 constexpr uint32_t packets_sent_lo = 0x80;
 constexpr uint32_t packets_sent_hi = 0x84;
@@ -135,7 +140,17 @@ constexpr uint32_t packets_duplicated_hi = 0xCC;
 constexpr uint32_t messages_delayed_lo = 0xD0; // sent out of order (emulator)
 constexpr uint32_t messages_delayed_hi = 0xD4;
 } // namespace rx
-constexpr uint32_t rx_reg(unsigned s, uint32_t reg) { return rx_base + s * rx_stride + reg; }
+constexpr uint32_t rx_reg(unsigned s, uint32_t reg)
+{
+    return rx_base + s * rx_stride + reg;
+}
+
+//! RX_TRANSPORT values.
+namespace transport_type {
+constexpr uint32_t uc = 0;
+constexpr uint32_t rc = 1;  // when cap::rx_rc
+constexpr uint32_t udp = 2; // plain UDP sample datagrams: the benchmarks' socket baseline
+} // namespace transport_type
 
 namespace command {
 constexpr uint32_t start = 1;
@@ -166,9 +181,28 @@ constexpr uint32_t busy = 9; // START while running: STOP first
 const char* describe_error(uint32_t code);
 
 // ---- Reserved blocks (documented in docs/register-map.md) -----------------------------
-constexpr uint32_t tx_base = 0x3000;      // TX streams, 0x100 each
-constexpr uint32_t cmdq_base = 0x4000;    // timed command queue
-constexpr uint32_t metadata_base = 0x5000; // metadata destination
+constexpr uint32_t tx_base = 0x3000;       // TX streams, 0x100 each
+constexpr uint32_t cmdq_base = 0x4000;     // timed command queue
+constexpr uint32_t metadata_base = 0x5000; // metadata channel (below)
+
+// ---- Metadata channel (docs/metadata.md): one destination per device --------------
+// Writable at any time (not latched by START). Records carry the stream index.
+namespace metadata {
+constexpr uint32_t dest_ipv4 = 0x00;       // rw: host IPv4 address the records go to
+constexpr uint32_t dest_udp_port = 0x04;   // rw: its UDP port (1..65535)
+constexpr uint32_t interval_us = 0x08;     // rw: periodic timestamp interval; 0: none
+constexpr uint32_t control = 0x0C;         // rw: control::enable; other bits 0
+constexpr uint32_t packets_sent_lo = 0x10; // ro 64: records put on the wire
+constexpr uint32_t packets_sent_hi = 0x14;
+constexpr uint32_t packets_dropped_lo =
+    0x18; // ro 64: records not sent (transmit queue full)
+constexpr uint32_t packets_dropped_hi = 0x1C;
+namespace control_bits {
+constexpr uint32_t enable = 1u << 0;
+} // namespace control_bits
+} // namespace metadata
+constexpr uint32_t metadata_reg(uint32_t reg) { return metadata_base + reg; }
+constexpr uint32_t metadata_block_bytes = 0x100;
 
 // ---- Emulator extension (present when cap::emulator): block s per RX stream ----------
 constexpr uint32_t emu_base = 0xF000;
@@ -181,11 +215,11 @@ constexpr uint32_t seed = 0x0C;         // noise generator seed
 // Impairments, decided per WRITE message by a counter-based generator keyed by
 // (fault_seed, message index): reproducible, and a checker can recompute them.
 constexpr uint32_t fault_seed = 0x10;
-constexpr uint32_t loss_ppm = 0x14;      // probability that a loss burst starts, ppm
-constexpr uint32_t loss_burst = 0x18;    // messages lost per burst (0 counts as 1)
-constexpr uint32_t duplicate_ppm = 0x1C; // a message is sent twice
-constexpr uint32_t corrupt_ppm = 0x20;   // a payload bit flips after the ICRC
-constexpr uint32_t delay_ppm = 0x24;     // a message is held back ...
+constexpr uint32_t loss_ppm = 0x14;       // probability that a loss burst starts, ppm
+constexpr uint32_t loss_burst = 0x18;     // messages lost per burst (0 counts as 1)
+constexpr uint32_t duplicate_ppm = 0x1C;  // a message is sent twice
+constexpr uint32_t corrupt_ppm = 0x20;    // a payload bit flips after the ICRC
+constexpr uint32_t delay_ppm = 0x24;      // a message is held back ...
 constexpr uint32_t delay_messages = 0x28; // ... until this many later ones are sent
 // A table of targeted faults: fault_count entries of 3 words at fault_table.
 constexpr uint32_t fault_count = 0x40;
@@ -201,15 +235,21 @@ constexpr uint32_t fault_log_level = 0xA8; // entries waiting in the log
 //! What a fault does to a message (fault table, injection log).
 namespace fault {
 constexpr uint32_t none = 0;
-constexpr uint32_t drop = 1;            // not sent
-constexpr uint32_t duplicate = 2;       // sent twice
-constexpr uint32_t corrupt_icrc = 3;    // last ICRC byte flipped
-constexpr uint32_t corrupt_payload = 4; // a payload bit flipped after the ICRC was computed
-constexpr uint32_t bad_rkey = 5;        // RETH carries rkey + 1
-constexpr uint32_t bad_va = 6;          // RETH targets the first byte past the ring
-constexpr uint32_t delay = 7;           // sent after delay_messages later messages
+constexpr uint32_t drop = 1;         // not sent
+constexpr uint32_t duplicate = 2;    // sent twice
+constexpr uint32_t corrupt_icrc = 3; // last ICRC byte flipped
+constexpr uint32_t corrupt_payload =
+    4;                           // a payload bit flipped after the ICRC was computed
+constexpr uint32_t bad_rkey = 5; // RETH carries rkey + 1
+constexpr uint32_t bad_va = 6;   // RETH targets the first byte past the ring
+constexpr uint32_t delay = 7;    // sent after delay_messages later messages
+constexpr uint32_t overflow =
+    8; // not sent: the link fell behind the converter (not injected)
 } // namespace fault
-constexpr uint32_t emu_reg(unsigned s, uint32_t reg) { return emu_base + s * emu_stride + reg; }
+constexpr uint32_t emu_reg(unsigned s, uint32_t reg)
+{
+    return emu_base + s * emu_stride + reg;
+}
 
 namespace signal {
 constexpr uint32_t ramp = 0;

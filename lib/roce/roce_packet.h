@@ -87,7 +87,7 @@ struct bth {
     uint8_t pad_count = 0; //!< 0..3
     uint8_t tver = 0;      //!< must be 0
     uint16_t pkey = default_pkey;
-    uint8_t resv8a = 0; //!< FECN|BECN|resv6; masked out of the ICRC
+    uint8_t resv8a = 0;   //!< FECN|BECN|resv6; masked out of the ICRC
     uint32_t dest_qp = 0; //!< 24 bits
     bool ack_req = false;
     uint32_t psn = 0; //!< 24 bits
@@ -114,9 +114,9 @@ struct packet {
     bool has_aeth = false;
     aeth aeth_hdr;
     const uint8_t* payload = nullptr;
-    size_t payload_len = 0;  //!< without pad and ICRC
-    size_t headers_len = 0;  //!< BTH + extension headers
-    uint32_t icrc = 0;       //!< as carried (little-endian on the wire)
+    size_t payload_len = 0; //!< without pad and ICRC
+    size_t headers_len = 0; //!< BTH + extension headers
+    uint32_t icrc = 0;      //!< as carried (little-endian on the wire)
 };
 
 enum class parse_status {
@@ -137,7 +137,10 @@ parse_status parse(const uint8_t* data, size_t len, packet& out);
 size_t headers_size(uint8_t op);
 
 //! Pad bytes for a payload of \p payload_len bytes: (-len) & 3.
-constexpr uint8_t pad_for(size_t payload_len) { return static_cast<uint8_t>((0 - payload_len) & 3); }
+constexpr uint8_t pad_for(size_t payload_len)
+{
+    return static_cast<uint8_t>((0 - payload_len) & 3);
+}
 
 /*!
  * Write BTH and the extension headers \p op calls for (the pointers for headers it

@@ -23,10 +23,11 @@ std::string trim(const std::string& s)
     return s.substr(first, last - first + 1);
 }
 
-[[noreturn]] void bad_value(const std::string& key, const std::string& value, const std::string& expected)
+[[noreturn]] void
+bad_value(const std::string& key, const std::string& value, const std::string& expected)
 {
-    throw std::invalid_argument("device args: " + key + "=" + value + " is invalid: expected " +
-                                expected);
+    throw std::invalid_argument("device args: " + key + "=" + value +
+                                " is invalid: expected " + expected);
 }
 
 } // namespace
@@ -37,16 +38,17 @@ device_args device_args::parse(const std::string& text)
     size_t start = 0;
     while (start <= text.size()) {
         const size_t comma = text.find(',', start);
-        const std::string pair =
-            trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        const std::string pair = trim(text.substr(
+            start, comma == std::string::npos ? std::string::npos : comma - start));
         start = comma == std::string::npos ? text.size() + 1 : comma + 1;
         if (pair.empty())
             continue;
         const size_t eq = pair.find('=');
         if (eq == std::string::npos)
-            throw std::invalid_argument("device args: '" + pair +
-                                        "' is not key=value; write pairs separated by commas, "
-                                        "e.g. \"type=emu,signal=ramp\"");
+            throw std::invalid_argument(
+                "device args: '" + pair +
+                "' is not key=value; write pairs separated by commas, "
+                "e.g. \"type=emu,signal=ramp\"");
         const std::string key = trim(pair.substr(0, eq));
         const std::string value = trim(pair.substr(eq + 1));
         if (key.empty())
@@ -119,7 +121,8 @@ void device_args::check_known(const std::set<std::string>& known) const
         std::string list;
         for (const auto& k : known)
             list += (list.empty() ? "" : ", ") + k;
-        throw std::invalid_argument("device args: unknown key '" + key + "' (known keys: " + list +
+        throw std::invalid_argument("device args: unknown key '" + key +
+                                    "' (known keys: " + list +
                                     "; see docs/device-args.md)");
     }
 }

@@ -32,12 +32,14 @@ device_info device_controller::identify()
     if (w[0] != regs::magic_value)
         throw std::runtime_error("device at " + d_address.to_string() +
                                  " is not a gr-rdma device (identity register reads " +
-                                 std::to_string(w[0]) + "); check addr= in the device args");
+                                 std::to_string(w[0]) +
+                                 "); check addr= in the device args");
     if ((w[1] >> 16) != (regs::map_version >> 16))
-        throw std::runtime_error("device at " + d_address.to_string() + " speaks register map " +
-                                 std::to_string(w[1] >> 16) + "." + std::to_string(w[1] & 0xFFFF) +
-                                 ", this host speaks " + std::to_string(regs::map_version >> 16) +
-                                 ".x: update the device firmware or gr-rdma");
+        throw std::runtime_error(
+            "device at " + d_address.to_string() + " speaks register map " +
+            std::to_string(w[1] >> 16) + "." + std::to_string(w[1] & 0xFFFF) +
+            ", this host speaks " + std::to_string(regs::map_version >> 16) +
+            ".x: update the device firmware or gr-rdma");
     device_info info;
     info.version = w[1];
     info.capabilities = w[2];
@@ -58,17 +60,17 @@ link_state device_controller::read_link(unsigned link)
                                 static_cast<uint16_t>(w[regs::link::roce_port / 4]));
     state.mtu = w[regs::link::mtu / 4];
     const uint32_t mac_hi = w[regs::link::mac_hi / 4], mac_lo = w[regs::link::mac_lo / 4];
-    state.mac = { uint8_t(mac_hi >> 8), uint8_t(mac_hi),      uint8_t(mac_lo >> 24),
+    state.mac = { uint8_t(mac_hi >> 8),  uint8_t(mac_hi),      uint8_t(mac_lo >> 24),
                   uint8_t(mac_lo >> 16), uint8_t(mac_lo >> 8), uint8_t(mac_lo) };
     return state;
 }
 
 void device_controller::configure_rx(unsigned stream, const rx_setup& s)
 {
-    // Registers dest_ipv4 .. num_samples_hi are contiguous but for the read-only
+    // Registers dest_ipv4 .. retx_window_bytes are contiguous but for the read-only
     // source_qpn: two bursts program them all.
     constexpr uint32_t first = regs::rx::dest_ipv4;
-    constexpr size_t count = (regs::rx::num_samples_hi - first) / 4 + 1;
+    constexpr size_t count = (regs::rx::retx_window_bytes - first) / 4 + 1;
     uint32_t w[count] = {};
     auto set = [&w](uint32_t reg, uint32_t value) { w[(reg - first) / 4] = value; };
     set(regs::rx::dest_ipv4, s.destination.ip());
@@ -92,24 +94,30 @@ void device_controller::configure_rx(unsigned stream, const rx_setup& s)
     set(regs::rx::start_time_hi, hi(s.start_time_ns));
     set(regs::rx::num_samples_lo, lo(s.num_samples));
     set(regs::rx::num_samples_hi, hi(s.num_samples));
+    set(regs::rx::retx_window_bytes, s.retx_window_bytes);
     const size_t before = (regs::rx::source_qpn - first) / 4;
     d_client.write(regs::rx_reg(stream, first), w, before);
-    d_client.write(regs::rx_reg(stream, regs::rx::start_time_lo), w + before + 1, count - before - 1);
+    d_client.write(regs::rx_reg(stream, regs::rx::start_time_lo),
+                   w + before + 1,
+                   count - before - 1);
 }
 
 void device_controller::configure_signal(unsigned stream, const emulated_signal& signal)
 {
-    uint32_t w[4] = { signal.kind, static_cast<uint32_t>(signal.tone_freq_hz), 0, signal.seed };
+    uint32_t w[4] = {
+        signal.kind, static_cast<uint32_t>(signal.tone_freq_hz), 0, signal.seed
+    };
     std::memcpy(&w[2], &signal.amplitude, 4);
     d_client.write(regs::emu_reg(stream, regs::emu::signal), w, 4);
 }
 
-void device_controller::configure_impairments(unsigned stream, const emulated_impairments& im)
+void device_controller::configure_impairments(unsigned stream,
+                                              const emulated_impairments& im)
 {
     if (im.faults.size() > regs::emu::max_faults)
         throw std::invalid_argument("at most " + std::to_string(regs::emu::max_faults) +
                                     " targeted faults fit the emulator's fault table");
-    const uint32_t random[] = { im.seed,          im.loss_ppm,  im.loss_burst,
+    const uint32_t random[] = { im.seed,          im.loss_ppm,    im.loss_burst,
                                 im.duplicate_ppm, im.corrupt_ppm, im.delay_ppm,
                                 im.delay_messages };
     d_client.write(regs::emu_reg(stream, regs::emu::fault_seed), random, 7);
@@ -120,7 +128,8 @@ void device_controller::configure_impairments(unsigned stream, const emulated_im
         table.push_back(kind);
     }
     if (!table.empty())
-        d_client.write(regs::emu_reg(stream, regs::emu::fault_table), table.data(), table.size());
+        d_client.write(
+            regs::emu_reg(stream, regs::emu::fault_table), table.data(), table.size());
     d_client.write32(regs::emu_reg(stream, regs::emu::fault_count),
                      static_cast<uint32_t>(im.faults.size()));
 }
@@ -131,7 +140,8 @@ std::vector<injected_fault> device_controller::read_fault_log(unsigned stream)
     constexpr size_t records_per_read = 64; // 192 words: within one AXIoE burst
     while (true) {
         uint32_t w[3 * records_per_read];
-        d_client.read(regs::emu_reg(stream, regs::emu::fault_log), w, 3 * records_per_read, true);
+        d_client.read(
+            regs::emu_reg(stream, regs::emu::fault_log), w, 3 * records_per_read, true);
         for (size_t i = 0; i < records_per_read; i++) {
             if (w[3 * i] == UINT32_MAX && w[3 * i + 1] == UINT32_MAX)
                 return out;
@@ -146,9 +156,11 @@ uint64_t device_controller::start_rx(unsigned stream)
         d_client.write32(regs::rx_reg(stream, regs::rx::command), regs::command::start);
     } catch (const axioe::error&) {
         const uint32_t status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
-        const uint32_t code = (status & regs::status::error_mask) >> regs::status::error_shift;
-        throw std::runtime_error("device at " + d_address.to_string() + " refused to start RX stream " +
-                                 std::to_string(stream) + ": " + regs::describe_error(code));
+        const uint32_t code =
+            (status & regs::status::error_mask) >> regs::status::error_shift;
+        throw std::runtime_error("device at " + d_address.to_string() +
+                                 " refused to start RX stream " + std::to_string(stream) +
+                                 ": " + regs::describe_error(code));
     }
     return d_client.read64(regs::rx_reg(stream, regs::rx::start_time_lo));
 }
@@ -164,7 +176,9 @@ rx_device_counters device_controller::read_rx_counters(unsigned stream)
     constexpr size_t count = (regs::rx::messages_delayed_hi - first) / 4 + 1;
     uint32_t w[count];
     d_client.read(regs::rx_reg(stream, first), w, count);
-    auto at64 = [&w](uint32_t reg) { return join(w[(reg - first) / 4], w[(reg - first) / 4 + 1]); };
+    auto at64 = [&w](uint32_t reg) {
+        return join(w[(reg - first) / 4], w[(reg - first) / 4 + 1]);
+    };
     rx_device_counters c;
     c.status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
     c.packets_sent = at64(regs::rx::packets_sent_lo);
@@ -176,10 +190,16 @@ rx_device_counters device_controller::read_rx_counters(unsigned stream)
     c.samples_faulted = at64(regs::rx::samples_faulted_lo);
     c.packets_duplicated = at64(regs::rx::packets_duplicated_lo);
     c.messages_delayed = at64(regs::rx::messages_delayed_lo);
+    c.naks_received = w[(regs::rx::naks_received - first) / 4];
+    c.retransmits = w[(regs::rx::retransmits - first) / 4];
+    c.zero_substituted = at64(regs::rx::zero_substituted_lo);
     return c;
 }
 
-uint64_t device_controller::device_time_ns() { return d_client.read64(regs::clock_time_ns_lo); }
+uint64_t device_controller::device_time_ns()
+{
+    return d_client.read64(regs::clock_time_ns_lo);
+}
 
 clock_estimate device_controller::estimate_clock(int rounds)
 {
@@ -195,12 +215,14 @@ clock_estimate device_controller::estimate_clock(int rounds)
         const uint64_t rtt = static_cast<uint64_t>(after - before);
         if (rtt < best_rtt) {
             best_rtt = rtt;
-            best.offset_ns = static_cast<int64_t>(device) - (before + (after - before) / 2);
+            best.offset_ns =
+                static_cast<int64_t>(device) - (before + (after - before) / 2);
             best.error_ns = rtt / 2 + 1000; // + the device's read granularity
         }
     }
     if (best_rtt == UINT64_MAX)
-        throw std::runtime_error("could not read the clock of the device at " + d_address.to_string() +
+        throw std::runtime_error("could not read the clock of the device at " +
+                                 d_address.to_string() +
                                  " without retries: the control link loses too much");
     return best;
 }

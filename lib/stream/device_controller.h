@@ -50,9 +50,10 @@ struct rx_setup {
     uint32_t rate_num = 0;
     uint32_t rate_den = 1;
     sample_format format = sample_format::sc16;
-    uint32_t transport = 0;
+    uint32_t transport = 0; //!< regs::transport_type
     uint64_t start_time_ns = 0;
     uint64_t num_samples = 0;
+    uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
 };
 
 //! Emulator-only signal settings (the emulator extension block).
@@ -72,7 +73,8 @@ struct emulated_impairments {
     uint32_t corrupt_ppm = 0;
     uint32_t delay_ppm = 0;
     uint32_t delay_messages = 0;
-    std::vector<std::pair<uint64_t, uint32_t>> faults; //!< (message, regs::fault kind), <= 8
+    std::vector<std::pair<uint64_t, uint32_t>>
+        faults; //!< (message, regs::fault kind), <= 8
     bool any() const
     {
         return loss_ppm || duplicate_ppm || corrupt_ppm || delay_ppm || !faults.empty();
@@ -96,6 +98,9 @@ struct rx_device_counters {
     uint64_t samples_faulted = 0;
     uint64_t packets_duplicated = 0;
     uint64_t messages_delayed = 0;
+    uint64_t naks_received = 0;    //!< RC (32-bit register)
+    uint64_t retransmits = 0;      //!< RC (32-bit register)
+    uint64_t zero_substituted = 0; //!< RC: samples resent as zeros
 };
 
 //! Device time = host time + offset_ns, known to within error_ns.

@@ -22,6 +22,8 @@ const char* to_string(rx_event::kind k)
         return "overrun";
     case rx_event::kind::time:
         return "time";
+    case rx_event::kind::device:
+        return "device";
     }
     return "unknown";
 }
@@ -39,6 +41,14 @@ const char* to_string(rx_event::reason r)
         return "skipped";
     case rx_event::reason::overwritten:
         return "overwritten";
+    case rx_event::reason::zero_substituted:
+        return "zero_substituted";
+    case rx_event::reason::fault_injected:
+        return "fault_injected";
+    case rx_event::reason::device_overflow:
+        return "device_overflow";
+    case rx_event::reason::device_other:
+        return "device_other";
     }
     return "unknown";
 }
@@ -49,11 +59,13 @@ loss_tracker::loss_tracker(const ring_geometry& geometry, sample_format format)
       d_item(item_size(format)),
       // A quarter ring: late (reordered) packets land well within it, and it is far
       // shorter than the time left to re-arm a slot before its next packet.
-      d_reorder_packets(std::max<uint64_t>(1, geometry.ring_items / geometry.packet_items / 4)),
+      d_reorder_packets(
+          std::max<uint64_t>(1, geometry.ring_items / geometry.packet_items / 4)),
       d_slots(geometry.packet_items ? geometry.ring_items / geometry.packet_items : 0)
 {
     d_skip_consumer.reserve(64);
     d_skip_offset.reserve(64);
+    d_substituted.reserve(max_substitutions);
     if (!geometry.ring || geometry.packet_items == 0 || geometry.ring_items == 0 ||
         geometry.ring_items % geometry.packet_items)
         throw std::invalid_argument("loss_tracker: the ring must hold whole packets");
@@ -67,7 +79,8 @@ uint64_t loss_tracker::items_in(uint64_t packet) const
         return d_geometry.packet_items;
     return first >= d_geometry.burst_items
                ? 0
-               : std::min<uint64_t>(d_geometry.packet_items, d_geometry.burst_items - first);
+               : std::min<uint64_t>(d_geometry.packet_items,
+                                    d_geometry.burst_items - first);
 }
 
 uint8_t* loss_tracker::slot_memory(uint64_t packet) const
@@ -87,6 +100,8 @@ void loss_tracker::reset()
     d_skip_consumer.clear();
     d_skip_offset.clear();
     d_counts = loss_counts{};
+    d_substituted.clear();
+    d_substitutions_unmatched = 0;
     d_open_valid = false;
     d_in_gap = false;
     d_event_head = d_event_count = 0;
@@ -111,13 +126,15 @@ void loss_tracker::verify(uint64_t packet)
     const uint64_t n = items_in(packet);
     slot_state state = slot_state::unverifiable;
     if (s.armed_for == packet)
-        state = d_mark.present(slot_memory(packet), n) ? slot_state::lost : slot_state::landed;
+        state = d_mark.present(slot_memory(packet), n) ? slot_state::lost
+                                                       : slot_state::landed;
     // Never hand out unproven data: what did not land, or cannot be proven, is zeros.
     if (state != slot_state::landed)
         std::memset(slot_memory(packet), 0, n * d_item);
     s.occupant = packet;
     s.state = state;
     s.delivered = false;
+    s.counted = 0;
 }
 
 void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
@@ -127,7 +144,8 @@ void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
     const uint64_t S = d_slots.size();
     final_upto = std::min(final_upto, burst);
     d_final_items = std::max(d_final_items, final_upto);
-    const uint64_t target = d_final_items == burst ? (burst + P - 1) / P : d_final_items / P;
+    const uint64_t target =
+        d_final_items == burst ? (burst + P - 1) / P : d_final_items / P;
     while (d_final_packets < target) {
         const uint64_t p = d_final_packets;
         // Checking a slot may zero it: wait until the consumer released the slot's
@@ -148,7 +166,8 @@ void loss_tracker::rearm_released(uint64_t written_bound)
 {
     const uint64_t P = d_geometry.packet_items;
     const uint64_t S = d_slots.size();
-    const bool burst_final = d_geometry.burst_items && d_final_items == d_geometry.burst_items;
+    const bool burst_final =
+        d_geometry.burst_items && d_final_items == d_geometry.burst_items;
     while (d_rearm_next < d_final_packets) {
         const uint64_t p = d_rearm_next;
         if (p * P + items_in(p) > d_released_device)
@@ -187,11 +206,16 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
         if (s.occupant != p || !s.delivered)
             continue; // skipped, never handed out, or already reported as lost
         s.delivered = false;
-        if (written_bound > (p + S) * P) {
-            const uint64_t n = items_in(p);
+        if (written_bound > (p + S) * P && s.counted) {
+            const uint64_t n = s.counted; // what is still counted delivered of it
+            s.counted = 0;
             d_counts.delivered -= n;
             d_counts.lost_overwritten += n;
-            report_run(rx_event::kind::overrun, rx_event::reason::overwritten, s.consumer_item, p * P, n);
+            report_run(rx_event::kind::overrun,
+                       rx_event::reason::overwritten,
+                       s.consumer_item,
+                       p * P,
+                       n);
         }
     }
     d_released_device = std::max(d_released_device, device);
@@ -200,7 +224,8 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
         d_released_device = std::max(d_released_device, d_handed_out + d_offset);
     // Skips that lie wholly behind the release point no longer map anything.
     size_t obsolete = 0;
-    while (obsolete + 1 < d_skip_consumer.size() && d_skip_consumer[obsolete + 1] <= released)
+    while (obsolete + 1 < d_skip_consumer.size() &&
+           d_skip_consumer[obsolete + 1] <= released)
         obsolete++;
     d_skip_consumer.erase(d_skip_consumer.begin(), d_skip_consumer.begin() + obsolete);
     d_skip_offset.erase(d_skip_offset.begin(), d_skip_offset.begin() + obsolete);
@@ -251,12 +276,23 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
     for (uint64_t item = next; item < end;) {
         const uint64_t k = item + d_offset;
         const uint64_t p = k / P;
-        const uint64_t n = std::min(end - item, (p + 1) * P - k);
+        uint64_t n = std::min(end - item, (p + 1) * P - k);
         slot& s = d_slots[slot_of(p)];
         if (s.occupant != p)
             throw std::logic_error("loss_tracker: handing out an unverified packet");
-        if (s.state == slot_state::landed) {
+        bool zeroed = false;
+        if (s.state == slot_state::landed)
+            n = cut_at_substitution(k, n, zeroed);
+        if (zeroed) { // landed, but as zeros the device put in place of the samples
+            // Zeros they were; make sure, so that a gap always reads as zeros.
+            std::memset(slot_memory(p) + (k - p * P) * d_item, 0, n * d_item);
+            d_in_gap = true;
+            d_counts.lost_gap += n;
+            report_run(
+                rx_event::kind::gap, rx_event::reason::zero_substituted, item, k, n);
+        } else if (s.state == slot_state::landed) {
             d_counts.delivered += n;
+            s.counted += n;
             s.delivered = true;
             s.consumer_item = p * P - d_offset;
             if (d_in_gap) { // a gap ends: the stream resumes, time-tagged
@@ -269,16 +305,94 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
             report_run(rx_event::kind::gap,
                        s.state == slot_state::lost ? rx_event::reason::packet_lost
                                                    : rx_event::reason::unverifiable,
-                       item, k, n);
+                       item,
+                       k,
+                       n);
         }
         item += n;
     }
     d_handed_out = end;
 }
 
+void loss_tracker::mark_substituted(uint64_t first, uint64_t count)
+{
+    const uint64_t P = d_geometry.packet_items;
+    uint64_t end = first + count < first ? UINT64_MAX : first + count;
+    if (d_geometry.burst_items)
+        end = std::min(end, d_geometry.burst_items);
+    if (first >= end)
+        return; // nothing, or past the end of the burst
+    // Device items below this were handed out or skipped.
+    const uint64_t handed = d_handed_out + d_offset;
+    for (uint64_t k = first; k < std::min(end, handed);) {
+        const uint64_t p = k / P;
+        const uint64_t run_end = std::min({ end, handed, (p + 1) * P });
+        slot& s = d_slots[slot_of(p)];
+        if (s.occupant != p) {
+            d_substitutions_unmatched += run_end - k; // the slot has moved on
+        } else if (s.state == slot_state::landed && s.counted) {
+            // Handed out as samples, yet they were zeros. (Lost ones count no more.)
+            const uint64_t n = std::min(run_end - k, s.counted);
+            s.counted -= n;
+            d_counts.delivered -= n;
+            d_counts.lost_gap += n;
+            report_run(rx_event::kind::gap,
+                       rx_event::reason::zero_substituted,
+                       s.consumer_item + (k - p * P),
+                       k,
+                       n);
+        }
+        k = run_end;
+    }
+    if (end > handed)
+        add_substitution(std::max(first, handed), end);
+}
+
+void loss_tracker::add_substitution(uint64_t first, uint64_t end)
+{
+    // Merge with every range it overlaps or touches; keep the list sorted.
+    size_t at = 0;
+    while (at < d_substituted.size() && d_substituted[at].end < first)
+        at++;
+    size_t last = at;
+    while (last < d_substituted.size() && d_substituted[last].first <= end) {
+        first = std::min(first, d_substituted[last].first);
+        end = std::max(end, d_substituted[last].end);
+        last++;
+    }
+    if (last > at) {
+        d_substituted[at] = { first, end };
+        d_substituted.erase(d_substituted.begin() + at + 1, d_substituted.begin() + last);
+    } else if (d_substituted.size() < max_substitutions) {
+        d_substituted.insert(d_substituted.begin() + at, { first, end });
+    } else {
+        d_substitutions_unmatched += end - first;
+    }
+}
+
+uint64_t
+loss_tracker::cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed)
+{
+    // Ranges behind the hand-out point were skipped or fell in lost packets.
+    size_t behind = 0;
+    while (behind < d_substituted.size() && d_substituted[behind].end <= device_item)
+        behind++;
+    d_substituted.erase(d_substituted.begin(), d_substituted.begin() + behind);
+    zeroed = false;
+    if (d_substituted.empty())
+        return count;
+    const item_range& r = d_substituted.front();
+    if (r.first <= device_item) {
+        zeroed = true;
+        return std::min(count, r.end - device_item);
+    }
+    return std::min(count, r.first - device_item);
+}
+
 uint64_t loss_tracker::consumer_total() const
 {
-    return d_geometry.burst_items ? d_geometry.burst_items - d_counts.lost_skipped : UINT64_MAX;
+    return d_geometry.burst_items ? d_geometry.burst_items - d_counts.lost_skipped
+                                  : UINT64_MAX;
 }
 
 void loss_tracker::report_run(rx_event::kind type,
@@ -289,7 +403,8 @@ void loss_tracker::report_run(rx_event::kind type,
 {
     // Consecutive reports of the same kind and cause merge into one event.
     if (d_open_valid && d_open.type == type && d_open.cause == cause && count &&
-        d_open.item + d_open.count == item && d_open.device_item + d_open.count == device_item) {
+        d_open.item + d_open.count == item &&
+        d_open.device_item + d_open.count == device_item) {
         d_open.count += count;
         return;
     }

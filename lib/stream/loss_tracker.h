@@ -26,9 +26,9 @@ struct ring_geometry {
 
 //! Exact per-run accounting: every device sample is counted once, as delivered or lost.
 struct loss_counts {
-    uint64_t delivered = 0;       //!< handed out, verified, not overwritten while unread
-    uint64_t lost_gap = 0;        //!< handed out as zeros: packet lost or slot unverifiable
-    uint64_t lost_skipped = 0;    //!< never handed out: the reader was lapped
+    uint64_t delivered = 0;    //!< handed out, verified, not overwritten while unread
+    uint64_t lost_gap = 0;     //!< handed out as zeros: packet lost or slot unverifiable
+    uint64_t lost_skipped = 0; //!< never handed out: the reader was lapped
     uint64_t lost_overwritten = 0; //!< handed out, then overwritten before released
     uint64_t lost() const { return lost_gap + lost_skipped + lost_overwritten; }
 };
@@ -79,10 +79,25 @@ public:
     //! The device is done (burst complete): judge the items handed out and not yet
     //! released against its final position, as if released now.
     void settle(uint64_t written_bound) { on_release(d_handed_out, written_bound); }
+    /*!
+     * The device sent device items [first, first + count) as zeros (RC: they had left its
+     * retransmit buffer; docs/metadata.md, event zero_substituted). Their slots look
+     * landed, yet they are not the samples: they count as lost, reported as a gap with
+     * cause zero_substituted. Not handed out yet: so classified when handed out. Handed
+     * out already: moved from delivered to lost and reported now, at their items. Items
+     * counted lost already (gap, skipped, overwritten) are not counted twice.
+     */
+    void mark_substituted(uint64_t first, uint64_t count);
+    //! Substituted items that could not be classified: their slot held a later packet
+    //! already (reported more than a ring late), or too many ranges were pending.
+    uint64_t substitutions_unmatched() const { return d_substitutions_unmatched; }
 
     //! Consumer items of the run (burst minus skipped), UINT64_MAX when continuous.
     uint64_t consumer_total() const;
-    uint64_t device_item(uint64_t consumer_item) const { return consumer_item + d_offset; }
+    uint64_t device_item(uint64_t consumer_item) const
+    {
+        return consumer_item + d_offset;
+    }
     uint64_t offset() const { return d_offset; }
 
     bool poll_event(rx_event& out);
@@ -97,6 +112,11 @@ private:
         slot_state state = slot_state::pending;
         bool delivered = false; // handed out as landed (so it can be overwritten unread)
         uint64_t consumer_item = 0; // consumer index of the packet's first item
+        uint64_t counted = 0;       // items of the packet counted as delivered
+    };
+    struct item_range {
+        uint64_t first = 0;
+        uint64_t end = 0;
     };
 
     size_t slot_of(uint64_t packet) const { return packet % d_slots.size(); }
@@ -104,25 +124,37 @@ private:
     uint8_t* slot_memory(uint64_t packet) const;
     void verify(uint64_t packet);
     void rearm_released(uint64_t written_bound);
+    uint64_t cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed);
+    void add_substitution(uint64_t first, uint64_t end);
     void report(const rx_event& e);
-    void report_run(rx_event::kind type, rx_event::reason cause, uint64_t item, uint64_t device_item, uint64_t count);
+    void report_run(rx_event::kind type,
+                    rx_event::reason cause,
+                    uint64_t item,
+                    uint64_t device_item,
+                    uint64_t count);
 
     const ring_geometry d_geometry;
     const placeholder d_mark;
     const size_t d_item;
-    const uint64_t d_reorder_packets; // late packets may land this far behind the frontier
+    const uint64_t
+        d_reorder_packets; // late packets may land this far behind the frontier
     std::vector<slot> d_slots;
 
-    uint64_t d_offset = 0;           // device item = consumer item + offset
-    uint64_t d_final_packets = 0;    // packets below are verified
-    uint64_t d_final_items = 0;      // device items below are final
-    uint64_t d_released_device = 0;  // device items below are released (or skipped)
-    uint64_t d_released_consumer = 0; // consumer items below are released
-    uint64_t d_rearm_next = 0;       // packets below have had their re-arm decided
-    uint64_t d_handed_out = 0;       // consumer items handed out so far
+    uint64_t d_offset = 0;                 // device item = consumer item + offset
+    uint64_t d_final_packets = 0;          // packets below are verified
+    uint64_t d_final_items = 0;            // device items below are final
+    uint64_t d_released_device = 0;        // device items below are released (or skipped)
+    uint64_t d_released_consumer = 0;      // consumer items below are released
+    uint64_t d_rearm_next = 0;             // packets below have had their re-arm decided
+    uint64_t d_handed_out = 0;             // consumer items handed out so far
     std::vector<uint64_t> d_skip_consumer; // consumer items where a skip took effect
     std::vector<uint64_t> d_skip_offset;   // the offset in effect from there on
     loss_counts d_counts;
+    // Device items the device substituted with zeros, not handed out yet: sorted,
+    // disjoint, at most max_substitutions (reserved up front: no allocation later).
+    static constexpr size_t max_substitutions = 1024;
+    std::vector<item_range> d_substituted;
+    uint64_t d_substitutions_unmatched = 0;
     // A pending gap or overwrite report, extended while consecutive packets match.
     rx_event d_open;
     bool d_open_valid = false;

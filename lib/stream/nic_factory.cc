@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../nic/null_nic.h"
 #include "../nic/soft_nic.h"
 #include "../nic/verbs_device.h"
 #include "nic_factory.h"
@@ -52,9 +53,22 @@ std::unique_ptr<nic::device> open_soft(const device_args& args, uint32_t default
 
 std::unique_ptr<nic::device> open_nic(const device_args& args, uint32_t default_ip)
 {
-    const std::string kind = args.get_choice("nic", { "soft", "verbs" }, "soft");
+    // The null NIC and the null device are one stand-in (benchmarks: the zero-copy
+    // ceiling); neither talks to anything else.
+    const bool null_device = args.get("type", "") == "null";
+    const std::string kind = args.get_choice(
+        "nic", { "soft", "verbs", "null" }, null_device ? "null" : "soft");
+    if ((kind == "null") != null_device)
+        throw std::invalid_argument(
+            "device args: nic=null and type=null go together (the "
+            "zero-copy ceiling stand-in, docs/performance.md)");
     if (args.has("nic_addr") && args.has("nic_if"))
         throw std::invalid_argument("device args: give nic_addr= or nic_if=, not both");
+    if (kind == "null") {
+        if (args.has("nic_addr") || args.has("nic_if") || args.has("nic_port"))
+            throw std::invalid_argument("device args: nic=null has no address to choose");
+        return std::make_unique<nic::null_nic>();
+    }
     return kind == "verbs" ? open_verbs(args, default_ip) : open_soft(args, default_ip);
 }
 

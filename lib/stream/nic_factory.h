@@ -20,7 +20,8 @@ namespace rdma {
  * RoCEv2 on a UDP socket at nic_addr:nic_port) or nic=verbs (rdma-core: the RDMA device
  * with a RoCE v2 GID for nic_addr, or bound to interface nic_if). \p default_ip (host
  * order) stands in for a missing nic_addr: the local address that routes to the device.
- * Callers see only the nic::device interface.
+ * nic=null (the default with type=null, and only there) is the benchmarks' NIC stand-in
+ * (nic/null_nic.h). Callers see only the nic::device interface.
  *
  * Throws std::invalid_argument for args that contradict each other, and
  * std::runtime_error (explaining the fix and naming gr-rdma-doctor) when nic=verbs finds

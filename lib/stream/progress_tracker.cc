@@ -11,7 +11,9 @@
 namespace gr {
 namespace rdma {
 
-void progress_tracker::reset(uint64_t items_per_message, uint64_t total_items, uint64_t notify_interval)
+void progress_tracker::reset(uint64_t items_per_message,
+                             uint64_t total_items,
+                             uint64_t notify_interval)
 {
     d_items_per_message = items_per_message ? items_per_message : 1;
     d_total = total_items;
@@ -40,9 +42,9 @@ void progress_tracker::on_immediate(uint32_t imm)
 
 bool progress_tracker::is_notification_point(uint64_t message) const
 {
-    const bool last_of_burst =
-        d_total && (message + 1) * d_items_per_message >= d_total &&
-        message * d_items_per_message < d_total;
+    const bool last_of_burst = d_total &&
+                               (message + 1) * d_items_per_message >= d_total &&
+                               message * d_items_per_message < d_total;
     return last_of_burst || (message + 1) % d_notify_interval == 0;
 }
 

@@ -26,7 +26,8 @@ class progress_tracker
 public:
     //! Begin a run: \p items_per_message items per WRITE message, \p total_items items
     //! in a finite burst (0: continuous), an immediate every \p notify_interval messages.
-    void reset(uint64_t items_per_message, uint64_t total_items, uint64_t notify_interval = 1);
+    void
+    reset(uint64_t items_per_message, uint64_t total_items, uint64_t notify_interval = 1);
 
     void on_immediate(uint32_t imm);
     //! Immediates that were not the device's next notification point: stale, repeated,

@@ -25,7 +25,10 @@ std::string message_of(const std::function<void()>& f)
     }
     return "";
 }
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part)
+{
+    return s.find(part) != std::string::npos;
+}
 } // namespace
 
 class qa_device_args : public CppUnit::TestFixture
@@ -46,7 +49,8 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("ramp"), a.get("signal", ""));
         CPPUNIT_ASSERT_EQUAL(0.25, a.get_double("latency", 0));
         CPPUNIT_ASSERT_EQUAL(std::string("x"), a.get("absent", "x"));
-        CPPUNIT_ASSERT_EQUAL(std::string("latency=0.25,signal=ramp,type=emu"), a.to_string());
+        CPPUNIT_ASSERT_EQUAL(std::string("latency=0.25,signal=ramp,type=emu"),
+                             a.to_string());
         CPPUNIT_ASSERT(!device_args::parse("").has("type"));
     }
 
@@ -56,20 +60,29 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(42), a.get_uint("n", 0));
         CPPUNIT_ASSERT_EQUAL(uint64_t(16), a.get_uint("h", 0));
         CPPUNIT_ASSERT_EQUAL(1e6, a.get_double("f", 0));
-        CPPUNIT_ASSERT_EQUAL(std::string("on"), a.get_choice("mode", { "on", "off" }, "off"));
+        CPPUNIT_ASSERT_EQUAL(std::string("on"),
+                             a.get_choice("mode", { "on", "off" }, "off"));
         CPPUNIT_ASSERT_EQUAL(uint64_t(7), a.get_uint("absent", 7));
     }
 
     void test_errors_name_the_fix()
     {
-        CPPUNIT_ASSERT(contains(message_of([] { device_args::parse("type=emu,ramp"); }), "key=value"));
-        CPPUNIT_ASSERT(contains(message_of([] { device_args::parse("a=1,a=2"); }), "twice"));
-        CPPUNIT_ASSERT(contains(message_of([] { device_args::parse("=1"); }), "empty key"));
+        CPPUNIT_ASSERT(contains(message_of([] { device_args::parse("type=emu,ramp"); }),
+                                "key=value"));
+        CPPUNIT_ASSERT(
+            contains(message_of([] { device_args::parse("a=1,a=2"); }), "twice"));
+        CPPUNIT_ASSERT(
+            contains(message_of([] { device_args::parse("=1"); }), "empty key"));
         const auto a = device_args::parse("n=-3,f=abc,mode=maybe,sgnal=ramp");
         CPPUNIT_ASSERT(contains(message_of([&] { a.get_uint("n", 0); }), "n=-3"));
         CPPUNIT_ASSERT(contains(message_of([&] { a.get_double("f", 0); }), "a number"));
-        CPPUNIT_ASSERT(contains(message_of([&] { a.get_choice("mode", { "on", "off" }, "on"); }), "off|on"));
-        const std::string unknown = message_of([&] { a.check_known({ "n", "f", "mode", "signal" }); });
+        CPPUNIT_ASSERT(contains(message_of([&] {
+                                    a.get_choice("mode", { "on", "off" }, "on");
+                                }),
+                                "off|on"));
+        const std::string unknown = message_of([&] {
+            a.check_known({ "n", "f", "mode", "signal" });
+        });
         CPPUNIT_ASSERT(contains(unknown, "'sgnal'"));
         CPPUNIT_ASSERT(contains(unknown, "signal"));
     }

@@ -31,11 +31,12 @@ struct bench {
     loss_tracker tracker;
     uint64_t next = 0; // consumer: next item to take
     std::vector<rx_event> events;
-    ramp_errors errors;          // mismatches in delivered (non-lost) items
-    uint64_t zeros_checked = 0;  // lost items seen as zeros
+    ramp_errors errors;         // mismatches in delivered (non-lost) items
+    uint64_t zeros_checked = 0; // lost items seen as zeros
 
     explicit bench(uint64_t burst_items = 0)
-        : burst(burst_items), tracker({ memory.data(), N, P, burst_items }, sample_format::sc16)
+        : burst(burst_items),
+          tracker({ memory.data(), N, P, burst_items }, sample_format::sc16)
     {
     }
 
@@ -83,7 +84,8 @@ struct bench {
         return n;
     }
 
-    uint64_t count_events(rx_event::kind k, rx_event::reason r = rx_event::reason::none) const
+    uint64_t count_events(rx_event::kind k,
+                          rx_event::reason r = rx_event::reason::none) const
     {
         uint64_t c = 0;
         for (const auto& e : events)
@@ -151,7 +153,9 @@ public:
                 gaps.emplace_back(e.item, e.count);
             }
         }
-        const std::vector<std::pair<uint64_t, uint64_t>> expect = { { 24, 8 }, { 80, 16 }, { 320, 8 } };
+        const std::vector<std::pair<uint64_t, uint64_t>> expect = { { 24, 8 },
+                                                                    { 80, 16 },
+                                                                    { 320, 8 } };
         CPPUNIT_ASSERT(gaps == expect);
         // Time is re-tagged after each gap.
         std::vector<uint64_t> times;
@@ -179,7 +183,8 @@ public:
             b.consume((p + 1) * P);
         }
         CPPUNIT_ASSERT_EQUAL(expected_lost, b.tracker.counts().lost_gap);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(400 * P) - expected_lost, b.tracker.counts().delivered);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(400 * P) - expected_lost,
+                             b.tracker.counts().delivered);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
     }
 
@@ -210,11 +215,14 @@ public:
             b.device_writes(p);
             b.tracker.on_progress((p + 1) * P, (p + 1) * P);
         }
-        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.consume(31 * P)); // skipped ahead: nothing yet
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0),
+                             b.consume(31 * P)); // skipped ahead: nothing yet
         // Whole rings, so item k stays in slot k mod N: 4 rings (256 samples) lost.
         CPPUNIT_ASSERT_EQUAL(uint64_t(256), b.tracker.offset());
         CPPUNIT_ASSERT_EQUAL(uint64_t(256), b.tracker.counts().lost_skipped);
-        CPPUNIT_ASSERT_EQUAL(size_t(1), size_t(b.count_events(rx_event::kind::overrun, rx_event::reason::skipped)));
+        CPPUNIT_ASSERT_EQUAL(
+            size_t(1),
+            size_t(b.count_events(rx_event::kind::overrun, rx_event::reason::skipped)));
         b.tracker.on_release(0, 31 * P);
         for (uint64_t p = 31; p < 60; p++) {
             b.device_writes(p);
@@ -224,7 +232,8 @@ public:
         // Resumed exactly at device item 256 with a time tag there, then bit-exact.
         bool resumed = false;
         for (const auto& e : b.events)
-            resumed |= e.type == rx_event::kind::time && e.item == 0 && e.device_item == 256;
+            resumed |=
+                e.type == rx_event::kind::time && e.item == 0 && e.device_item == 256;
         CPPUNIT_ASSERT(resumed);
         CPPUNIT_ASSERT_EQUAL(uint64_t(60 * P - 256), b.next);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
@@ -294,7 +303,8 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(N), b.tracker.counts().lost_skipped);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.tracker.counts().lost_gap);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(24 * P), b.tracker.counts().delivered + b.tracker.counts().lost());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(24 * P),
+                             b.tracker.counts().delivered + b.tracker.counts().lost());
     }
 
     void test_unverifiable_slot_is_zeros_not_stale_data()
@@ -304,7 +314,7 @@ public:
         bench b;
         b.device_writes(0);
         b.tracker.on_progress(0, 9 * P + 1); // nothing final, device far ahead
-        b.tracker.on_progress(P, 9 * P + 1);  // packet 0 final now: unverifiable
+        b.tracker.on_progress(P, 9 * P + 1); // packet 0 final now: unverifiable
         const uint64_t n = b.tracker.deliverable(0, 0); // (a stale clock bound)
         CPPUNIT_ASSERT_EQUAL(uint64_t(P), n);
         b.tracker.commit(0, n);
@@ -312,7 +322,8 @@ public:
         rx_event e;
         bool reported = false;
         while (b.tracker.poll_event(e))
-            reported |= e.type == rx_event::kind::gap && e.cause == rx_event::reason::unverifiable;
+            reported |= e.type == rx_event::kind::gap &&
+                        e.cause == rx_event::reason::unverifiable;
         CPPUNIT_ASSERT(reported);
         for (size_t i = 0; i < P * 4; i++)
             CPPUNIT_ASSERT_EQUAL(uint8_t(0), b.memory[i]);
@@ -334,7 +345,8 @@ public:
         // ... then lands late, inside the reorder window, before its slot is re-armed.
         b.device_writes(9);
         for (uint64_t p = 10; p < 40; p++) {
-            if (p != 17) // lost: must still be detected in slot 1, next occupant of 9's slot
+            if (p !=
+                17) // lost: must still be detected in slot 1, next occupant of 9's slot
                 b.device_writes(p);
             b.tracker.on_progress((p + 1) * P, (p + 1) * P);
             b.consume((p + 1) * P);

@@ -16,8 +16,9 @@ namespace rdma {
 rational rational_rate(double rate)
 {
     if (!(rate > 0) || rate >= 4294967296.0)
-        throw std::invalid_argument("sample rate " + std::to_string(rate) +
-                                    " S/s cannot be programmed: expected 0 < rate < 2^32");
+        throw std::invalid_argument(
+            "sample rate " + std::to_string(rate) +
+            " S/s cannot be programmed: expected 0 < rate < 2^32");
     rational best;
     for (uint32_t den = 1; den <= 1000000; den *= 10) {
         const double scaled = rate * den;
@@ -29,7 +30,8 @@ rational rational_rate(double rate)
             break;
     }
     if (best.num == 0)
-        throw std::invalid_argument("sample rate " + std::to_string(rate) + " S/s is too small");
+        throw std::invalid_argument("sample rate " + std::to_string(rate) +
+                                    " S/s is too small");
     return best;
 }
 

@@ -9,16 +9,19 @@
 #define INCLUDED_RDMA_STREAM_RX_STREAM_IMPL_H
 
 #include "../emu/emulator.h"
+#include "../emu/null_device.h"
 #include "../nic/nic.h"
 #include "../ring/ring_memory.h"
 #include "../util/log.h"
-#include <gnuradio/rdma/sample_format.h>
 #include "device_args.h"
 #include "device_controller.h"
+#include "latency_probe.h"
 #include "loss_tracker.h"
+#include "metadata_monitor.h"
 #include "progress_tracker.h"
 #include "stream_clock.h"
 #include <gnuradio/rdma/rx_stream.h>
+#include <gnuradio/rdma/sample_format.h>
 #include <atomic>
 #include <memory>
 
@@ -35,20 +38,26 @@ struct rx_stream_plan {
     uint32_t payload_bytes = 0;
     uint32_t notify_interval = 16; //!< 0: no notifications, the clock alone tells
     double latency_budget_s = 0.1;
-    double grace_s = 0.02; //!< how late a packet may land and still count as on time
+    double grace_s = 0.02;   //!< how late a packet may land and still count as on time
     size_t packet_items = 0; //!< items per packet slot (placeholder granularity)
+    bool rc = false;         //!< transport=rc: the device retransmits what the NIC NAKs
+    uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
 };
 
 class rx_stream::impl
 {
 public:
-    impl(const std::string& args, const std::string& format, double rate, uint64_t num_samples);
+    impl(const std::string& args,
+         const std::string& format,
+         double rate,
+         uint64_t num_samples);
     ~impl();
 
     void start();
     void stop();
     bool running() const { return d_running; }
-    size_t wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout);
+    size_t
+    wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout);
     void commit(uint64_t next, size_t count);
     bool poll_event(rx_event& out);
     bool end_of_stream(uint64_t next) const;
@@ -66,6 +75,7 @@ public:
 private:
     void open_device(const device_args& args);
     void parse_impairments(const device_args& args);
+    void settle_grace(const device_args& args);
     void settle_transport(const device_args& args);
     void allocate_ring(const device_args& args);
     void drain_completions();
@@ -79,7 +89,8 @@ private:
 
     // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and
     // MR before PD, PD and CQ before the device, the ring after its registration).
-    std::unique_ptr<emu::emulator> d_emulator; // type=emu only
+    std::unique_ptr<emu::emulator> d_emulator;       // type=emu only
+    std::unique_ptr<emu::null_device> d_null_device; // type=null only (benchmarks)
     std::unique_ptr<device_controller> d_device;
     device_info d_info;
     link_state d_link;
@@ -90,8 +101,11 @@ private:
     std::unique_ptr<nic::completion_queue> d_cq;
     std::unique_ptr<nic::queue_pair> d_qp; // one per run
 
-    progress_tracker d_progress; // immediate data -> landed frontier
-    std::unique_ptr<loss_tracker> d_tracker; // placeholders, gaps, overruns
+    progress_tracker d_progress;                  // immediate data -> landed frontier
+    std::unique_ptr<loss_tracker> d_tracker;      // placeholders, gaps, overruns
+    std::unique_ptr<metadata_monitor> d_metadata; // metadata channel (docs/metadata.md)
+    metadata_settings d_metadata_settings;
+    std::unique_ptr<latency_probe> d_probe; // latency_probe=1 only (benchmarks)
     stream_clock d_clock;
     clock_estimate d_clock_estimate;
     std::atomic<bool> d_running{ false };

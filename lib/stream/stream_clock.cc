@@ -23,7 +23,11 @@ int64_t host_time_ns()
     return static_cast<int64_t>(ts.tv_sec) * 1000000000ll + ts.tv_nsec;
 }
 
-stream_clock::stream_clock(rational rate, uint64_t t0_ns, int64_t offset_ns, uint64_t error_ns, uint64_t grace_ns)
+stream_clock::stream_clock(rational rate,
+                           uint64_t t0_ns,
+                           int64_t offset_ns,
+                           uint64_t error_ns,
+                           uint64_t grace_ns)
     : d_rate(rate), d_t0(t0_ns), d_offset(offset_ns), d_error(error_ns), d_grace(grace_ns)
 {
 }

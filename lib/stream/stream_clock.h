@@ -25,13 +25,18 @@ class stream_clock
 {
 public:
     stream_clock() = default;
-    stream_clock(rational rate, uint64_t t0_ns, int64_t offset_ns, uint64_t error_ns, uint64_t grace_ns);
+    stream_clock(rational rate,
+                 uint64_t t0_ns,
+                 int64_t offset_ns,
+                 uint64_t error_ns,
+                 uint64_t grace_ns);
 
     //! Samples produced by device time \p device_ns.
     uint64_t samples_at(int64_t device_ns) const;
     //! Device time of sample \p k, ns since the epoch.
     uint64_t time_of(uint64_t k) const;
-    //! Samples that must have landed by host time \p host_ns (produced a grace period ago).
+    //! Samples that must have landed by host time \p host_ns (produced a grace period
+    //! ago).
     uint64_t final_by(int64_t host_ns) const;
     //! Samples the device may have produced by host time \p host_ns (upper bound).
     uint64_t written_bound(int64_t host_ns) const;

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "event_notifier.h"
 #include "errors.h"
+#include "event_notifier.h"
 #include "poll_wait.h"
 #include <sys/eventfd.h>
 #include <cstdint>

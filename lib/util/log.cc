@@ -18,8 +18,8 @@ logger_factory s_factory;
 logger_ptr default_logger(const std::string& name)
 {
     auto base = spdlog::default_logger();
-    auto logger =
-        std::make_shared<spdlog::logger>(name, base->sinks().begin(), base->sinks().end());
+    auto logger = std::make_shared<spdlog::logger>(
+        name, base->sinks().begin(), base->sinks().end());
     logger->set_level(base->level());
     return logger;
 }

@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "net_interface.h"
 #include "errors.h"
 #include "file_descriptor.h"
+#include "net_interface.h"
 #include "socket_address.h"
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -36,7 +36,8 @@ void fill_link_details(net_interface& nif)
         std::memcpy(nif.mac.data(), req.ifr_hwaddr.sa_data, nif.mac.size());
 }
 
-std::optional<net_interface> find_interface(const std::function<bool(const ifaddrs&)>& match)
+std::optional<net_interface>
+find_interface(const std::function<bool(const ifaddrs&)>& match)
 {
     ifaddrs* list = nullptr;
     if (getifaddrs(&list) != 0)
@@ -47,7 +48,8 @@ std::optional<net_interface> find_interface(const std::function<bool(const ifadd
             continue;
         net_interface nif;
         nif.name = a->ifa_name;
-        nif.ipv4 = ntohl(reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr.s_addr);
+        nif.ipv4 =
+            ntohl(reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr.s_addr);
         fill_link_details(nif);
         found = nif;
         break;
@@ -61,7 +63,8 @@ std::optional<net_interface> find_interface(const std::function<bool(const ifadd
 std::optional<net_interface> find_interface_by_ip(uint32_t ip)
 {
     return find_interface([ip](const ifaddrs& a) {
-        return ntohl(reinterpret_cast<const sockaddr_in*>(a.ifa_addr)->sin_addr.s_addr) == ip;
+        return ntohl(reinterpret_cast<const sockaddr_in*>(a.ifa_addr)->sin_addr.s_addr) ==
+               ip;
     });
 }
 
@@ -77,7 +80,9 @@ uint32_t route_source_ip(uint32_t dest_ip)
     if (!sock)
         throw_errno("socket");
     const socket_address dest(dest_ip, 9);
-    if (::connect(sock.get(), reinterpret_cast<const sockaddr*>(&dest.native()), sizeof(sockaddr_in)) != 0)
+    if (::connect(sock.get(),
+                  reinterpret_cast<const sockaddr*>(&dest.native()),
+                  sizeof(sockaddr_in)) != 0)
         throw_errno("no route to " + dest.ip_string());
     sockaddr_in local{};
     socklen_t len = sizeof(local);

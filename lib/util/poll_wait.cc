@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "poll_wait.h"
 #include "errors.h"
+#include "poll_wait.h"
 #include <time.h>
 
 namespace gr {

@@ -44,7 +44,8 @@ public:
     {
         CPPUNIT_ASSERT_THROW(socket_address::parse("localhost"), std::invalid_argument);
         CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:"), std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:70000"), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:70000"),
+                             std::invalid_argument);
         CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:12x"), std::invalid_argument);
     }
 

@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "udp_socket.h"
 #include "errors.h"
 #include "poll_wait.h"
+#include "udp_socket.h"
 #include <netinet/ip.h>
 #include <sys/socket.h>
 #include <algorithm>

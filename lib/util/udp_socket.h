@@ -20,10 +20,10 @@ namespace rdma {
 //! A datagram to send or a slot to receive one into (sendmmsg/recvmmsg batches).
 struct datagram {
     uint8_t* data = nullptr;
-    size_t capacity = 0; //!< bytes available at data (receive)
-    size_t length = 0;   //!< bytes to send / bytes received
-    socket_address peer; //!< destination (send) or source (receive)
-    uint32_t local_ip = 0; //!< receive: destination IPv4 of the datagram (host order)
+    size_t capacity = 0;    //!< bytes available at data (receive)
+    size_t length = 0;      //!< bytes to send / bytes received
+    socket_address peer;    //!< destination (send) or source (receive)
+    uint32_t local_ip = 0;  //!< receive: destination IPv4 of the datagram (host order)
     bool truncated = false; //!< receive: the datagram was longer than capacity
 };
 
@@ -51,7 +51,8 @@ public:
     bool receive(datagram& slot, std::chrono::microseconds timeout);
     //! Receive up to \p count datagrams without blocking; returns how many arrived.
     size_t receive_batch(datagram* slots, size_t count);
-    //! Block until readable, the \p wake_fd is readable, or timeout. True if the socket is readable.
+    //! Block until readable, the \p wake_fd is readable, or timeout. True if the socket
+    //! is readable.
     bool wait_readable(std::chrono::microseconds timeout, int wake_fd = -1) const;
 
 private:

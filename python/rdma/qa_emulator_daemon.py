@@ -42,7 +42,7 @@ class qa_emulator_daemon(gr_unittest.TestCase):
     def test_remote_ramp_bit_exact_and_clean_shutdown(self):
         self.assertIn("AXIoE on 127.0.0.1:%d" % self.port, self.banner)
         tb = gr.top_block()
-        args = "type=remote,addr=127.0.0.1:%d,signal=ramp,latency=0.05" % self.port
+        args = "type=remote,addr=127.0.0.1:%d,signal=ramp,latency=0.1" % self.port
         src = rdma.rx_source(args, "fc32", 10e6, int(5e6))
         check = rdma.ramp_check("fc32", src.ring_base(), 2 * src.ring_bytes())
         tb.connect(src, check)

@@ -18,10 +18,8 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import rdma
 
 RATE = 20e6
-# A 50 ms ring: small enough to wrap often, large enough that a consumer on a busy
-# 2-core machine keeps up (until overrun reporting exists, a lapped reader would
-# read overwritten samples).
-ARGS = "type=emu,signal=ramp,latency=0.05"
+# A 100 ms ring (the default latency budget): it wraps ten times in a second.
+ARGS = "type=emu,signal=ramp,latency=0.1"
 
 
 def thread_names():
@@ -72,7 +70,7 @@ class ramp_flowgraph:
 class qa_rx_source(gr_unittest.TestCase):
 
     def run_ramp(self, fmt):
-        num_samples = int(RATE * 0.6)
+        num_samples = int(RATE * 1.1)
         fg = ramp_flowgraph(fmt, num_samples)
         wraps = num_samples / fg.src.ring_items()
         self.assertGreaterEqual(wraps, 10, "the test must cover at least 10 ring wraps")

@@ -29,7 +29,7 @@ class qa_rx_stream(gr_unittest.TestCase):
     def consume(self, fmt, expected):
         n = 3000000
         # numpy checking in Python is slower than a flowgraph: 5 MS/s keeps it ahead.
-        s = rdma.rx_stream("type=emu,signal=ramp,latency=0.05", fmt, 5e6, n)
+        s = rdma.rx_stream("type=emu,signal=ramp,latency=0.1", fmt, 5e6, n)
         base, span = s.ring_base(), 2 * s.ring_bytes()
         s.start()
         got = 0
@@ -55,7 +55,7 @@ class qa_rx_stream(gr_unittest.TestCase):
         self.consume("fc32", ramp_fc32)
 
     def test_view_keeps_the_ring_alive(self):
-        s = rdma.rx_stream("type=emu,signal=ramp,latency=0.01", "fc32", 1e6, 10000)
+        s = rdma.rx_stream("type=emu,signal=ramp,latency=0.1", "fc32", 1e6, 10000)
         s.start()
         x = s.recv(100, 1.0)
         while len(x) == 0:

@@ -25,8 +25,9 @@ namespace rdma {
  * tells which device sample each item is, so the expected ramp value is known after
  * overruns too, and every rx_time is checked against the sample the data itself
  * encodes; "rx_gap" announces items delivered as zeros, which must be zeros. Connect
- * the source's "async_msgs" port to the "events" port so that samples reported as
- * overwritten after delivery are excused. Everything else must match the ramp
+ * the source's "async_msgs" port to the "events" port so that samples reported lost
+ * after delivery (overwritten while unread, or replaced by zeros on the device) are
+ * excused. Everything else must match the ramp
  * (gnuradio/rdma/ramp.h) exactly.
  *
  * When given a memory range (e.g. the source's ring_base() and 2 * ring_bytes()) it
@@ -42,19 +43,21 @@ public:
      * \param range_base start of the memory range the input must lie in (0: no check)
      * \param range_bytes length of that range
      */
-    static sptr
-    make(const std::string& format = "fc32", uint64_t range_base = 0, uint64_t range_bytes = 0);
+    static sptr make(const std::string& format = "fc32",
+                     uint64_t range_base = 0,
+                     uint64_t range_bytes = 0);
 
     virtual uint64_t items_checked() const = 0;
     //! Items that matched neither the ramp nor a reported gap's zeros.
     virtual uint64_t mismatches() const = 0;
-    //! Mismatches not covered by an "overwritten" report (should be 0).
+    //! Mismatches not covered by a report of loss after delivery (should be 0).
     virtual uint64_t unexplained_mismatches() const = 0;
     //! Item index of the first mismatch, or 2^64-1 if none.
     virtual uint64_t first_mismatch() const = 0;
     //! Items inside reported gaps (all were zeros unless counted as mismatches).
     virtual uint64_t gap_items() const = 0;
-    //! Items reported overwritten by the source (async_msgs).
+    //! Items reported lost after delivery by the source (async_msgs): overwritten or
+    //! zero-substituted.
     virtual uint64_t overwritten_items() const = 0;
     virtual uint64_t time_tags() const = 0;
     //! rx_time tags whose sample differs from the one the data carries (tags on

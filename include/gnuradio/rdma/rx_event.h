@@ -26,14 +26,23 @@ struct rx_event {
         gap,     //!< samples lost on the way; delivered as zeros at item .. item+count
         overrun, //!< the device lapped the reader; see cause
         time,    //!< item carries device time time_ns (start, after every discontinuity)
+        device,  //!< the device reported an event (metadata channel); see cause, code,
+                 //!< value
     };
     enum class reason : uint8_t {
         none,
-        packet_lost,   //!< gap: the packet never landed (placeholder still in place)
-        unverifiable,  //!< gap: the slot could not be re-armed in time (reader too slow); zeros
-        skipped,       //!< overrun: count samples were never delivered; item resumes later data
-        overwritten,   //!< overrun: delivered samples item..item+count were overwritten before
-                       //!< the reader released them: their content is not what they claim
+        packet_lost,  //!< gap: the packet never landed (placeholder still in place)
+        unverifiable, //!< gap: the slot could not be re-armed in time (reader too slow);
+                      //!< zeros
+        skipped, //!< overrun: count samples were never delivered; item resumes later data
+        overwritten, //!< overrun: delivered samples item..item+count were overwritten
+                     //!< before the reader released them: their content is not what they
+                     //!< claim
+        zero_substituted, //!< gap: the device sent zeros in place of these samples (RC)
+        fault_injected,   //!< device: the emulator injected fault `value` (regs::fault)
+                        //!< into the message starting at device_item
+        device_overflow, //!< device: it lost `value` samples from device_item (overflow)
+        device_other,    //!< device: an event code this host does not know (see code)
     };
     kind type = kind::time;
     reason cause = reason::none;
@@ -41,6 +50,8 @@ struct rx_event {
     uint64_t device_item = 0;
     uint64_t count = 0;
     uint64_t time_ns = 0; //!< device time of device_item (ns since the epoch)
+    uint32_t code = 0;    //!< device: the event code on the wire (docs/metadata.md)
+    uint64_t value = 0;   //!< device: the event's value
 };
 
 RDMA_TRANSPORT_API const char* to_string(rx_event::kind k);

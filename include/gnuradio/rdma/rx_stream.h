@@ -44,7 +44,7 @@ public:
     struct chunk {
         const void* data = nullptr;
         size_t items = 0;
-        uint64_t first_item = 0;   //!< index of data[0] since start()
+        uint64_t first_item = 0;    //!< index of data[0] since start()
         bool end_of_stream = false; //!< a finite burst has been delivered completely
     };
 
@@ -74,7 +74,8 @@ public:
      * Returns how many items (contiguous in the ring) are ready; 0 on timeout or at the
      * end of a burst. Lost samples are zeros by then; see commit().
      */
-    size_t wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout);
+    size_t
+    wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout);
     //! Hand out items [next, next + count) (ready per wait_items): classifies them and
     //! queues the reports (gaps, overruns, time marks) for poll_event().
     void commit(uint64_t next, size_t count);
@@ -130,7 +131,8 @@ public:
         uint64_t message = 0;      //!< WRITE message index
         uint64_t first_sample = 0; //!< device sample index of its first sample
         uint64_t samples = 0;      //!< samples in that message
-        std::string kind;          //!< drop, duplicate, corrupt_icrc, corrupt_payload, bad_rkey, bad_va, delay
+        std::string kind; //!< drop, duplicate, corrupt_icrc, corrupt_payload, bad_rkey,
+                          //!< bad_va, delay
     };
     /*!
      * Drain the emulator's log of injected faults since the last call (oldest first;

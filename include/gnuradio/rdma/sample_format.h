@@ -17,8 +17,8 @@ namespace gr {
 namespace rdma {
 
 /*!
- * \brief Sample formats on the wire, which are also the formats in host memory: the ring is
- * the GNU Radio buffer, so there is no conversion step. Values match regs::format.
+ * \brief Sample formats on the wire, which are also the formats in host memory: the ring
+ * is the GNU Radio buffer, so there is no conversion step. Values match regs::format.
  */
 enum class sample_format : uint32_t {
     sc16 = 0, //!< complex int16, I then Q, little-endian: 4-byte items

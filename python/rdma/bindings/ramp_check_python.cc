@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ramp_check.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(66c36d523f0caeb8f2bb6b0db47b609b)                                                   */
+/* BINDTOOL_HEADER_FILE_HASH(dde036f83425095661c7b909bf56f7c0) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -28,8 +28,11 @@ void bind_ramp_check(py::module& m)
 {
     using ramp_check = ::gr::rdma::ramp_check;
 
-    py::class_<ramp_check, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<ramp_check>>(
-        m, "ramp_check", D(ramp_check))
+    py::class_<ramp_check,
+               gr::sync_block,
+               gr::block,
+               gr::basic_block,
+               std::shared_ptr<ramp_check>>(m, "ramp_check", D(ramp_check))
 
         .def(py::init(&ramp_check::make),
              py::arg("format") = "fc32",
@@ -39,12 +42,18 @@ void bind_ramp_check(py::module& m)
 
         .def("items_checked", &ramp_check::items_checked, D(ramp_check, items_checked))
         .def("mismatches", &ramp_check::mismatches, D(ramp_check, mismatches))
-        .def("unexplained_mismatches", &ramp_check::unexplained_mismatches, D(ramp_check, unexplained_mismatches))
+        .def("unexplained_mismatches",
+             &ramp_check::unexplained_mismatches,
+             D(ramp_check, unexplained_mismatches))
         .def("first_mismatch", &ramp_check::first_mismatch, D(ramp_check, first_mismatch))
         .def("gap_items", &ramp_check::gap_items, D(ramp_check, gap_items))
-        .def("overwritten_items", &ramp_check::overwritten_items, D(ramp_check, overwritten_items))
+        .def("overwritten_items",
+             &ramp_check::overwritten_items,
+             D(ramp_check, overwritten_items))
         .def("time_tags", &ramp_check::time_tags, D(ramp_check, time_tags))
         .def("time_errors", &ramp_check::time_errors, D(ramp_check, time_errors))
         .def("work_calls", &ramp_check::work_calls, D(ramp_check, work_calls))
-        .def("out_of_range_calls", &ramp_check::out_of_range_calls, D(ramp_check, out_of_range_calls));
+        .def("out_of_range_calls",
+             &ramp_check::out_of_range_calls,
+             D(ramp_check, out_of_range_calls));
 }

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(e1064ba1b4bb7a04baf612486dad5a0e)                                                   */
+/* BINDTOOL_HEADER_FILE_HASH(c958722c7d330ec7c1b80918bd2fc30e) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -68,6 +68,8 @@ py::dict event_dict(const gr::rdma::rx_event& e)
     d["device_item"] = e.device_item;
     d["count"] = e.count;
     d["time_ns"] = e.time_ns;
+    d["code"] = e.code;
+    d["value"] = e.value;
     return d;
 }
 
@@ -76,7 +78,8 @@ py::dict event_dict(const gr::rdma::rx_event& e)
 void bind_rx_stream(py::module& m)
 {
     // dynamic_attr: recv() records the metadata of the chunk it returned on the object.
-    py::class_<rx_stream, std::shared_ptr<rx_stream>>(m, "rx_stream", py::dynamic_attr(), D(rx_stream))
+    py::class_<rx_stream, std::shared_ptr<rx_stream>>(
+        m, "rx_stream", py::dynamic_attr(), D(rx_stream))
 
         .def(py::init<const std::string&, const std::string&, double, uint64_t>(),
              py::arg("args") = "type=emu",
@@ -85,8 +88,14 @@ void bind_rx_stream(py::module& m)
              py::arg("num_samples") = 0,
              D(rx_stream, rx_stream))
 
-        .def("start", &rx_stream::start, py::call_guard<py::gil_scoped_release>(), D(rx_stream, start))
-        .def("stop", &rx_stream::stop, py::call_guard<py::gil_scoped_release>(), D(rx_stream, stop))
+        .def("start",
+             &rx_stream::start,
+             py::call_guard<py::gil_scoped_release>(),
+             D(rx_stream, start))
+        .def("stop",
+             &rx_stream::stop,
+             py::call_guard<py::gil_scoped_release>(),
+             D(rx_stream, stop))
         .def("running", &rx_stream::running, D(rx_stream, running))
         .def(
             "recv",
@@ -107,22 +116,34 @@ void bind_rx_stream(py::module& m)
         .def("release", &rx_stream::release, py::arg("items"), D(rx_stream, release))
         .def_property_readonly(
             "end_of_stream",
-            [](py::object self) { return py::hasattr(self, "_end_of_stream") && self.attr("_end_of_stream").cast<bool>(); },
+            [](py::object self) {
+                return py::hasattr(self, "_end_of_stream") &&
+                       self.attr("_end_of_stream").cast<bool>();
+            },
             "True once recv() has handed out the last item of a finite burst.")
         .def_property_readonly(
             "first_item",
-            [](py::object self) { return py::hasattr(self, "_first_item") ? self.attr("_first_item").cast<uint64_t>() : 0; },
+            [](py::object self) {
+                return py::hasattr(self, "_first_item")
+                           ? self.attr("_first_item").cast<uint64_t>()
+                           : 0;
+            },
             "Index (since start) of the first item of the last recv().")
-        .def("wait_items",
-             [](rx_stream& s, uint64_t next, uint64_t released, double timeout) {
-                 return s.wait_items(next, released, seconds_to_us(timeout));
-             },
+        .def(
+            "wait_items",
+            [](rx_stream& s, uint64_t next, uint64_t released, double timeout) {
+                return s.wait_items(next, released, seconds_to_us(timeout));
+            },
+            py::arg("next"),
+            py::arg("released"),
+            py::arg("timeout") = 0.1,
+            py::call_guard<py::gil_scoped_release>(),
+            D(rx_stream, wait_items))
+        .def("commit",
+             &rx_stream::commit,
              py::arg("next"),
-             py::arg("released"),
-             py::arg("timeout") = 0.1,
-             py::call_guard<py::gil_scoped_release>(),
-             D(rx_stream, wait_items))
-        .def("commit", &rx_stream::commit, py::arg("next"), py::arg("count"), D(rx_stream, commit))
+             py::arg("count"),
+             D(rx_stream, commit))
         .def(
             "poll_event",
             [](rx_stream& s) -> py::object {
@@ -141,7 +162,8 @@ void bind_rx_stream(py::module& m)
                     out.append(event_dict(e));
                 return out;
             },
-            "All queued reports, oldest first, as dicts (type, cause, item, device_item, count, time_ns).")
+            "All queued reports, oldest first, as dicts (type, cause, item, device_item, "
+            "count, time_ns).")
         .def(
             "counts",
             [](const rx_stream& s) {
@@ -156,7 +178,10 @@ void bind_rx_stream(py::module& m)
             },
             D(rx_stream, counts))
         .def("burst_items", &rx_stream::burst_items, D(rx_stream, burst_items))
-        .def("ring_base", [](const rx_stream& s) { return reinterpret_cast<uintptr_t>(s.ring_base()); }, D(rx_stream, ring_base))
+        .def(
+            "ring_base",
+            [](const rx_stream& s) { return reinterpret_cast<uintptr_t>(s.ring_base()); },
+            D(rx_stream, ring_base))
         .def("ring_bytes", &rx_stream::ring_bytes, D(rx_stream, ring_bytes))
         .def("ring_items", &rx_stream::ring_items, D(rx_stream, ring_items))
         .def("item_size", &rx_stream::item_size, D(rx_stream, item_size))
@@ -169,7 +194,10 @@ void bind_rx_stream(py::module& m)
         .def("payload_bytes", &rx_stream::payload_bytes, D(rx_stream, payload_bytes))
         .def("path_mtu", &rx_stream::path_mtu, D(rx_stream, path_mtu))
         .def("start_time_ns", &rx_stream::start_time_ns, D(rx_stream, start_time_ns))
-        .def("read_counters", &rx_stream::read_counters, py::call_guard<py::gil_scoped_release>(), D(rx_stream, read_counters))
+        .def("read_counters",
+             &rx_stream::read_counters,
+             py::call_guard<py::gil_scoped_release>(),
+             D(rx_stream, read_counters))
         .def(
             "read_injected_faults",
             [](rx_stream& s) {

@@ -1,0 +1,101 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "ack_receiver.h"
+#include "rx_descriptor.h"
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+namespace {
+// An ACKNOWLEDGE is 20 bytes (BTH, AETH, ICRC); anything longer is not one.
+constexpr size_t slot_bytes = 64;
+// Batches taken per poll(): bounds the time one engine spends for the others.
+constexpr int max_batches_per_poll = 4;
+} // namespace
+
+ack_receiver::ack_receiver(wire& link, unsigned streams)
+    : d_link(link),
+      d_streams(streams),
+      d_memory(batch * slot_bytes),
+      d_slots(batch),
+      d_queues(size_t(streams) * queue_capacity),
+      d_head(streams, 0),
+      d_count(streams, 0)
+{
+}
+
+size_t ack_receiver::poll(unsigned stream, rc_ack* out, size_t max)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    drain();
+    size_t n = 0;
+    if (stream >= d_streams)
+        return 0;
+    rc_ack* queue = d_queues.data() + size_t(stream) * queue_capacity;
+    while (n < max && d_count[stream] > 0) {
+        out[n++] = queue[d_head[stream]];
+        d_head[stream] = (d_head[stream] + 1) % queue_capacity;
+        d_count[stream]--;
+    }
+    return n;
+}
+
+void ack_receiver::clear(unsigned stream)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    drain();
+    if (stream < d_streams)
+        d_count[stream] = 0;
+}
+
+void ack_receiver::drain()
+{
+    for (int b = 0; b < max_batches_per_poll; b++) {
+        for (size_t i = 0; i < batch; i++) {
+            d_slots[i].data = d_memory.data() + i * slot_bytes;
+            d_slots[i].capacity = slot_bytes;
+        }
+        const size_t n = d_link.receive(d_slots.data(), batch);
+        for (size_t i = 0; i < n; i++)
+            sort(d_slots[i]);
+        if (n < batch)
+            return;
+    }
+}
+
+void ack_receiver::sort(const datagram& d)
+{
+    roce::packet p;
+    if (d.truncated || roce::parse(d.data, d.length, p) != roce::parse_status::ok ||
+        p.base.opcode != (roce::opcode::rc | roce::opcode::acknowledge) ||
+        !d_link.icrc_ok(d)) {
+        d_malformed++;
+        return;
+    }
+    const uint32_t qpn = p.base.dest_qp;
+    if (qpn < rx_source_qpn(0) || qpn - rx_source_qpn(0) >= d_streams) {
+        d_unknown_qp++;
+        return;
+    }
+    const unsigned stream = qpn - rx_source_qpn(0);
+    if (d_count[stream] == queue_capacity) {
+        d_overflowed++;
+        return;
+    }
+    rc_ack& a = d_queues[size_t(stream) * queue_capacity +
+                         (d_head[stream] + d_count[stream]) % queue_capacity];
+    a.syndrome = p.aeth_hdr.syndrome;
+    a.psn = p.base.psn;
+    a.msn = p.aeth_hdr.msn;
+    d_count[stream]++;
+}
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr

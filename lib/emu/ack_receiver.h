@@ -1,0 +1,82 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_ACK_RECEIVER_H
+#define INCLUDED_RDMA_EMU_ACK_RECEIVER_H
+
+#include "../util/udp_socket.h"
+#include "wire.h"
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+//! An RC ACKNOWLEDGE that came back for one of the device's queue pairs.
+struct rc_ack {
+    uint8_t syndrome = 0; //!< AETH syndrome (roce::syndrome)
+    uint32_t psn = 0;
+    uint32_t msn = 0;
+};
+
+/*!
+ * The receive side of a link: takes what comes back to the device's RoCEv2 port (RC
+ * ACK/NAKs from the host NIC), checks it (roce::parse, then the ICRC where the wire
+ * can see what it covers) and sorts it by destination QP into one queue per RX stream,
+ * so that streams sharing a link each get their own. Anything else is counted and
+ * dropped. The RX engines call poll() from their threads without blocking; all memory
+ * is allocated at construction.
+ */
+class ack_receiver
+{
+public:
+    static constexpr size_t queue_capacity = 1024; //!< per stream
+    static constexpr size_t batch = 32;            //!< datagrams per receive call
+
+    ack_receiver(wire& link, unsigned streams);
+    ack_receiver(const ack_receiver&) = delete;
+    ack_receiver& operator=(const ack_receiver&) = delete;
+
+    //! Drain the link, then move up to \p max of stream \p stream's ACK/NAKs (oldest
+    //! first) to \p out. Returns how many.
+    size_t poll(unsigned stream, rc_ack* out, size_t max);
+    //! Forget what is queued for \p stream: a new run starts.
+    void clear(unsigned stream);
+
+    //! Datagrams that were not a well-formed, correctly sealed ACKNOWLEDGE.
+    uint64_t malformed() const { return d_malformed.load(); }
+    //! ACKNOWLEDGEs for a QP that is no stream's.
+    uint64_t unknown_qp() const { return d_unknown_qp.load(); }
+    //! ACKNOWLEDGEs dropped because their stream's queue was full (nobody polls it).
+    uint64_t overflowed() const { return d_overflowed.load(); }
+
+private:
+    void drain();
+    void sort(const datagram& d);
+
+    wire& d_link;
+    const unsigned d_streams;
+    std::mutex d_mutex;
+    std::vector<uint8_t> d_memory; // batch slots of slot_bytes
+    std::vector<datagram> d_slots;
+    std::vector<rc_ack> d_queues; // queue_capacity per stream, ring buffers
+    std::vector<size_t> d_head;   // per stream: oldest entry
+    std::vector<size_t> d_count;  // per stream: entries queued
+    std::atomic<uint64_t> d_malformed{ 0 };
+    std::atomic<uint64_t> d_unknown_qp{ 0 };
+    std::atomic<uint64_t> d_overflowed{ 0 };
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,245 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../regs/register_map.h"
+#include "metadata_monitor.h"
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+metadata_settings parse_metadata_args(const device_args& args, const device_info& device)
+{
+    metadata_settings s;
+    const bool capable = device.has(regs::cap::metadata);
+    const uint64_t wanted = args.get_uint("metadata", capable ? 1 : 0);
+    if (wanted > 1)
+        throw std::invalid_argument("device args: metadata=" + std::to_string(wanted) +
+                                    " is invalid: expected 0 (off) or 1 (on)");
+    if (wanted && !capable)
+        throw std::invalid_argument(
+            "device args: metadata=1, but the device does not send "
+            "metadata (no METADATA capability); drop the key");
+    const double interval = args.get_double("metadata_interval", 0.1);
+    if (!(interval >= 0) || interval > 4000)
+        throw std::invalid_argument(
+            "device args: metadata_interval= is in seconds: expected "
+            "0 (no timestamps) .. 4000");
+    s.enabled = wanted != 0;
+    s.interval_us = static_cast<uint32_t>(std::llround(interval * 1e6));
+    return s;
+}
+
+// ---- clock_refiner
+// ---------------------------------------------------------------------
+
+void clock_refiner::reset(const clock_estimate& start)
+{
+    const int64_t error = static_cast<int64_t>(start.error_ns);
+    d_lo = start.offset_ns - error;
+    d_hi = start.offset_ns + error;
+    d_count = 0;
+    d_next = 0;
+}
+
+bool clock_refiner::add(uint64_t device_ns, int64_t arrival_ns)
+{
+    // The sample was taken before the record left, which was before it arrived.
+    const int64_t bound = static_cast<int64_t>(device_ns) - arrival_ns;
+    if (bound > d_hi + max_step_ns)
+        return false;
+    if (bound > d_hi) { // the device drifted ahead of the upper end: move the interval
+        d_lo += bound - d_hi;
+        d_hi = bound;
+    }
+    d_bounds[d_next] = bound;
+    d_next = (d_next + 1) % window;
+    d_count = std::min(d_count + 1, window);
+    return true;
+}
+
+clock_estimate clock_refiner::estimate() const
+{
+    int64_t lo = d_lo;
+    for (size_t i = 0; i < d_count; i++)
+        lo = std::max(lo, d_bounds[i]);
+    // [offset - error, offset + error] covers [lo, hi]: round the error up.
+    const uint64_t width = static_cast<uint64_t>(d_hi - lo);
+    clock_estimate e;
+    e.offset_ns = lo + static_cast<int64_t>(width / 2);
+    e.error_ns = width - width / 2;
+    return e;
+}
+
+// ---- metadata_monitor
+// ------------------------------------------------------------------
+
+metadata_monitor::metadata_monitor(const socket_address& nic,
+                                   uint32_t device_ip,
+                                   unsigned stream)
+    : d_receiver(nic.with_port(0), device_ip), d_stream(stream)
+{
+}
+
+void metadata_monitor::configure(axioe::client& device, uint32_t interval_us)
+{
+    d_started = false;
+    d_receiver.discard();
+    const socket_address here = d_receiver.local_address();
+    const uint32_t words[4] = {
+        here.ip(), here.port(), interval_us, regs::metadata::control_bits::enable
+    };
+    device.write(regs::metadata_reg(regs::metadata::dest_ipv4), words, 4);
+}
+
+void metadata_monitor::start(rational rate,
+                             uint64_t t0_ns,
+                             uint64_t grace_ns,
+                             const clock_estimate& start)
+{
+    d_rate = rate;
+    d_t0 = t0_ns;
+    d_grace = grace_ns;
+    d_refiner.reset(start);
+    d_timeline = stream_clock(rate, t0_ns, 0, 0, 0);
+    d_clock = stream_clock(rate, t0_ns, start.offset_ns, start.error_ns, grace_ns);
+    d_last_poll = 0;
+    d_started = true;
+}
+
+bool metadata_monitor::fits_run(const received_record& r, uint64_t end_sample) const
+{
+    // Its time says which run it belongs to; its samples must exist by its arrival
+    // (give or take the drift the clock refiner accepts).
+    const uint64_t expected = d_timeline.time_of(r.record.sample);
+    const uint64_t diff = r.record.time_ns > expected ? r.record.time_ns - expected
+                                                      : expected - r.record.time_ns;
+    return diff <= time_tolerance_ns && end_sample >= r.record.sample &&
+           end_sample <= d_clock.written_bound(r.arrival_ns + clock_refiner::max_step_ns);
+}
+
+bool metadata_monitor::poll(int64_t host_ns, loss_tracker& tracker, stream_clock& clock)
+{
+    // (A wall clock stepped back makes it due at once rather than stalling it.)
+    if (!d_started || (host_ns >= d_last_poll && host_ns - d_last_poll < poll_period_ns))
+        return false;
+    d_last_poll = host_ns;
+    bool refined = false;
+    const size_t n = d_receiver.poll();
+    for (size_t i = 0; i < n; i++) {
+        const received_record& r = d_receiver.record(i);
+        if (r.record.stream != d_stream)
+            continue; // another stream of the device: one destination serves all
+        switch (r.record.type) {
+        case meta::record_type::stream_start:
+            if (r.record.sample != 0 || r.record.time_ns != d_t0)
+                d_t0_mismatch++;
+            break;
+        case meta::record_type::timestamp:
+            if (fits_run(r, r.record.sample) &&
+                d_refiner.add(r.record.time_ns, r.arrival_ns)) {
+                d_timestamps++;
+                refined = true;
+            } else {
+                d_rejected++;
+            }
+            break;
+        case meta::record_type::stream_end:
+            if (!fits_run(r, r.record.sample))
+                d_rejected++;
+            break;
+        case meta::record_type::event:
+            on_event(r, tracker);
+            break;
+        }
+    }
+    if (!refined)
+        return false;
+    const clock_estimate e = d_refiner.estimate();
+    d_clock = stream_clock(d_rate, d_t0, e.offset_ns, e.error_ns, d_grace);
+    clock = d_clock;
+    return true;
+}
+
+void metadata_monitor::on_event(const received_record& r, loss_tracker& tracker)
+{
+    const meta::record& m = r.record;
+    const bool counted = m.code == meta::event_code::zero_substituted ||
+                         m.code == meta::event_code::device_overflow;
+    const uint64_t end =
+        counted ? m.sample + std::min(m.value, UINT64_MAX - m.sample) : m.sample;
+    if (!fits_run(r, end)) {
+        d_rejected++;
+        return;
+    }
+    d_events++;
+    if (m.code == meta::event_code::zero_substituted) {
+        // Not a report of its own: the samples become a gap where they are handed out.
+        d_zero_substituted += m.value;
+        tracker.mark_substituted(m.sample, m.value);
+        return;
+    }
+    rx_event e;
+    e.type = rx_event::kind::device;
+    e.cause =
+        m.code == meta::event_code::fault_injected    ? rx_event::reason::fault_injected
+        : m.code == meta::event_code::device_overflow ? rx_event::reason::device_overflow
+                                                      : rx_event::reason::device_other;
+    e.device_item = m.sample;
+    e.item = m.sample >= tracker.offset() ? m.sample - tracker.offset() : 0;
+    e.count = counted ? m.value : 0;
+    e.code = m.code;
+    e.value = m.value;
+    queue(e);
+}
+
+void metadata_monitor::queue(const rx_event& e)
+{
+    if (d_count == event_capacity) {
+        d_events_discarded++;
+        return;
+    }
+    d_queue[(d_head + d_count) % event_capacity] = e;
+    d_count++;
+}
+
+bool metadata_monitor::poll_event(rx_event& out)
+{
+    if (d_count == 0)
+        return false;
+    out = d_queue[d_head];
+    d_head = (d_head + 1) % event_capacity;
+    d_count--;
+    return true;
+}
+
+void metadata_monitor::read_counters(std::map<std::string, uint64_t>& out,
+                                     const loss_tracker& tracker) const
+{
+    const metadata_counts& c = d_receiver.counts();
+    const clock_estimate e = d_refiner.estimate();
+    out["metadata.port"] = d_receiver.local_address().port();
+    out["metadata.packets"] = c.packets;
+    out["metadata.bad"] = c.bad;
+    out["metadata.lost"] = c.lost;
+    out["metadata.duplicates"] = c.duplicates;
+    out["metadata.rejected"] = d_rejected;
+    out["metadata.t0_mismatch"] = d_t0_mismatch;
+    out["metadata.timestamps"] = d_timestamps;
+    // Two's complement: static_cast<int64_t> in C++; v - 2**64 if v >= 2**63 in Python.
+    out["metadata.clock_offset_ns"] = static_cast<uint64_t>(e.offset_ns);
+    out["metadata.clock_error_ns"] = e.error_ns;
+    out["metadata.events"] = d_events;
+    out["metadata.events_discarded"] = d_events_discarded;
+    out["metadata.zero_substituted"] = d_zero_substituted;
+    out["metadata.substituted_unmatched"] = tracker.substitutions_unmatched();
+}
+
+} // namespace rdma
+} // namespace gr

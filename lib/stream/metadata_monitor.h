@@ -1,0 +1,148 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_METADATA_MONITOR_H
+#define INCLUDED_RDMA_STREAM_METADATA_MONITOR_H
+
+#include "../axioe/axioe_client.h"
+#include "device_args.h"
+#include "device_controller.h"
+#include "loss_tracker.h"
+#include "metadata_receiver.h"
+#include "stream_clock.h"
+#include <gnuradio/rdma/rx_event.h>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace gr {
+namespace rdma {
+
+//! What the device args ask of the metadata channel (docs/device-args.md).
+struct metadata_settings {
+    bool enabled = false;
+    uint32_t interval_us = 100000; //!< periodic timestamps; 0: none
+};
+/*!
+ * metadata= (1: use the channel, the default when the device has regs::cap::metadata;
+ * 0: leave it alone) and metadata_interval= (seconds between timestamps, default 0.1,
+ * 0: none). Throws std::invalid_argument naming the key when the value is bad, or when
+ * metadata=1 is asked of a device without the capability.
+ */
+metadata_settings parse_metadata_args(const device_args& args, const device_info& device);
+
+/*!
+ * Refines the host's estimate of the device clock (device = host + offset) with the
+ * device's timestamps. A timestamp names the device time T of a sample the device had
+ * produced before it sent the record; the record arrived at host time H, so
+ * offset >= T - H. The largest such bound over the last `window` timestamps (a
+ * minimum-one-way-delay filter) raises the lower end of the interval the AXIoE round
+ * trips gave at start; the upper end stays. Should a timestamp prove the device ahead
+ * of the upper end (drift), the interval moves up by as much, keeping its width; one
+ * that would move it more than max_step_ns at once is implausible and rejected.
+ *
+ * Monotonic where it matters: the upper end never comes down (what the device may have
+ * written only grows), and the lower end never drops below the shifted start interval.
+ */
+class clock_refiner
+{
+public:
+    static constexpr size_t window = 16; // 1.6 s of timestamps at the default interval
+    static constexpr int64_t max_step_ns = 1000000;
+
+    void reset(const clock_estimate& start);
+    //! A timestamp: device time \p device_ns reached before host time \p arrival_ns.
+    //! Returns false when rejected.
+    bool add(uint64_t device_ns, int64_t arrival_ns);
+    clock_estimate estimate() const;
+
+private:
+    int64_t d_lo = 0; // the start interval [lo, hi], shifted up by drift
+    int64_t d_hi = 0;
+    std::array<int64_t, window> d_bounds{};
+    size_t d_count = 0;
+    size_t d_next = 0;
+};
+
+/*!
+ * What an rx_stream does with the metadata channel (docs/metadata.md): programs the
+ * device's metadata block to send to its receiver, then takes in the records of its
+ * stream while waiting for samples:
+ *  - stream_start: t0 must equal what START read back (a mismatch is counted);
+ *  - timestamps refine the device clock estimate (clock_refiner), which decides when
+ *    packets are final in clock mode;
+ *  - events: zero_substituted marks samples lost in the loss tracker; the others are
+ *    queued as rx_event reports (kind::device).
+ * A record must fit this run: its time must be t0 + sample / rate (within 1 us) and its
+ * samples must be ones the device can have produced by the time it arrived; records of
+ * an earlier run, or made up, are counted as rejected and change nothing.
+ */
+class metadata_monitor
+{
+public:
+    //! \p nic: the host address to receive on (port 0: any); \p device_ip: the link
+    //! address the records come from; \p stream: the RX stream whose records count.
+    metadata_monitor(const socket_address& nic, uint32_t device_ip, unsigned stream);
+
+    socket_address local_address() const { return d_receiver.local_address(); }
+
+    //! Before START: drop stale records and point the device's metadata block here
+    //! (one burst: destination, interval, enable).
+    void configure(axioe::client& device, uint32_t interval_us);
+    //! After START: the run's clock parameters and the AXIoE clock estimate.
+    void
+    start(rational rate, uint64_t t0_ns, uint64_t grace_ns, const clock_estimate& start);
+    /*!
+     * Take in what arrived, at most every poll_period_ns (one non-blocking recvmmsg).
+     * Marks substituted samples in \p tracker; when the clock estimate changed, sets
+     * \p clock to the refined one and returns true.
+     */
+    bool poll(int64_t host_ns, loss_tracker& tracker, stream_clock& clock);
+    bool poll_event(rx_event& out);
+
+    clock_estimate estimate() const { return d_refiner.estimate(); }
+    //! Adds the "metadata.*" counters (docs/metadata.md).
+    void read_counters(std::map<std::string, uint64_t>& out,
+                       const loss_tracker& tracker) const;
+
+    static constexpr int64_t poll_period_ns = 1000000;
+    static constexpr uint64_t time_tolerance_ns = 1000;
+
+private:
+    bool fits_run(const received_record& r, uint64_t end_sample) const;
+    void on_event(const received_record& r, loss_tracker& tracker);
+    void queue(const rx_event& e);
+
+    metadata_receiver d_receiver;
+    const unsigned d_stream;
+    bool d_started = false;
+    stream_clock d_timeline; // t0 and rate (the offset does not matter for time_of)
+    stream_clock d_clock;    // the current estimate, for what the device can have written
+    rational d_rate;
+    uint64_t d_t0 = 0;
+    uint64_t d_grace = 0;
+    clock_refiner d_refiner;
+    int64_t d_last_poll = 0;
+
+    uint64_t d_rejected = 0;
+    uint64_t d_t0_mismatch = 0;
+    uint64_t d_timestamps = 0;
+    uint64_t d_events = 0;
+    uint64_t d_zero_substituted = 0;
+
+    static constexpr size_t event_capacity = 256;
+    std::array<rx_event, event_capacity> d_queue{};
+    size_t d_head = 0;
+    size_t d_count = 0;
+    uint64_t d_events_discarded = 0;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif

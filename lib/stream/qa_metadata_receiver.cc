@@ -1,0 +1,370 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The host end of the metadata channel, piece by piece: the receiver against a fake
+// device socket (what it accepts, what it counts and drops), the clock refiner on
+// synthetic bounds, and the monitor turning records into clock, losses and reports.
+
+#include "../emu/emulator.h"
+#include "../regs/register_map.h"
+#include "metadata_monitor.h"
+#include "metadata_receiver.h"
+#include "stream_clock.h"
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+using namespace gr::rdma;
+using namespace std::chrono_literals;
+
+namespace {
+
+using u128 = unsigned __int128;
+
+// A device as far as the channel goes: a socket on the link address sending records.
+struct fake_device {
+    udp_socket socket;
+    uint32_t sequence = 0;
+
+    explicit fake_device(const char* ip = "127.0.0.1") : socket(socket_address::parse(ip))
+    {
+    }
+
+    void send(const socket_address& to, meta::record r, bool keep_sequence = false)
+    {
+        if (!keep_sequence)
+            r.sequence = sequence++;
+        uint8_t b[meta::packet_bytes];
+        meta::encode(r, b);
+        socket.send_to(b, sizeof(b), to);
+    }
+    void send_bytes(const socket_address& to, std::vector<uint8_t> b)
+    {
+        socket.send_to(b.data(), b.size(), to);
+    }
+};
+
+meta::record make(meta::record_type t,
+                  uint64_t sample,
+                  uint64_t time,
+                  uint32_t code = 0,
+                  uint64_t value = 0,
+                  uint8_t stream = 0)
+{
+    meta::record r;
+    r.type = t;
+    r.stream = stream;
+    r.sample = sample;
+    r.time_ns = time;
+    r.code = code;
+    r.value = value;
+    return r;
+}
+
+// Poll until \p n records have been accepted in all (loopback delivers within ms).
+std::vector<received_record> take(metadata_receiver& rx, size_t n)
+{
+    std::vector<received_record> out;
+    for (int i = 0; i < 200 && out.size() < n; i++) {
+        const size_t got = rx.poll();
+        for (size_t k = 0; k < got; k++)
+            out.push_back(rx.record(k));
+        if (out.size() < n)
+            std::this_thread::sleep_for(2ms);
+    }
+    return out;
+}
+
+std::vector<uint8_t> encoded(const meta::record& r)
+{
+    std::vector<uint8_t> b(meta::packet_bytes);
+    meta::encode(r, b.data());
+    return b;
+}
+
+} // namespace
+
+class qa_metadata_receiver : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_metadata_receiver);
+    CPPUNIT_TEST(test_accepts_records_with_arrival_time);
+    CPPUNIT_TEST(test_drops_and_counts_what_is_not_a_record);
+    CPPUNIT_TEST(test_counts_lost_and_duplicates);
+    CPPUNIT_TEST(test_more_than_one_batch_waiting);
+    CPPUNIT_TEST(test_refiner_bounds);
+    CPPUNIT_TEST(test_refiner_drift_and_implausible);
+    CPPUNIT_TEST(test_monitor_configures_the_device);
+    CPPUNIT_TEST(test_monitor_uses_records_of_its_run);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void test_accepts_records_with_arrival_time()
+    {
+        metadata_receiver rx(socket_address::parse("127.0.0.1:0"), 0x7F000001);
+        CPPUNIT_ASSERT(rx.local_address().port() != 0);
+        CPPUNIT_ASSERT_EQUAL(size_t(0), rx.poll()); // nothing waits: returns at once
+        fake_device dev;
+        const int64_t before = host_time_ns();
+        dev.send(rx.local_address(), make(meta::record_type::timestamp, 42, 4242));
+        const auto got = take(rx, 1);
+        const int64_t after = host_time_ns();
+        CPPUNIT_ASSERT_EQUAL(size_t(1), got.size());
+        CPPUNIT_ASSERT(got[0].record.type == meta::record_type::timestamp);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(42), got[0].record.sample);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4242), got[0].record.time_ns);
+        // The kernel's arrival time: between sending and reading.
+        CPPUNIT_ASSERT(got[0].arrival_ns >= before && got[0].arrival_ns <= after);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), rx.counts().packets);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), rx.counts().bad);
+    }
+
+    void test_drops_and_counts_what_is_not_a_record()
+    {
+        metadata_receiver rx(socket_address::parse("127.0.0.1:0"), 0x7F000001);
+        fake_device dev, stranger("127.0.0.2");
+        const auto good = encoded(make(meta::record_type::stream_end, 7, 7));
+        auto bad_magic = good, bad_version = good, bad_type = good, longer = good;
+        bad_magic[0] = 'g';
+        bad_version[meta::offset::version] = 2;
+        bad_type[meta::offset::type] = 9;
+        longer.resize(41);
+        for (const auto& b : { std::vector<uint8_t>(good.begin(), good.begin() + 39),
+                               bad_magic,
+                               bad_version,
+                               bad_type,
+                               longer,
+                               std::vector<uint8_t>(9000, 0x47) })
+            dev.send_bytes(rx.local_address(), b);
+        stranger.send_bytes(rx.local_address(), good); // right form, wrong sender
+        dev.send_bytes(rx.local_address(), good);
+        const auto got = take(rx, 1);
+        std::this_thread::sleep_for(20ms);
+        CPPUNIT_ASSERT_EQUAL(size_t(0), rx.poll());
+        CPPUNIT_ASSERT_EQUAL(size_t(1), got.size());
+        CPPUNIT_ASSERT(got[0].record.type == meta::record_type::stream_end);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(7), rx.counts().bad);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), rx.counts().packets);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), rx.counts().lost);
+    }
+
+    void test_counts_lost_and_duplicates()
+    {
+        metadata_receiver rx(socket_address::parse("127.0.0.1:0"), 0x7F000001);
+        fake_device dev;
+        for (uint32_t s : { 10u, 11u, 14u, 12u, 12u, 11u, 15u }) {
+            meta::record r = make(meta::record_type::timestamp, s, s);
+            r.sequence = s;
+            dev.send(rx.local_address(), r, true);
+        }
+        const auto got = take(rx, 5);
+        std::this_thread::sleep_for(20ms);
+        rx.poll();
+        CPPUNIT_ASSERT_EQUAL(size_t(5), got.size());         // 10 11 14 12 15
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), rx.counts().lost); // 13
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), rx.counts().duplicates);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(5), rx.counts().packets);
+    }
+
+    void test_more_than_one_batch_waiting()
+    {
+        metadata_receiver rx(socket_address::parse("127.0.0.1:0"), 0x7F000001);
+        fake_device dev;
+        for (int i = 0; i < 50; i++)
+            dev.send(rx.local_address(), make(meta::record_type::timestamp, i, i));
+        std::this_thread::sleep_for(20ms);
+        CPPUNIT_ASSERT_EQUAL(metadata_receiver::max_records, rx.poll());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), rx.record(0).record.sample);
+        CPPUNIT_ASSERT_EQUAL(size_t(18), rx.poll());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(32), rx.record(0).record.sample);
+        // discard() drops what waits, yet still counts it.
+        for (int i = 50; i < 100; i++)
+            dev.send(rx.local_address(), make(meta::record_type::timestamp, i, i));
+        std::this_thread::sleep_for(20ms);
+        rx.discard();
+        CPPUNIT_ASSERT_EQUAL(size_t(0), rx.poll());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(100), rx.counts().packets);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), rx.counts().lost);
+    }
+
+    void test_refiner_bounds()
+    {
+        clock_refiner c;
+        c.reset({ 1000, 500 }); // offset in [500, 1500]
+        clock_estimate e = c.estimate();
+        CPPUNIT_ASSERT_EQUAL(int64_t(1000), e.offset_ns);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(500), e.error_ns);
+        // A bound below the interval tells nothing new.
+        CPPUNIT_ASSERT(c.add(10000, 10000 - 200)); // offset >= 200
+        CPPUNIT_ASSERT_EQUAL(int64_t(1000), c.estimate().offset_ns);
+        // One inside raises the lower end: [1100, 1500] -> 1300 +- 200.
+        CPPUNIT_ASSERT(c.add(20000, 20000 - 1100));
+        e = c.estimate();
+        CPPUNIT_ASSERT_EQUAL(int64_t(1300), e.offset_ns);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(200), e.error_ns);
+        // Odd widths round the error up: [1101, 1500].
+        CPPUNIT_ASSERT(c.add(30000, 30000 - 1101));
+        e = c.estimate();
+        CPPUNIT_ASSERT(e.offset_ns - int64_t(e.error_ns) <= 1101);
+        CPPUNIT_ASSERT(e.offset_ns + int64_t(e.error_ns) >= 1500);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(200), e.error_ns);
+        // The best bound ages out of the window, but the start interval stays.
+        for (size_t i = 0; i < clock_refiner::window; i++)
+            CPPUNIT_ASSERT(c.add(40000 + i, 40000 + i - 800));
+        e = c.estimate();
+        CPPUNIT_ASSERT_EQUAL(int64_t(1150), e.offset_ns); // [800, 1500]
+        CPPUNIT_ASSERT_EQUAL(uint64_t(350), e.error_ns);
+        for (size_t i = 0; i < clock_refiner::window; i++)
+            c.add(50000 + i, 50000 + i);
+        CPPUNIT_ASSERT_EQUAL(int64_t(1000), c.estimate().offset_ns);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(500), c.estimate().error_ns);
+    }
+
+    void test_refiner_drift_and_implausible()
+    {
+        clock_refiner c;
+        c.reset({ 0, 1000 }); // [-1000, 1000]
+        // The device proves itself 300 ns past the upper end: the interval moves up.
+        CPPUNIT_ASSERT(c.add(5000, 5000 - 1300));
+        clock_estimate e = c.estimate();
+        CPPUNIT_ASSERT_EQUAL(int64_t(1300), e.offset_ns); // [1300, 1300]
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), e.error_ns);
+        // Once the bound ages out, the (moved) start interval is what is known.
+        for (size_t i = 0; i < clock_refiner::window; i++)
+            c.add(9000, 9000 + 5000);
+        e = c.estimate();
+        CPPUNIT_ASSERT_EQUAL(int64_t(300), e.offset_ns); // [-700, 1300]
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1000), e.error_ns);
+        // A jump beyond max_step is not drift: rejected, nothing changes.
+        CPPUNIT_ASSERT(
+            !c.add(2000000000, 2000000000 - 1300 - clock_refiner::max_step_ns - 1));
+        CPPUNIT_ASSERT_EQUAL(int64_t(300), c.estimate().offset_ns);
+        CPPUNIT_ASSERT(c.add(2000000000, 2000000000 - 1300 - clock_refiner::max_step_ns));
+        CPPUNIT_ASSERT_EQUAL(int64_t(1300 + clock_refiner::max_step_ns),
+                             c.estimate().offset_ns);
+    }
+
+    void test_monitor_configures_the_device()
+    {
+        emu::emulator dev(emu::emulator_config{});
+        axioe::client axi(dev.control_address());
+        metadata_monitor m(
+            socket_address::parse("127.0.0.1:0"), dev.link_address().ip(), 0);
+        m.configure(axi, 25000);
+        uint32_t w[4];
+        axi.read(regs::metadata_reg(0), w, 4);
+        CPPUNIT_ASSERT_EQUAL(0x7F000001u, w[0]);
+        CPPUNIT_ASSERT_EQUAL(uint32_t(m.local_address().port()), w[1]);
+        CPPUNIT_ASSERT_EQUAL(25000u, w[2]);
+        CPPUNIT_ASSERT_EQUAL(regs::metadata::control_bits::enable, w[3]);
+    }
+
+    void test_monitor_uses_records_of_its_run()
+    {
+        std::vector<uint8_t> ring(2 * 64 * 4);
+        loss_tracker tracker({ ring.data(), 64, 8, 0 }, sample_format::sc16);
+        metadata_monitor m(socket_address::parse("127.0.0.1:0"), 0x7F000001, 1);
+        fake_device dev;
+        const rational rate{ 1000000, 1 }; // 1 MS/s: sample k at t0 + 1000 k ns
+        const int64_t now = host_time_ns();
+        const uint64_t t0 = static_cast<uint64_t>(now) - 1000000000; // a second ago
+        m.start(rate, t0, 20000000, { 0, 5000000 }); // AXIoE said: within 5 ms
+        stream_clock clock(rate, t0, 0, 5000000, 20000000);
+        const auto to = m.local_address();
+        auto at = [t0](uint64_t k) { return t0 + 1000 * k; };
+        dev.send(to, make(meta::record_type::stream_start, 0, t0, 0, 0, 1));
+        dev.send(to,
+                 make(meta::record_type::stream_start, 0, t0 + 1, 0, 0, 1)); // mismatch
+        dev.send(
+            to,
+            make(meta::record_type::stream_start, 0, t0 + 1, 0, 0, 0)); // other stream
+        dev.send(to,
+                 make(meta::record_type::timestamp,
+                      900000,
+                      at(900000) + 7000,
+                      0,
+                      0,
+                      1)); // off the timeline
+        dev.send(to,
+                 make(meta::record_type::timestamp,
+                      5000000,
+                      at(5000000),
+                      0,
+                      0,
+                      1)); // from the future
+        dev.send(to,
+                 make(meta::record_type::event,
+                      1000,
+                      at(1000),
+                      meta::event_code::fault_injected,
+                      5,
+                      1));
+        dev.send(to, make(meta::record_type::event, 2000, at(2000), 77, 9, 1));
+        dev.send(to,
+                 make(meta::record_type::event,
+                      3000,
+                      at(3000),
+                      meta::event_code::device_overflow,
+                      64,
+                      1));
+        dev.send(to,
+                 make(meta::record_type::event,
+                      4000,
+                      at(4000),
+                      meta::event_code::zero_substituted,
+                      100,
+                      1));
+        std::this_thread::sleep_for(30ms);
+        const stream_clock before = clock;
+        const int64_t first_poll = host_time_ns();
+        CPPUNIT_ASSERT(!m.poll(first_poll, tracker, clock)); // nothing refined the clock
+        CPPUNIT_ASSERT_EQUAL(before.offset_ns(), clock.offset_ns());
+        // A timestamp 400 us old when sent bounds the offset from below (> -1 ms).
+        const uint64_t k = (static_cast<uint64_t>(host_time_ns()) - 400000 - t0) / 1000;
+        dev.send(to, make(meta::record_type::timestamp, k, at(k), 0, 0, 1));
+        std::this_thread::sleep_for(5ms);
+        CPPUNIT_ASSERT(
+            !m.poll(first_poll + 500000, tracker, clock)); // within 1 ms: no look
+        CPPUNIT_ASSERT(m.poll(first_poll + 1000000, tracker, clock));
+        const clock_estimate e = m.estimate();
+        CPPUNIT_ASSERT(e.offset_ns - int64_t(e.error_ns) >
+                       -1000000); // tighter than AXIoE's
+        CPPUNIT_ASSERT(e.offset_ns + int64_t(e.error_ns) >= 5000000); // upper end kept
+        CPPUNIT_ASSERT_EQUAL(e.offset_ns, clock.offset_ns());
+
+        std::map<std::string, uint64_t> c;
+        m.read_counters(c, tracker);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(10), c.at("metadata.packets"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.at("metadata.t0_mismatch"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), c.at("metadata.rejected"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.at("metadata.timestamps"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), c.at("metadata.events"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(100), c.at("metadata.zero_substituted"));
+        CPPUNIT_ASSERT_EQUAL(static_cast<uint64_t>(e.offset_ns),
+                             c.at("metadata.clock_offset_ns"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(to.port()), c.at("metadata.port"));
+
+        // Device events become reports; zero substitution went to the tracker instead.
+        std::vector<rx_event> ev;
+        rx_event x;
+        while (m.poll_event(x))
+            ev.push_back(x);
+        CPPUNIT_ASSERT_EQUAL(size_t(3), ev.size());
+        CPPUNIT_ASSERT(ev[0].type == rx_event::kind::device);
+        CPPUNIT_ASSERT(ev[0].cause == rx_event::reason::fault_injected);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1000), ev[0].device_item);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(5), ev[0].value);
+        CPPUNIT_ASSERT(ev[1].cause == rx_event::reason::device_other);
+        CPPUNIT_ASSERT_EQUAL(77u, ev[1].code);
+        CPPUNIT_ASSERT(ev[2].cause == rx_event::reason::device_overflow);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(64), ev[2].count);
+        CPPUNIT_ASSERT_EQUAL(std::string("device"), std::string(to_string(ev[2].type)));
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_metadata_receiver);
