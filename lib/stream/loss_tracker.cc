@@ -61,6 +61,10 @@ loss_tracker::loss_tracker(const ring_geometry& geometry, sample_format format)
       // shorter than the time left to re-arm a slot before its next packet.
       d_reorder_packets(
           std::max<uint64_t>(1, geometry.ring_items / geometry.packet_items / 4)),
+      d_packet_shift(geometry.packet_items &&
+                             (geometry.packet_items & (geometry.packet_items - 1)) == 0
+                         ? __builtin_ctzll(geometry.packet_items)
+                         : -1),
       d_slots(geometry.packet_items ? geometry.ring_items / geometry.packet_items : 0)
 {
     d_skip_consumer.reserve(64);
@@ -90,6 +94,7 @@ uint8_t* loss_tracker::slot_memory(uint64_t packet) const
 
 void loss_tracker::reset()
 {
+    d_verify_cursor = d_rearm_cursor = d_commit_cursor = d_release_cursor = slot_cursor{};
     d_offset = 0;
     d_final_packets = 0;
     d_final_items = 0;
@@ -120,17 +125,17 @@ void loss_tracker::reset()
     report_run(rx_event::kind::time, rx_event::reason::none, 0, 0, 0);
 }
 
-void loss_tracker::verify(uint64_t packet)
+void loss_tracker::verify(uint64_t packet, size_t index)
 {
-    slot& s = d_slots[slot_of(packet)];
+    slot& s = d_slots[index];
+    uint8_t* memory = slot_memory_at(index);
     const uint64_t n = items_in(packet);
     slot_state state = slot_state::unverifiable;
     if (s.armed_for == packet)
-        state = d_mark.present(slot_memory(packet), n) ? slot_state::lost
-                                                       : slot_state::landed;
+        state = d_mark.present(memory, n) ? slot_state::lost : slot_state::landed;
     // Never hand out unproven data: what did not land, or cannot be proven, is zeros.
     if (state != slot_state::landed)
-        std::memset(slot_memory(packet), 0, n * d_item);
+        std::memset(memory, 0, n * d_item);
     s.occupant = packet;
     s.state = state;
     s.delivered = false;
@@ -154,9 +159,10 @@ void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
             break;
         // If the device may already be writing the slot's next packet, the slot no
         // longer tells whether this one landed: unverifiable.
-        if (d_slots[slot_of(p)].armed_for == p && written_bound > (p + S) * P)
-            d_slots[slot_of(p)].armed_for = UINT64_MAX;
-        verify(p);
+        const size_t index = slot_of(p, d_verify_cursor);
+        if (d_slots[index].armed_for == p && written_bound > (p + S) * P)
+            d_slots[index].armed_for = UINT64_MAX;
+        verify(p, index);
         d_final_packets++;
     }
     rearm_released(written_bound);
@@ -178,8 +184,9 @@ void loss_tracker::rearm_released(uint64_t written_bound)
         // written_bound is the caller's upper bound (clock error included): the device
         // cannot have started a packet before having produced all of its samples.
         if (items_in(next) && written_bound <= next * P) {
-            d_mark.arm(slot_memory(next), items_in(next));
-            d_slots[slot_of(next)].armed_for = next;
+            const size_t index = slot_of(p, d_rearm_cursor); // next's slot is p's
+            d_mark.arm(slot_memory_at(index), items_in(next));
+            d_slots[index].armed_for = next;
         }
         d_rearm_next++;
     }
@@ -201,8 +208,8 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
     }
     const uint64_t device = released + offset;
     // Packets released since the last call: were they overwritten while unread?
-    for (uint64_t p = d_released_device / P; p < device / P; p++) {
-        slot& s = d_slots[slot_of(p)];
+    for (uint64_t p = packet_of(d_released_device); p < packet_of(device); p++) {
+        slot& s = d_slots[slot_of(p, d_release_cursor)];
         if (s.occupant != p || !s.delivered)
             continue; // skipped, never handed out, or already reported as lost
         s.delivered = false;
@@ -275,13 +282,13 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
     const uint64_t end = next + count;
     for (uint64_t item = next; item < end;) {
         const uint64_t k = item + d_offset;
-        const uint64_t p = k / P;
+        const uint64_t p = packet_of(k);
         uint64_t n = std::min(end - item, (p + 1) * P - k);
-        slot& s = d_slots[slot_of(p)];
+        slot& s = d_slots[slot_of(p, d_commit_cursor)];
         if (s.occupant != p)
             throw std::logic_error("loss_tracker: handing out an unverified packet");
         bool zeroed = false;
-        if (s.state == slot_state::landed)
+        if (s.state == slot_state::landed && !d_substituted.empty())
             n = cut_at_substitution(k, n, zeroed);
         if (zeroed) { // landed, but as zeros the device put in place of the samples
             // Zeros they were; make sure, so that a gap always reads as zeros.

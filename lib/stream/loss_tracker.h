@@ -119,10 +119,36 @@ private:
         uint64_t end = 0;
     };
 
+    // Walks through packets mostly one by one: a cursor per loop turns the slot
+    // computation (a 64-bit modulo) into an increment.
+    struct slot_cursor {
+        bool valid = false;
+        uint64_t packet = 0;
+        size_t slot = 0;
+    };
     size_t slot_of(uint64_t packet) const { return packet % d_slots.size(); }
+    size_t slot_of(uint64_t packet, slot_cursor& c) const
+    {
+        if (c.valid && packet == c.packet + 1)
+            c.slot = c.slot + 1 == d_slots.size() ? 0 : c.slot + 1;
+        else if (!c.valid || packet != c.packet)
+            c.slot = slot_of(packet);
+        c.valid = true;
+        c.packet = packet;
+        return c.slot;
+    }
+    uint64_t packet_of(uint64_t item) const
+    {
+        return d_packet_shift >= 0 ? item >> d_packet_shift
+                                   : item / d_geometry.packet_items;
+    }
     uint64_t items_in(uint64_t packet) const;
     uint8_t* slot_memory(uint64_t packet) const;
-    void verify(uint64_t packet);
+    uint8_t* slot_memory_at(size_t slot) const
+    {
+        return d_geometry.ring + slot * d_geometry.packet_items * d_item;
+    }
+    void verify(uint64_t packet, size_t slot);
     void rearm_released(uint64_t written_bound);
     uint64_t cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed);
     void add_substitution(uint64_t first, uint64_t end);
@@ -137,8 +163,11 @@ private:
     const placeholder d_mark;
     const size_t d_item;
     const uint64_t
-        d_reorder_packets; // late packets may land this far behind the frontier
+        d_reorder_packets;    // late packets may land this far behind the frontier
+    const int d_packet_shift; // log2(packet_items) when a power of two (always, in use),
+                              // else -1
     std::vector<slot> d_slots;
+    slot_cursor d_verify_cursor, d_rearm_cursor, d_commit_cursor, d_release_cursor;
 
     uint64_t d_offset = 0;                 // device item = consumer item + offset
     uint64_t d_final_packets = 0;          // packets below are verified

@@ -22,19 +22,5 @@ placeholder::placeholder(sample_format format) : d_item(item_size(format))
     }
 }
 
-void placeholder::arm(uint8_t* slot, size_t items) const
-{
-    std::memcpy(slot, &d_first, d_item);
-    if (items > 1)
-        std::memcpy(slot + d_item, &d_second, d_item);
-}
-
-bool placeholder::present(const uint8_t* slot, size_t items) const
-{
-    // A landed packet overwrote both with real samples, at least one of which differs.
-    return std::memcmp(slot, &d_first, d_item) == 0 &&
-           (items < 2 || std::memcmp(slot + d_item, &d_second, d_item) == 0);
-}
-
 } // namespace rdma
 } // namespace gr

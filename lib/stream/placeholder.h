@@ -11,6 +11,7 @@
 #include <gnuradio/rdma/sample_format.h>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace gr {
 namespace rdma {
@@ -36,11 +37,44 @@ public:
     explicit placeholder(sample_format format);
 
     //! Mark the packet slot of \p items items at \p slot as not written.
-    void arm(uint8_t* slot, size_t items) const;
+    void arm(uint8_t* slot, size_t items) const
+    {
+        if (d_item == 4)
+            store<uint32_t>(slot, items);
+        else
+            store<uint64_t>(slot, items);
+    }
     //! Whether the packet slot still holds the mark (the packet did not land).
-    bool present(const uint8_t* slot, size_t items) const;
+    bool present(const uint8_t* slot, size_t items) const
+    {
+        // Fixed-size loads, not memcmp: this runs once per packet.
+        return d_item == 4 ? matches<uint32_t>(slot, items)
+                           : matches<uint64_t>(slot, items);
+    }
 
 private:
+    template <typename word>
+    void store(uint8_t* slot, size_t items) const
+    {
+        const word first = static_cast<word>(d_first),
+                   second = static_cast<word>(d_second);
+        std::memcpy(slot, &first, sizeof(word));
+        if (items > 1)
+            std::memcpy(slot + sizeof(word), &second, sizeof(word));
+    }
+    template <typename word>
+    bool matches(const uint8_t* slot, size_t items) const
+    {
+        word first, second;
+        std::memcpy(&first, slot, sizeof(word));
+        if (first != static_cast<word>(d_first))
+            return false;
+        if (items < 2)
+            return true;
+        std::memcpy(&second, slot + sizeof(word), sizeof(word));
+        return second == static_cast<word>(d_second);
+    }
+
     size_t d_item;
     uint64_t d_first;
     uint64_t d_second;
