@@ -73,6 +73,9 @@ public:
     uint64_t start_time_ns() const { return d_start_time_ns; }
 
 private:
+    static constexpr int max_receives = 512;
+    static constexpr int cq_entries = 1024; // > max_receives: the CQ is never full
+
     void open_device(const device_args& args);
     void parse_impairments(const device_args& args);
     void settle_grace(const device_args& args);
