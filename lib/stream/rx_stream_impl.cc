@@ -174,9 +174,12 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             d_plan.packet_items;
         const int64_t until = d_clock.host_time_final(next_final) - host_time_ns();
         // Already final by the clock: what we wait for is the consumer releasing
-        // samples, which nothing signals; look again in a millisecond.
+        // samples, which nothing signals; look again in a millisecond. With clock-only
+        // progress (notify=0) nothing else wakes us either: waking per packet would cost
+        // a wakeup every few microseconds, so take a millisecond of packets at once.
+        const int64_t shortest_us = d_plan.notify_interval ? 50 : 1000;
         const auto clock_wait = std::chrono::microseconds(
-            until > 0 ? std::max<int64_t>(until / 1000, 50) : 1000);
+            until > 0 ? std::max<int64_t>(until / 1000, shortest_us) : 1000);
         d_cq->wait(std::min(left, clock_wait));
     }
 }
