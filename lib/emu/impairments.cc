@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "hash.h"
 #include "impairments.h"
 #include <algorithm>
 
@@ -15,14 +16,6 @@ namespace emu {
 namespace {
 
 constexpr uint32_t max_loss_burst = 4096;
-
-uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
 
 } // namespace
 

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "hash.h"
 #include "signal_source.h"
 #include <gnuradio/rdma/ramp.h>
 #include <algorithm>
@@ -20,14 +21,6 @@ namespace emu {
 namespace {
 
 constexpr double two_pi = 6.283185307179586476925286766559;
-
-uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
 
 // Sum of four uniforms on [-0.5, 0.5) has variance 1/3: scale to unit variance.
 float approx_gaussian(uint64_t bits)
