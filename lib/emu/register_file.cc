@@ -17,10 +17,6 @@ namespace {
 
 using axioe::status;
 
-uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
-uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
-uint64_t join(uint32_t low, uint32_t high) { return (uint64_t(high) << 32) | low; }
-
 // RX descriptor registers the host may write while the stream is stopped.
 bool rx_writable(uint32_t reg)
 {
@@ -144,7 +140,7 @@ status register_file::read_fault_log(uint32_t address, uint32_t& value)
     if (c.next == 3) {
         fault_record r;
         if (d_engines[s]->faults().pop(r))
-            c.words = { lo(r.message), hi(r.message), r.kind };
+            c.words = { regs::low_word(r.message), regs::high_word(r.message), r.kind };
         else
             c.words = { UINT32_MAX, UINT32_MAX, UINT32_MAX };
         c.next = 0;
@@ -206,10 +202,10 @@ register_file::read_one(uint32_t address, const snapshot& snap, uint32_t& value)
         value = (1u << regs::format::sc16) | (1u << regs::format::fc32);
         return status::okay;
     case regs::id_serial_lo:
-        value = lo(d_identity.serial);
+        value = regs::low_word(d_identity.serial);
         return status::okay;
     case regs::id_serial_hi:
-        value = hi(d_identity.serial);
+        value = regs::high_word(d_identity.serial);
         return status::okay;
     case regs::id_max_burst_words:
         value = axioe::max_burst_words;
@@ -218,10 +214,10 @@ register_file::read_one(uint32_t address, const snapshot& snap, uint32_t& value)
         value = d_scratch;
         return status::okay;
     case regs::clock_time_ns_lo:
-        value = lo(snap.time_ns);
+        value = regs::low_word(snap.time_ns);
         return status::okay;
     case regs::clock_time_ns_hi:
-        value = hi(snap.time_ns);
+        value = regs::high_word(snap.time_ns);
         return status::okay;
     default:
         break;
@@ -306,66 +302,67 @@ status register_file::read_rx(unsigned s,
     case regs::rx::start_time_lo:
     case regs::rx::start_time_hi: {
         // After START: the time of sample 0 as the engine fixed it.
-        const uint64_t t = snap.status[s] & (regs::status::running | regs::status::done)
-                               ? snap.start_time_ns[s]
-                               : join(d_rx_words[s][regs::rx::start_time_lo / 4],
-                                      d_rx_words[s][regs::rx::start_time_hi / 4]);
-        value = reg == regs::rx::start_time_lo ? lo(t) : hi(t);
+        const uint64_t t =
+            snap.status[s] & (regs::status::running | regs::status::done)
+                ? snap.start_time_ns[s]
+                : regs::join_words(d_rx_words[s][regs::rx::start_time_lo / 4],
+                                   d_rx_words[s][regs::rx::start_time_hi / 4]);
+        value = reg == regs::rx::start_time_lo ? regs::low_word(t) : regs::high_word(t);
         return status::okay;
     }
     case regs::rx::packets_sent_lo:
-        value = lo(c.packets_sent);
+        value = regs::low_word(c.packets_sent);
         return status::okay;
     case regs::rx::packets_sent_hi:
-        value = hi(c.packets_sent);
+        value = regs::high_word(c.packets_sent);
         return status::okay;
     case regs::rx::samples_emitted_lo:
-        value = lo(c.samples_emitted);
+        value = regs::low_word(c.samples_emitted);
         return status::okay;
     case regs::rx::samples_emitted_hi:
-        value = hi(c.samples_emitted);
+        value = regs::high_word(c.samples_emitted);
         return status::okay;
     case regs::rx::packets_dropped_lo:
-        value = lo(c.packets_dropped);
+        value = regs::low_word(c.packets_dropped);
         return status::okay;
     case regs::rx::packets_dropped_hi:
-        value = hi(c.packets_dropped);
+        value = regs::high_word(c.packets_dropped);
         return status::okay;
     case regs::rx::samples_dropped_lo:
-        value = lo(c.samples_dropped);
+        value = regs::low_word(c.samples_dropped);
         return status::okay;
     case regs::rx::samples_dropped_hi:
-        value = hi(c.samples_dropped);
+        value = regs::high_word(c.samples_dropped);
         return status::okay;
     case regs::rx::imm_sent_lo:
-        value = lo(c.imm_sent);
+        value = regs::low_word(c.imm_sent);
         return status::okay;
     case regs::rx::imm_sent_hi:
-        value = hi(c.imm_sent);
+        value = regs::high_word(c.imm_sent);
         return status::okay;
     case regs::rx::packets_faulted_lo:
-        value = lo(c.packets_faulted);
+        value = regs::low_word(c.packets_faulted);
         return status::okay;
     case regs::rx::packets_faulted_hi:
-        value = hi(c.packets_faulted);
+        value = regs::high_word(c.packets_faulted);
         return status::okay;
     case regs::rx::samples_faulted_lo:
-        value = lo(c.samples_faulted);
+        value = regs::low_word(c.samples_faulted);
         return status::okay;
     case regs::rx::samples_faulted_hi:
-        value = hi(c.samples_faulted);
+        value = regs::high_word(c.samples_faulted);
         return status::okay;
     case regs::rx::packets_duplicated_lo:
-        value = lo(c.packets_duplicated);
+        value = regs::low_word(c.packets_duplicated);
         return status::okay;
     case regs::rx::packets_duplicated_hi:
-        value = hi(c.packets_duplicated);
+        value = regs::high_word(c.packets_duplicated);
         return status::okay;
     case regs::rx::messages_delayed_lo:
-        value = lo(c.messages_delayed);
+        value = regs::low_word(c.messages_delayed);
         return status::okay;
     case regs::rx::messages_delayed_hi:
-        value = hi(c.messages_delayed);
+        value = regs::high_word(c.messages_delayed);
         return status::okay;
     case regs::rx::naks_received:
         value = static_cast<uint32_t>(c.naks_received); // 32 bits: wraps
@@ -374,10 +371,10 @@ status register_file::read_rx(unsigned s,
         value = static_cast<uint32_t>(c.retransmits);
         return status::okay;
     case regs::rx::zero_substituted_lo:
-        value = lo(c.zero_substituted);
+        value = regs::low_word(c.zero_substituted);
         return status::okay;
     case regs::rx::zero_substituted_hi:
-        value = hi(c.zero_substituted);
+        value = regs::high_word(c.zero_substituted);
         return status::okay;
     default:
         if (!rx_writable(reg))
@@ -468,8 +465,9 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     d.dest_qpn = at(regs::rx::dest_qpn);
     d.start_psn = at(regs::rx::start_psn);
     d.rkey = at(regs::rx::rkey);
-    d.va = join(at(regs::rx::va_lo), at(regs::rx::va_hi));
-    d.ring_bytes = join(at(regs::rx::ring_bytes_lo), at(regs::rx::ring_bytes_hi));
+    d.va = regs::join_words(at(regs::rx::va_lo), at(regs::rx::va_hi));
+    d.ring_bytes =
+        regs::join_words(at(regs::rx::ring_bytes_lo), at(regs::rx::ring_bytes_hi));
     d.payload_bytes = at(regs::rx::payload_bytes);
     d.path_mtu = at(regs::rx::path_mtu);
     d.notify_interval = at(regs::rx::notify_interval);
@@ -477,8 +475,10 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     d.rate_den = at(regs::rx::rate_den);
     d.transport = at(regs::rx::transport);
     d.retx_window_bytes = at(regs::rx::retx_window_bytes);
-    d.start_time_ns = join(at(regs::rx::start_time_lo), at(regs::rx::start_time_hi));
-    d.num_samples = join(at(regs::rx::num_samples_lo), at(regs::rx::num_samples_hi));
+    d.start_time_ns =
+        regs::join_words(at(regs::rx::start_time_lo), at(regs::rx::start_time_hi));
+    d.num_samples =
+        regs::join_words(at(regs::rx::num_samples_lo), at(regs::rx::num_samples_hi));
     d.signal.format = static_cast<sample_format>(at(regs::rx::format));
     d.signal.kind = static_cast<signal_kind>(e[regs::emu::signal / 4]);
     d.signal.tone_freq_hz = static_cast<int32_t>(e[regs::emu::tone_freq_hz / 4]);
@@ -498,7 +498,7 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     for (uint32_t i = 0; i < imp.table_size; i++) {
         const uint32_t at =
             (regs::emu::fault_table + i * regs::emu::fault_entry_bytes) / 4;
-        imp.table[i] = { join(e[at], e[at + 1]), e[at + 2] };
+        imp.table[i] = { regs::join_words(e[at], e[at + 1]), e[at + 2] };
     }
     return d;
 }

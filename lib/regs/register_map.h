@@ -25,6 +25,14 @@ namespace regs {
 constexpr uint32_t magic_value = 0x4752444D; // "GRDM"
 constexpr uint32_t map_version = 0x00010000; // 1.0
 
+//! 64-bit registers are a _lo word at an address and a _hi word 4 bytes above it.
+inline constexpr uint32_t low_word(uint64_t v) { return static_cast<uint32_t>(v); }
+inline constexpr uint32_t high_word(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+inline constexpr uint64_t join_words(uint32_t low, uint32_t high)
+{
+    return (uint64_t(high) << 32) | low;
+}
+
 // ---- Identity and capabilities (read-only) ------------------------------------------
 constexpr uint32_t id_magic = 0x0000;
 constexpr uint32_t id_version = 0x0004;

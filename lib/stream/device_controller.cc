@@ -13,12 +13,6 @@
 namespace gr {
 namespace rdma {
 
-namespace {
-uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
-uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
-uint64_t join(uint32_t low, uint32_t high) { return (uint64_t(high) << 32) | low; }
-} // namespace
-
 device_controller::device_controller(const socket_address& device,
                                      const axioe::client_options& options)
     : d_address(device), d_client(device, options)
@@ -47,7 +41,7 @@ device_info device_controller::identify()
     info.num_rx_streams = w[4];
     info.max_payload = w[6];
     info.formats = w[7];
-    info.serial = join(w[8], w[9]);
+    info.serial = regs::join_words(w[8], w[9]);
     return info;
 }
 
@@ -78,10 +72,10 @@ void device_controller::configure_rx(unsigned stream, const rx_setup& s)
     set(regs::rx::dest_qpn, s.dest_qpn);
     set(regs::rx::start_psn, s.start_psn);
     set(regs::rx::rkey, s.rkey);
-    set(regs::rx::va_lo, lo(s.va));
-    set(regs::rx::va_hi, hi(s.va));
-    set(regs::rx::ring_bytes_lo, lo(s.ring_bytes));
-    set(regs::rx::ring_bytes_hi, hi(s.ring_bytes));
+    set(regs::rx::va_lo, regs::low_word(s.va));
+    set(regs::rx::va_hi, regs::high_word(s.va));
+    set(regs::rx::ring_bytes_lo, regs::low_word(s.ring_bytes));
+    set(regs::rx::ring_bytes_hi, regs::high_word(s.ring_bytes));
     set(regs::rx::payload_bytes, s.payload_bytes);
     set(regs::rx::path_mtu, s.path_mtu);
     set(regs::rx::notify_interval, s.notify_interval);
@@ -90,10 +84,10 @@ void device_controller::configure_rx(unsigned stream, const rx_setup& s)
     set(regs::rx::format, static_cast<uint32_t>(s.format));
     set(regs::rx::link_mask, 1);
     set(regs::rx::transport, s.transport);
-    set(regs::rx::start_time_lo, lo(s.start_time_ns));
-    set(regs::rx::start_time_hi, hi(s.start_time_ns));
-    set(regs::rx::num_samples_lo, lo(s.num_samples));
-    set(regs::rx::num_samples_hi, hi(s.num_samples));
+    set(regs::rx::start_time_lo, regs::low_word(s.start_time_ns));
+    set(regs::rx::start_time_hi, regs::high_word(s.start_time_ns));
+    set(regs::rx::num_samples_lo, regs::low_word(s.num_samples));
+    set(regs::rx::num_samples_hi, regs::high_word(s.num_samples));
     set(regs::rx::retx_window_bytes, s.retx_window_bytes);
     const size_t before = (regs::rx::source_qpn - first) / 4;
     d_client.write(regs::rx_reg(stream, first), w, before);
@@ -123,8 +117,8 @@ void device_controller::configure_impairments(unsigned stream,
     d_client.write(regs::emu_reg(stream, regs::emu::fault_seed), random, 7);
     std::vector<uint32_t> table;
     for (const auto& [message, kind] : im.faults) {
-        table.push_back(lo(message));
-        table.push_back(hi(message));
+        table.push_back(regs::low_word(message));
+        table.push_back(regs::high_word(message));
         table.push_back(kind);
     }
     if (!table.empty())
@@ -145,7 +139,7 @@ std::vector<injected_fault> device_controller::read_fault_log(unsigned stream)
         for (size_t i = 0; i < records_per_read; i++) {
             if (w[3 * i] == UINT32_MAX && w[3 * i + 1] == UINT32_MAX)
                 return out;
-            out.push_back({ join(w[3 * i], w[3 * i + 1]), w[3 * i + 2] });
+            out.push_back({ regs::join_words(w[3 * i], w[3 * i + 1]), w[3 * i + 2] });
         }
     }
 }
@@ -177,7 +171,7 @@ rx_device_counters device_controller::read_rx_counters(unsigned stream)
     uint32_t w[count];
     d_client.read(regs::rx_reg(stream, first), w, count);
     auto at64 = [&w](uint32_t reg) {
-        return join(w[(reg - first) / 4], w[(reg - first) / 4 + 1]);
+        return regs::join_words(w[(reg - first) / 4], w[(reg - first) / 4 + 1]);
     };
     rx_device_counters c;
     c.status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
