@@ -11,6 +11,7 @@
 // sockets: without it this program says so and exits 77, which ctest reports as skipped.
 
 #include "../axioe/axioe_client.h"
+#include "../qa_runner.h"
 #include "../regs/register_map.h"
 #include "../roce/roce_packet.h"
 #include "../util/file_descriptor.h"
@@ -20,14 +21,8 @@
 #include "emulator.h"
 #include "raw_wire.h"
 #include <gnuradio/rdma/ramp.h>
-#include <cppunit/CompilerOutputter.h>
 #include <cppunit/TestFixture.h>
-#include <cppunit/TestResult.h>
-#include <cppunit/TestResultCollector.h>
-#include <cppunit/TestRunner.h>
-#include <cppunit/TextTestProgressListener.h>
 #include <cppunit/extensions/HelperMacros.h>
-#include <cppunit/extensions/TestFactoryRegistry.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -391,26 +386,5 @@ int main(int argc, char** argv)
     }
     probe.reset();
 
-    CppUnit::TestResult controller;
-    CppUnit::TestResultCollector result;
-    controller.addListener(&result);
-    CppUnit::TextTestProgressListener progress;
-    controller.addListener(&progress);
-    CppUnit::TestRunner runner;
-    runner.addTest(CppUnit::TestFactoryRegistry::getRegistry().makeTest());
-    try {
-        if (argc > 1) {
-            for (int i = 1; i < argc; i++)
-                runner.run(controller, argv[i]);
-        } else {
-            runner.run(controller);
-        }
-    } catch (const std::invalid_argument& e) {
-        std::cerr << "\nno such test: " << e.what() << "\n";
-        return 2;
-    }
-    std::cerr << "\n";
-    CppUnit::CompilerOutputter outputter(&result, std::cerr);
-    outputter.write();
-    return result.wasSuccessful() ? 0 : 1;
+    return run_registered_tests(argc, argv);
 }

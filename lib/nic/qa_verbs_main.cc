@@ -15,18 +15,15 @@
 // The device: GR_RDMA_TEST_IF=<netdev> or GR_RDMA_TEST_ADDR=<IPv4>, else the first
 // ACTIVE port with a RoCE v2 IPv4 GID. `qa_verbs --list` prints the test names.
 
+#include "../qa_runner.h"
 #include "../util/socket_address.h"
 #include "qa_verbs_hw.h"
 #include "verbs_sysfs.h"
-#include <cppunit/CompilerOutputter.h>
-#include <cppunit/TestResult.h>
-#include <cppunit/TestResultCollector.h>
-#include <cppunit/TestRunner.h>
-#include <cppunit/TextTestProgressListener.h>
 #include <cppunit/extensions/TestFactoryRegistry.h>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -75,11 +72,12 @@ const gr::rdma::nic::verbs_device_config& qa_verbs::test_device() { return g_dev
 
 int main(int argc, char** argv)
 {
-    CppUnit::TestRunner runner;
-    CppUnit::Test* all = CppUnit::TestFactoryRegistry::getRegistry().makeTest();
-    runner.addTest(all);
     std::vector<std::string> names;
-    leaf_names(all, names);
+    {
+        const std::unique_ptr<CppUnit::Test> all(
+            CppUnit::TestFactoryRegistry::getRegistry().makeTest());
+        leaf_names(all.get(), names);
+    }
 
     if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
         for (const auto& name : names)
@@ -104,24 +102,5 @@ int main(int argc, char** argv)
                                              : g_device.interface)
               << "\n";
 
-    CppUnit::TestResult controller;
-    CppUnit::TestResultCollector result;
-    controller.addListener(&result);
-    CppUnit::TextTestProgressListener progress;
-    controller.addListener(&progress);
-    try {
-        if (argc > 1) {
-            for (int i = 1; i < argc; i++)
-                runner.run(controller, argv[i]);
-        } else {
-            runner.run(controller);
-        }
-    } catch (const std::invalid_argument& e) {
-        std::cerr << "\nno such test: " << e.what() << "\n";
-        return 2;
-    }
-    std::cerr << "\n";
-    CppUnit::CompilerOutputter outputter(&result, std::cerr);
-    outputter.write();
-    return result.wasSuccessful() ? 0 : 1;
+    return gr::rdma::run_registered_tests(argc, argv);
 }
