@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(c2a0ca90bb868a266f1283fea04510f7)                                                   */
+/* BINDTOOL_HEADER_FILE_HASH(c2a0ca90bb868a266f1283fea04510f7) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -19,6 +19,8 @@
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
+
+#include "injected_faults_python.h"
 
 #include <gnuradio/rdma/rx_source.h>
 // pydoc.h is automatically generated in the build directory
@@ -28,8 +30,11 @@ void bind_rx_source(py::module& m)
 {
     using rx_source = ::gr::rdma::rx_source;
 
-    py::class_<rx_source, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<rx_source>>(
-        m, "rx_source", D(rx_source))
+    py::class_<rx_source,
+               gr::sync_block,
+               gr::block,
+               gr::basic_block,
+               std::shared_ptr<rx_source>>(m, "rx_source", D(rx_source))
 
         .def(py::init(&rx_source::make),
              py::arg("args") = "type=emu",
@@ -46,24 +51,7 @@ void bind_rx_source(py::module& m)
              &rx_source::read_counters,
              py::call_guard<py::gil_scoped_release>(),
              D(rx_source, read_counters))
-        .def(
-            "read_injected_faults",
-            [](rx_source& src) {
-                std::vector<gr::rdma::rx_stream::injected_fault> faults;
-                {
-                    py::gil_scoped_release release;
-                    faults = src.read_injected_faults();
-                }
-                py::list out;
-                for (const auto& f : faults) {
-                    py::dict d;
-                    d["message"] = f.message;
-                    d["first_sample"] = f.first_sample;
-                    d["samples"] = f.samples;
-                    d["kind"] = f.kind;
-                    out.append(d);
-                }
-                return out;
-            },
-            D(rx_source, read_injected_faults));
+        .def("read_injected_faults",
+             &read_injected_faults_as_dicts<rx_source>,
+             D(rx_source, read_injected_faults));
 }

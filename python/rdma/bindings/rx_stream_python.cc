@@ -20,6 +20,8 @@
 
 namespace py = pybind11;
 
+#include "injected_faults_python.h"
+
 #include <gnuradio/rdma/rx_stream.h>
 // pydoc.h is automatically generated in the build directory
 #include <rx_stream_pydoc.h>
@@ -198,24 +200,7 @@ void bind_rx_stream(py::module& m)
              &rx_stream::read_counters,
              py::call_guard<py::gil_scoped_release>(),
              D(rx_stream, read_counters))
-        .def(
-            "read_injected_faults",
-            [](rx_stream& s) {
-                std::vector<rx_stream::injected_fault> faults;
-                {
-                    py::gil_scoped_release release;
-                    faults = s.read_injected_faults();
-                }
-                py::list out;
-                for (const auto& f : faults) {
-                    py::dict d;
-                    d["message"] = f.message;
-                    d["first_sample"] = f.first_sample;
-                    d["samples"] = f.samples;
-                    d["kind"] = f.kind;
-                    out.append(d);
-                }
-                return out;
-            },
-            D(rx_stream, read_injected_faults));
+        .def("read_injected_faults",
+             &read_injected_faults_as_dicts<rx_stream>,
+             D(rx_stream, read_injected_faults));
 }
