@@ -102,6 +102,9 @@ void loss_tracker::reset()
     d_released_consumer = 0;
     d_rearm_next = 0;
     d_handed_out = 0;
+    d_skip_from = d_skip_to = 0;
+    d_hold_since_w = UINT64_MAX;
+    d_release_moved_w = 0;
     d_skip_consumer.clear();
     d_skip_offset.clear();
     d_counts = loss_counts{};
@@ -123,6 +126,27 @@ void loss_tracker::reset()
         }
     }
     report_run(rx_event::kind::time, rx_event::reason::none, 0, 0, 0);
+}
+
+void loss_tracker::evict(size_t index)
+{
+    // The device has lapped a packet the consumer still holds (it could not let go of
+    // it: a block's history, a decimator's remainder): it no longer holds the samples.
+    slot& s = d_slots[index];
+    if (!s.delivered)
+        return;
+    s.delivered = false;
+    if (!s.counted)
+        return;
+    const uint64_t n = s.counted; // what is still counted delivered of it
+    s.counted = 0;
+    d_counts.delivered -= n;
+    d_counts.lost_overwritten += n;
+    report_run(rx_event::kind::overrun,
+               rx_event::reason::overwritten,
+               s.consumer_item + s.first_counted,
+               s.occupant * d_geometry.packet_items + s.first_counted,
+               n);
 }
 
 void loss_tracker::verify(uint64_t packet, size_t index)
@@ -147,21 +171,30 @@ void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
     const uint64_t burst = d_geometry.burst_items ? d_geometry.burst_items : UINT64_MAX;
     const uint64_t P = d_geometry.packet_items;
     const uint64_t S = d_slots.size();
+    written_bound = capped(written_bound);
     final_upto = std::min(final_upto, burst);
     d_final_items = std::max(d_final_items, final_upto);
     const uint64_t target =
         d_final_items == burst ? (burst + P - 1) / P : d_final_items / P;
+    // Before a skip's target the consumer reads nothing new: those slots are free.
+    const uint64_t free_below = std::max(d_released_device, d_skip_to);
     while (d_final_packets < target) {
         const uint64_t p = d_final_packets;
+        // Skipped packets are never handed out: nothing to check, nothing to zero.
+        if (p * P >= d_skip_from && (p + 1) * P <= d_skip_to) {
+            d_final_packets = std::min(target, d_skip_to / P);
+            continue;
+        }
         // Checking a slot may zero it: wait until the consumer released the slot's
         // previous packet (until then the consumer may be reading it).
-        if (p >= S && (p - S + 1) * P > d_released_device)
+        if (p >= S && (p - S + 1) * P > free_below)
             break;
         // If the device may already be writing the slot's next packet, the slot no
         // longer tells whether this one landed: unverifiable.
         const size_t index = slot_of(p, d_verify_cursor);
         if (d_slots[index].armed_for == p && written_bound > (p + S) * P)
             d_slots[index].armed_for = UINT64_MAX;
+        evict(index); // held across a skip: the device wrote over it
         verify(p, index);
         d_final_packets++;
     }
@@ -174,9 +207,10 @@ void loss_tracker::rearm_released(uint64_t written_bound)
     const uint64_t S = d_slots.size();
     const bool burst_final =
         d_geometry.burst_items && d_final_items == d_geometry.burst_items;
+    const uint64_t free_below = std::max(d_released_device, d_skip_to);
     while (d_rearm_next < d_final_packets) {
         const uint64_t p = d_rearm_next;
-        if (p * P + items_in(p) > d_released_device)
+        if (p * P + items_in(p) > free_below)
             break;
         if (!burst_final && d_final_packets < p + d_reorder_packets)
             break;
@@ -185,6 +219,7 @@ void loss_tracker::rearm_released(uint64_t written_bound)
         // cannot have started a packet before having produced all of its samples.
         if (items_in(next) && written_bound <= next * P) {
             const size_t index = slot_of(p, d_rearm_cursor); // next's slot is p's
+            evict(index); // held across a skip: the device is about to write over it
             d_mark.arm(slot_memory_at(index), items_in(next));
             d_slots[index].armed_for = next;
         }
@@ -194,7 +229,10 @@ void loss_tracker::rearm_released(uint64_t written_bound)
 
 void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
 {
+    written_bound = capped(written_bound);
     released = std::min(released, d_handed_out);
+    if (released > d_released_consumer)
+        d_release_moved_w = written_bound;
     const uint64_t P = d_geometry.packet_items;
     const uint64_t S = d_slots.size();
     // Device position of the consumer's release point. Once everything handed out is
@@ -209,21 +247,14 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
     const uint64_t device = released + offset;
     // Packets released since the last call: were they overwritten while unread?
     for (uint64_t p = packet_of(d_released_device); p < packet_of(device); p++) {
-        slot& s = d_slots[slot_of(p, d_release_cursor)];
+        const size_t index = slot_of(p, d_release_cursor);
+        slot& s = d_slots[index];
         if (s.occupant != p || !s.delivered)
             continue; // skipped, never handed out, or already reported as lost
-        s.delivered = false;
-        if (written_bound > (p + S) * P && s.counted) {
-            const uint64_t n = s.counted; // what is still counted delivered of it
-            s.counted = 0;
-            d_counts.delivered -= n;
-            d_counts.lost_overwritten += n;
-            report_run(rx_event::kind::overrun,
-                       rx_event::reason::overwritten,
-                       s.consumer_item,
-                       p * P,
-                       n);
-        }
+        if (written_bound > (p + S) * P)
+            evict(index);
+        else
+            s.delivered = false;
     }
     d_released_device = std::max(d_released_device, device);
     d_released_consumer = std::max(d_released_consumer, released);
@@ -248,20 +279,40 @@ uint64_t loss_tracker::deliverable(uint64_t next, uint64_t written_bound)
     const uint64_t N = d_geometry.ring_items;
     const uint64_t P = d_geometry.packet_items;
     const uint64_t burst = d_geometry.burst_items ? d_geometry.burst_items : UINT64_MAX;
+    written_bound = capped(written_bound);
     uint64_t k = next + d_offset;
     if (k >= burst)
         return 0;
+    // Only what the device is still to write over can be lapped: near the end of a
+    // burst, a late consumer simply reads the rest.
+    const bool lappable = k < burst - N && burst >= N;
     // A consumer more than half a ring behind the device would read what it is handed
     // now only after the device overwrote it: hand out nothing until it has caught up
-    // with what it holds...
-    if (written_bound > d_released_device + N / 2 && next > d_released_consumer)
-        return 0;
+    // with what it holds. One that stops releasing before that (a block keeping
+    // history, a decimator keeping a remainder never lets go of everything) is waited
+    // for half a ring of the device's progress, not forever...
+    // (Once the device has written its last sample, holding back protects nothing.)
+    if (lappable && written_bound < burst && written_bound > d_released_device + N / 2 &&
+        next > d_released_consumer) {
+        if (d_hold_since_w == UINT64_MAX)
+            d_hold_since_w = written_bound;
+        if (written_bound <= std::max(d_hold_since_w, d_release_moved_w) + N / 2)
+            return 0;
+    } else {
+        d_hold_since_w = UINT64_MAX;
+    }
     // ... then resume in the fresh half of the ring, skipping whole rings so that item
-    // k stays in slot k mod N.
-    if (written_bound + P > k + N / 2) {
-        const uint64_t rings = (written_bound + P - (k + N / 2)) / N + 1;
-        const uint64_t to = std::min(burst, k + rings * N);
+    // k stays in slot k mod N (in a burst, no further than needed to be safe from
+    // the device until its end).
+    if (lappable && written_bound + P > k + N / 2) {
+        uint64_t rings = (written_bound + P - (k + N / 2)) / N + 1;
+        if (d_geometry.burst_items)
+            rings = std::min(rings, (burst - N - k + N - 1) / N);
+        const uint64_t to = k + rings * N;
         const uint64_t skipped = to - k;
+        if (k != d_skip_to) // else it extends the last skip: nothing came in between
+            d_skip_from = k;
+        d_skip_to = to;
         d_offset += skipped;
         d_skip_consumer.push_back(next);
         d_skip_offset.push_back(d_offset);
@@ -298,6 +349,8 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
             report_run(
                 rx_event::kind::gap, rx_event::reason::zero_substituted, item, k, n);
         } else if (s.state == slot_state::landed) {
+            if (!s.delivered) // its first items handed out: where overwrites count from
+                s.first_counted = static_cast<uint32_t>(k - p * P);
             d_counts.delivered += n;
             s.counted += n;
             s.delivered = true;

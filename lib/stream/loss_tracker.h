@@ -10,6 +10,7 @@
 
 #include "placeholder.h"
 #include <gnuradio/rdma/rx_event.h>
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -46,10 +47,12 @@ struct loss_counts {
  * next packet, which is then delivered as zeros and reported (unverifiable).
  *
  * Overrun: a consumer more than half a ring behind the device is handed nothing more
- * until it has released what it holds; then, if the next item is no longer in the
+ * until it has released what it holds (or has stopped releasing for half a ring of
+ * device progress: it keeps history, say); then, if the next item is no longer in the
  * fresh half of the ring, the consumer skips whole rings (item k stays in slot k mod
  * N) and the skipped samples are reported. Samples handed out and then overwritten
- * before the consumer released them are reported as overwritten.
+ * before the consumer released them are reported as overwritten. In a finite burst,
+ * only items the device will still write over are held back or skipped.
  *
  * Positions: device items (since sample 0) and consumer items (since start) differ by
  * `offset`, a multiple of N that grows at each skip. The caller supplies:
@@ -99,6 +102,8 @@ public:
         return consumer_item + d_offset;
     }
     uint64_t offset() const { return d_offset; }
+    //! Consumer items handed out so far (committed).
+    uint64_t handed_out() const { return d_handed_out; }
 
     bool poll_event(rx_event& out);
     uint64_t events_discarded() const { return d_events_discarded; }
@@ -113,6 +118,7 @@ private:
         bool delivered = false; // handed out as landed (so it can be overwritten unread)
         uint64_t consumer_item = 0; // consumer index of the packet's first item
         uint64_t counted = 0;       // items of the packet counted as delivered
+        uint32_t first_counted = 0; // the first of them, from the packet's start
     };
     struct item_range {
         uint64_t first = 0;
@@ -148,6 +154,12 @@ private:
     {
         return d_geometry.ring + slot * d_geometry.packet_items * d_item;
     }
+    uint64_t capped(uint64_t written_bound) const
+    {
+        return d_geometry.burst_items ? std::min(written_bound, d_geometry.burst_items)
+                                      : written_bound;
+    }
+    void evict(size_t slot);
     void verify(uint64_t packet, size_t slot);
     void rearm_released(uint64_t written_bound);
     uint64_t cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed);
@@ -169,13 +181,20 @@ private:
     std::vector<slot> d_slots;
     slot_cursor d_verify_cursor, d_rearm_cursor, d_commit_cursor, d_release_cursor;
 
-    uint64_t d_offset = 0;                 // device item = consumer item + offset
-    uint64_t d_final_packets = 0;          // packets below are verified
-    uint64_t d_final_items = 0;            // device items below are final
-    uint64_t d_released_device = 0;        // device items below are released (or skipped)
-    uint64_t d_released_consumer = 0;      // consumer items below are released
-    uint64_t d_rearm_next = 0;             // packets below have had their re-arm decided
-    uint64_t d_handed_out = 0;             // consumer items handed out so far
+    uint64_t d_offset = 0;                // device item = consumer item + offset
+    uint64_t d_final_packets = 0;         // packets below are verified
+    uint64_t d_final_items = 0;           // device items below are final
+    uint64_t d_released_device = 0;       // device items below are released (or skipped)
+    uint64_t d_released_consumer = 0;     // consumer items below are released
+    uint64_t d_rearm_next = 0;            // packets below have had their re-arm decided
+    uint64_t d_handed_out = 0;            // consumer items handed out so far
+    uint64_t d_hold_since_w = UINT64_MAX; // written_bound when the hold began
+    uint64_t d_release_moved_w = 0; // written_bound when the consumer last released more
+    // Device items [d_skip_from, d_skip_to) of the latest skip (merged with the one
+    // before when nothing came in between). Slots of earlier packets are the device's
+    // again: what the consumer still holds there counts as overwritten.
+    uint64_t d_skip_from = 0;
+    uint64_t d_skip_to = 0;
     std::vector<uint64_t> d_skip_consumer; // consumer items where a skip took effect
     std::vector<uint64_t> d_skip_offset;   // the offset in effect from there on
     loss_counts d_counts;

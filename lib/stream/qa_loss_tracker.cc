@@ -108,6 +108,9 @@ class qa_loss_tracker : public CppUnit::TestFixture
     CPPUNIT_TEST(test_late_release_flags_then_skips);
     CPPUNIT_TEST(test_unverifiable_slot_is_zeros_not_stale_data);
     CPPUNIT_TEST(test_late_packet_within_reorder_window);
+    CPPUNIT_TEST(test_consumer_keeping_history_is_not_stalled);
+    CPPUNIT_TEST(test_late_consumer_reads_the_burst_tail);
+    CPPUNIT_TEST(test_lapped_at_burst_end_skips_no_more_than_needed);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -352,6 +355,84 @@ public:
             b.consume((p + 1) * P);
         }
         CPPUNIT_ASSERT_EQUAL(uint64_t(2 * P), b.tracker.counts().lost_gap);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
+    }
+
+    void test_consumer_keeping_history_is_not_stalled()
+    {
+        // Like a FIR filter's input: the consumer never releases its last H items.
+        constexpr uint64_t H = 5;
+        bench b;
+        auto take = [&b](uint64_t written) {
+            const uint64_t n = b.consume(written, false);
+            b.tracker.on_release(b.next > H ? b.next - H : 0, written);
+            return n;
+        };
+        uint64_t p = 0;
+        for (; p < 16; p++) { // keeping up
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+            take((p + 1) * P);
+        }
+        for (; p < 40; p++) { // asleep for three rings
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+        }
+        const uint64_t before = b.next;
+        for (; p < 120; p++) { // awake again: it must be handed samples again
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+            take((p + 1) * P);
+        }
+        CPPUNIT_ASSERT(b.next >= before + 6 * N);
+        CPPUNIT_ASSERT(
+            b.count_events(rx_event::kind::overrun, rx_event::reason::skipped));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
+        // Exact: everything handed out is delivered or lost, the rest was skipped; the
+        // history it held while lapped counts as overwritten, not delivered.
+        const auto& c = b.tracker.counts();
+        CPPUNIT_ASSERT_EQUAL(b.next, c.delivered + c.lost_gap + c.lost_overwritten);
+        CPPUNIT_ASSERT_EQUAL(b.tracker.offset(), c.lost_skipped);
+        CPPUNIT_ASSERT(c.lost_overwritten >= H);
+    }
+
+    void test_late_consumer_reads_the_burst_tail()
+    {
+        // The device finishes a 56-item burst (under a ring) before the consumer looks,
+        // and the clock bound runs on past the end: nothing can be overwritten any more.
+        bench b(56);
+        for (uint64_t p = 0; p < 7; p++)
+            b.device_writes(p);
+        b.tracker.on_progress(56, 10 * N);
+        uint64_t taken = 0;
+        while (const uint64_t n = b.consume(10 * N))
+            taken += n;
+        CPPUNIT_ASSERT_EQUAL(uint64_t(56), taken);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(56), b.tracker.counts().delivered);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.tracker.counts().lost());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
+    }
+
+    void test_lapped_at_burst_end_skips_no_more_than_needed()
+    {
+        // A consumer asleep through a 2.5-ring burst: whole rings skipped (item k stays
+        // in slot k mod N), just enough that the device cannot lap what follows.
+        bench b(160);
+        for (uint64_t p = 0; p < 20; p++) {
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+        }
+        b.tracker.on_progress(160, 10 * N);
+        uint64_t taken = 0;
+        for (int i = 0; i < 4; i++) {
+            taken += b.consume(10 * N);
+            b.tracker.on_progress(160, 10 * N);
+        }
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2 * N), b.tracker.counts().lost_skipped);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(160 - 2 * N), taken);
+        CPPUNIT_ASSERT_EQUAL(b.tracker.consumer_total(), taken);
+        const auto& c = b.tracker.counts();
+        CPPUNIT_ASSERT_EQUAL(uint64_t(160), c.delivered + c.lost());
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
     }
 };

@@ -9,8 +9,10 @@
 reports, gap by gap, under injected loss, with and without notifications, with a
 throttled consumer (overruns), and over 10^8 clean samples of each signal."""
 
+import time
+
 import pmt
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, filter, gr, gr_unittest
 from gnuradio import rdma
 
 
@@ -133,6 +135,39 @@ class qa_loss_accounting(gr_unittest.TestCase):
         # and whatever was not reported as lost is the right ramp value.
         self.assert_checked(r, samples)
         self.assertGreater(r.sink.time_tags(), 1)
+
+    def run_behind(self, consumer, out_size=gr.sizeof_gr_complex, samples=int(4e6)):
+        """rx_source (fc32, 10 MS/s, 100 ms ring) -> consumer -> throttle (1 MS/s): the
+        consumer falls behind; it must neither stall the stream nor break the books."""
+        tb = gr.top_block()
+        src = rdma.rx_source("type=emu,signal=ramp,latency=0.1", "fc32", 10e6, samples)
+        slow = blocks.throttle(out_size, 1e6, True)
+        sink = blocks.null_sink(out_size)
+        tb.connect(src, consumer, slow, sink)
+        tb.start()
+        deadline = time.monotonic() + 60
+        while src.read_counters()["host.delivered"] + src.read_counters()["host.lost"] < samples:
+            if time.monotonic() > deadline:
+                tb.stop()
+                tb.wait()
+                self.fail("stalled: %s" % {k: v for k, v in src.read_counters().items()
+                                           if k.startswith("host.")})
+            time.sleep(0.05)
+        tb.stop()
+        tb.wait()
+        c = src.read_counters()
+        self.assertEqual(c["device.samples_emitted"], samples)
+        self.assertEqual(c["host.delivered"] + c["host.lost"], samples)
+        self.assertGreater(c["host.lost_skipped"], 0)
+
+    def test_consumer_with_history_is_not_stalled(self):
+        # A FIR filter never releases its last taps-1 input items.
+        self.run_behind(filter.fir_filter_ccf(1, [1.0 / 64] * 64))
+
+    def test_decimator_is_not_stalled(self):
+        # A decimator leaves fewer than its factor behind.
+        self.run_behind(blocks.stream_to_vector(gr.sizeof_gr_complex, 7),
+                        7 * gr.sizeof_gr_complex)
 
     def no_false_gap(self, signal, samples=int(1e8)):
         r = run("type=emu,signal=%s" % signal, samples=samples, check=(signal == "ramp"))
