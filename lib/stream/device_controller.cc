@@ -168,13 +168,14 @@ rx_device_counters device_controller::read_rx_counters(unsigned stream)
 {
     constexpr uint32_t first = regs::rx::packets_sent_lo;
     constexpr size_t count = (regs::rx::messages_delayed_hi - first) / 4 + 1;
+    rx_device_counters c;
+    // Status first: counters read after a "done" are final.
+    c.status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
     uint32_t w[count];
     d_client.read(regs::rx_reg(stream, first), w, count);
     auto at64 = [&w](uint32_t reg) {
         return regs::join_words(w[(reg - first) / 4], w[(reg - first) / 4 + 1]);
     };
-    rx_device_counters c;
-    c.status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
     c.packets_sent = at64(regs::rx::packets_sent_lo);
     c.samples_emitted = at64(regs::rx::samples_emitted_lo);
     c.packets_dropped = at64(regs::rx::packets_dropped_lo);

@@ -127,11 +127,13 @@ public:
         CPPUNIT_ASSERT(r.end_of_stream);
         CPPUNIT_ASSERT_EQUAL(items, r.items);
         const uint64_t zeros = c.at("device.zero_substituted");
-        CPPUNIT_ASSERT_MESSAGE(why, zeros > 0);
-        // Every item that is not the ramp is zeros, and there are exactly as many as the
-        // device says it substituted: nothing else went wrong, nothing was miscounted.
+        CPPUNIT_ASSERT_MESSAGE(why, r.not_ramp > 0);
+        // Every item that is not the ramp is zeros the device says it substituted:
+        // nothing else went wrong. (The device may count more: zeros resent after an
+        // ACK came later than the retransmit timeout reach a host that has the samples
+        // already and drops them as duplicates; docs/roce-wire.md.)
         CPPUNIT_ASSERT_EQUAL_MESSAGE(why, r.not_ramp, r.not_ramp_zero);
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(why, zeros, r.not_ramp);
+        CPPUNIT_ASSERT_MESSAGE(why, r.not_ramp <= zeros);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(why, items, c.at("device.samples_emitted"));
         CPPUNIT_ASSERT_EQUAL_MESSAGE(why, items, a.delivered + a.lost());
         // Host-side, substitutions are either not known yet (counted delivered) or, with

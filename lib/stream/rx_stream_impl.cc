@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 namespace gr {
 namespace rdma {
@@ -77,6 +78,7 @@ void rx_stream::impl::start()
     d_handed_out = 0;
     d_last_chunk = 0;
     d_completions = 0;
+    d_last_notification_awaited = false;
     if (d_metadata)
         d_metadata->configure(d_device->client(), d_metadata_settings.interval_us);
     d_clock_estimate = d_device->estimate_clock();
@@ -135,6 +137,22 @@ void rx_stream::impl::pump_completions()
     }
 }
 
+void rx_stream::impl::await_last_notification()
+{
+    // The clock can declare the burst's end before the completion of its last message
+    // (which always carries immediate data) is polled; wait for it, once and briefly,
+    // so that the host's completion counters are final when the stream ends.
+    if (d_last_notification_awaited)
+        return;
+    d_last_notification_awaited = true;
+    const auto give_up = std::chrono::steady_clock::now() + last_notification_timeout;
+    while (d_progress.landed() < d_plan.num_samples &&
+           std::chrono::steady_clock::now() < give_up) {
+        d_cq->wait(std::chrono::milliseconds(1));
+        pump_completions();
+    }
+}
+
 void rx_stream::impl::update_progress(uint64_t released)
 {
     const int64_t now = host_time_ns();
@@ -158,6 +176,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
         const uint64_t written = d_clock.written_bound(host_time_ns());
         const uint64_t ready = d_tracker->deliverable(next, written);
         if (end_of_stream(next)) {
+            await_last_notification();
             d_tracker->settle(
                 written); // the device wrote its last sample: nothing changes now
             return 0;
@@ -245,10 +264,27 @@ void rx_stream::impl::release(size_t items)
     d_last_chunk -= items;
 }
 
+rx_device_counters rx_stream::impl::read_device_counters()
+{
+    rx_device_counters dev = d_device->read_rx_counters(d_plan.stream_index);
+    // A device counts a batch just after sending it, so the host can hold the whole
+    // burst a moment before the device's counters do. Once it does, wait for the
+    // device to say "done" (bounded: a device that never does is reported as it is).
+    if (!d_plan.num_samples || !end_of_stream(d_tracker->handed_out()))
+        return dev;
+    const auto give_up = std::chrono::steady_clock::now() + final_counters_timeout;
+    while ((dev.status & regs::status::running) &&
+           std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        dev = d_device->read_rx_counters(d_plan.stream_index);
+    }
+    return dev;
+}
+
 std::map<std::string, uint64_t> rx_stream::impl::read_counters()
 {
     std::map<std::string, uint64_t> out;
-    const rx_device_counters dev = d_device->read_rx_counters(d_plan.stream_index);
+    const rx_device_counters dev = read_device_counters();
     out["device.packets_sent"] = dev.packets_sent;
     out["device.samples_emitted"] = dev.samples_emitted;
     out["device.packets_dropped"] = dev.packets_dropped;

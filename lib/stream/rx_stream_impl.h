@@ -75,6 +75,10 @@ public:
 private:
     static constexpr int max_receives = 512;
     static constexpr int cq_entries = 1024; // > max_receives: the CQ is never full
+    // How long read_counters() waits for a device that sent a whole burst to say done.
+    static constexpr std::chrono::milliseconds final_counters_timeout{ 1000 };
+    // How long the end of a burst waits for the completion of its last message.
+    static constexpr std::chrono::milliseconds last_notification_timeout{ 20 };
 
     void open_device(const device_args& args);
     void parse_impairments(const device_args& args);
@@ -83,6 +87,8 @@ private:
     void allocate_ring(const device_args& args);
     void drain_completions();
     void pump_completions();
+    rx_device_counters read_device_counters();
+    void await_last_notification();
     void update_progress(uint64_t released);
 
     logger_ptr d_logger;
@@ -115,6 +121,7 @@ private:
     uint64_t d_start_time_ns = 0;
     uint64_t d_next_wr_id = 0;
     uint64_t d_completions = 0;
+    bool d_last_notification_awaited = false;
     uint64_t d_read_position = 0; // standalone consumer (recv/release)
     uint64_t d_handed_out = 0;    // standalone consumer: committed so far
     size_t d_last_chunk = 0;
