@@ -17,6 +17,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 using namespace gr::rdma;
 using namespace std::chrono_literals;
@@ -69,6 +70,7 @@ class qa_rx_stream : public CppUnit::TestFixture
     CPPUNIT_TEST(test_geometry);
     CPPUNIT_TEST(test_bad_arguments_are_explained);
     CPPUNIT_TEST(test_release_more_than_received_throws);
+    CPPUNIT_TEST(test_partial_release_under_overrun);
     CPPUNIT_TEST_SUITE_END();
 
     void run_ramp(const char* format_name)
@@ -169,6 +171,45 @@ public:
         CPPUNIT_ASSERT(c.items > 0);
         CPPUNIT_ASSERT_THROW(s.release(c.items + 1), std::invalid_argument);
         s.release(c.items);
+        s.stop();
+    }
+
+    void test_partial_release_under_overrun()
+    {
+        // The consumer gives back only half of each chunk, and dozes off now and then
+        // so that the device laps it. What it holds comes back first, unchanged in
+        // place; a skip can only happen after it, where new items begin.
+        const uint64_t items = 3000000;
+        rx_stream s("type=emu,signal=ramp,hugepages=off,latency=0.1", "sc16", 5e6, items);
+        s.start();
+        uint64_t released = 0, handed_end = 0, skipped = 0;
+        const auto give_up = std::chrono::steady_clock::now() + 60s;
+        for (int round = 0; std::chrono::steady_clock::now() < give_up; round++) {
+            const rx_stream::chunk c = s.recv(1u << 16, 100ms);
+            CPPUNIT_ASSERT_EQUAL(released, c.first_item);
+            CPPUNIT_ASSERT(c.items >=
+                           std::min<uint64_t>(handed_end - released, 1u << 16));
+            rx_event e;
+            while (s.poll_event(e))
+                if (e.type == rx_event::kind::overrun &&
+                    e.cause == rx_event::reason::skipped) {
+                    CPPUNIT_ASSERT(e.item >= handed_end); // never inside what it holds
+                    skipped += e.count;
+                }
+            handed_end = std::max(handed_end, c.first_item + c.items);
+            if (c.end_of_stream && c.items == 0)
+                break;
+            const size_t give_back = c.end_of_stream ? c.items : (c.items + 1) / 2;
+            s.release(give_back);
+            released += give_back;
+            if (round % 50 == 49)
+                std::this_thread::sleep_for(300ms); // three rings of the device
+        }
+        const rx_stream::accounting a = s.counts();
+        CPPUNIT_ASSERT(skipped > 0);
+        CPPUNIT_ASSERT_EQUAL(skipped, a.lost_skipped);
+        CPPUNIT_ASSERT_EQUAL(items, released + a.lost_skipped);
+        CPPUNIT_ASSERT_EQUAL(items, a.delivered + a.lost());
         s.stop();
     }
 };

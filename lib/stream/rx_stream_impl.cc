@@ -239,9 +239,13 @@ rx_stream::chunk rx_stream::impl::recv(size_t max_items,
 {
     chunk c;
     c.first_item = d_read_position;
-    // Items handed out before and not released are handed out again: commit only the new.
-    size_t items = wait_items(d_read_position, d_read_position, timeout);
-    items = std::min({ items, max_items, ring_items() });
+    // Items handed out before and not released are handed out again, as they are; new
+    // ones can only follow them (a skip, if any, happens there), and are committed.
+    const uint64_t held = d_handed_out - d_read_position;
+    const size_t fresh = wait_items(
+        d_handed_out, d_read_position, held ? std::chrono::microseconds(0) : timeout);
+    const size_t items = static_cast<size_t>(
+        std::min<uint64_t>({ held + fresh, max_items, ring_items() }));
     if (d_read_position + items > d_handed_out) {
         commit(d_handed_out, d_read_position + items - d_handed_out);
         d_handed_out = d_read_position + items;

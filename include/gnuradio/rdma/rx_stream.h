@@ -98,6 +98,7 @@ public:
 
     //! Standalone consumer: up to \p max_items items at the read position, in place
     //! (lost samples as zeros; reports via poll_event()). Empty chunk on timeout.
+    //! Items returned before and not released come first again, without waiting.
     chunk recv(size_t max_items, std::chrono::microseconds timeout);
     //! Give back the first \p items of what recv() returned: the read position moves on.
     void release(size_t items);

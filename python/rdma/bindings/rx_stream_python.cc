@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(c958722c7d330ec7c1b80918bd2fc30e) */
+/* BINDTOOL_HEADER_FILE_HASH(92bbdbd953cfdca76b5c14efff1ea7b4) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
