@@ -37,6 +37,7 @@ void rx_stream::impl::start()
     d_qp->to_init(nic::access_remote_write);
     d_qp->post_receives(d_next_wr_id, max_receives);
     d_next_wr_id += max_receives;
+    d_receives_posted = max_receives;
     const uint32_t psn = random_psn();
     const uint32_t device_qpn = d_device->client().read32(
         regs::rx_reg(d_plan.stream_index, regs::rx::source_qpn));
@@ -129,11 +130,16 @@ void rx_stream::impl::pump_completions()
             }
         }
         d_completions += n;
+        // Every completion consumed a posted receive (the host posts nothing else).
+        // Counted here rather than asked of the QP: a soft QP would take the lock its
+        // NIC thread holds across a batch.
+        d_receives_posted -= std::min(d_receives_posted, n);
     }
-    if (d_qp && d_qp->posted_receives() < max_receives / 2) {
-        const int more = max_receives - d_qp->posted_receives();
+    if (d_qp && d_receives_posted < max_receives / 2) {
+        const int more = max_receives - d_receives_posted;
         d_qp->post_receives(d_next_wr_id, more);
         d_next_wr_id += more;
+        d_receives_posted = max_receives;
     }
 }
 

@@ -120,6 +120,7 @@ private:
     std::atomic<bool> d_running{ false };
     uint64_t d_start_time_ns = 0;
     uint64_t d_next_wr_id = 0;
+    int d_receives_posted = 0; // posted and not yet completed
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
     uint64_t d_read_position = 0; // standalone consumer (recv/release)
