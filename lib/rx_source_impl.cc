@@ -10,6 +10,7 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/rdma/sample_format.h>
 #include <boost/thread/thread.hpp>
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -17,8 +18,15 @@ namespace gr {
 namespace rdma {
 
 namespace {
-// How long one wait inside work() may block before it checks for a flowgraph stop.
-constexpr std::chrono::microseconds wait_slice(20000);
+// How long one wait inside work() may block before it looks again at what the readers
+// released (slots are re-armed only after that) and checks for a flowgraph stop: a
+// sixteenth of the ring's duration, within [1 ms, 20 ms].
+std::chrono::microseconds wait_slice_for(size_t ring_items, double sample_rate)
+{
+    const double us = 1e6 * static_cast<double>(ring_items) / sample_rate / 16;
+    return std::chrono::microseconds(
+        static_cast<int64_t>(std::min(20000.0, std::max(1000.0, us))));
+}
 
 size_t item_size_of(const std::string& format)
 {
@@ -66,7 +74,8 @@ rx_source_impl::rx_source_impl(const std::string& args,
           gr::io_signature::make(0, 0, 0),
           gr::io_signature::make(1, 1, item_size_of(format), ring_buffer::type)),
       d_stream(std::make_unique<rx_stream>(args, format, sample_rate, num_samples)),
-      d_id(pmt::string_to_symbol(alias()))
+      d_id(pmt::string_to_symbol(alias())),
+      d_wait_slice(wait_slice_for(d_stream->ring_items(), d_stream->sample_rate()))
 {
     message_port_register_out(pmt::mp("async_msgs"));
     // GNU Radio caps work() at the size it asked the buffer factory for, not at what the
@@ -108,7 +117,7 @@ size_t rx_source_impl::wait_for_items(uint64_t written)
     // scheduler. Bounded slices with interruption points keep tb.stop() prompt.
     size_t ready;
     while ((ready = d_stream->wait_items(
-                written, d_buffer->released_items(), wait_slice)) == 0) {
+                written, d_buffer->released_items(), d_wait_slice)) == 0) {
         if (d_stream->end_of_stream(written))
             break;
         boost::this_thread::interruption_point();

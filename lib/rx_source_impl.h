@@ -12,6 +12,7 @@
 #include <gnuradio/rdma/rx_source.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <pmt/pmt.h>
+#include <chrono>
 #include <memory>
 
 namespace gr {
@@ -54,6 +55,7 @@ private:
     std::unique_ptr<rx_stream> d_stream;   // owns the ring: allocated before any buffer
     std::shared_ptr<ring_buffer> d_buffer; // this run's output buffer (set in start())
     const pmt::pmt_t d_id;
+    const std::chrono::microseconds d_wait_slice;
 };
 
 } // namespace rdma
