@@ -110,6 +110,10 @@ void metadata_monitor::start(rational rate,
     d_timeline = stream_clock(rate, t0_ns, 0, 0, 0);
     d_clock = stream_clock(rate, t0_ns, start.offset_ns, start.error_ns, grace_ns);
     d_last_poll = 0;
+    // A run's reports and counts are its own: nothing of the last run carries over.
+    d_head = d_count = 0;
+    d_events_discarded = 0;
+    d_rejected = d_t0_mismatch = d_timestamps = d_events = d_zero_substituted = 0;
     d_started = true;
 }
 
