@@ -64,7 +64,6 @@ public:
     socket_address control_address() const { return d_server->address(); }
     socket_address link_address() const { return d_link->local_address(); }
     const register_file& registers() const { return *d_registers; }
-    rx_counters rx_stream_counters(unsigned s) const { return d_rx.at(s)->counters(); }
     //! The link's receive side (RC ACK/NAKs): what it dropped as malformed.
     const ack_receiver& acks() const { return *d_acks; }
 

@@ -37,7 +37,6 @@ public:
     uint64_t landed() const { return d_landed; }
     //! A finite burst has landed completely.
     bool complete() const { return d_total != 0 && d_landed == d_total; }
-    uint64_t total() const { return d_total; }
 
 private:
     bool is_notification_point(uint64_t message) const;

@@ -43,7 +43,6 @@ public:
     //! Host time at which sample count \p k becomes final by the clock.
     int64_t host_time_final(uint64_t k) const;
 
-    uint64_t t0_ns() const { return d_t0; }
     int64_t offset_ns() const { return d_offset; }
 
 private:

@@ -68,11 +68,6 @@ std::optional<net_interface> find_interface_by_ip(uint32_t ip)
     });
 }
 
-std::optional<net_interface> find_interface_by_name(const std::string& name)
-{
-    return find_interface([&name](const ifaddrs& a) { return name == a.ifa_name; });
-}
-
 uint32_t route_source_ip(uint32_t dest_ip)
 {
     // Connecting a UDP socket sends nothing but makes the kernel choose the route.

@@ -27,8 +27,6 @@ struct net_interface {
 
 //! The interface that holds IPv4 address \p ip (host order), if any.
 std::optional<net_interface> find_interface_by_ip(uint32_t ip);
-//! The interface called \p name with its first IPv4 address, if any.
-std::optional<net_interface> find_interface_by_name(const std::string& name);
 
 //! The local IPv4 address (host order) the routing table picks to reach \p dest_ip;
 //! throws std::system_error when there is no route.
