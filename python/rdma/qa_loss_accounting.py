@@ -170,16 +170,25 @@ class qa_loss_accounting(gr_unittest.TestCase):
                         7 * gr.sizeof_gr_complex)
 
     def no_false_gap(self, signal, samples=int(1e8)):
-        r = run("type=emu,signal=%s" % signal, samples=samples, check=(signal == "ramp"))
-        self.assert_identity(r, samples)
-        c = r.counters
         # An overloaded machine can make the emulator overflow (it drops what it could
         # not send in time, and logs it) or loopback drop packets: each reported gap
-        # must be one of those. Without real loss nothing may be reported.
-        really_lost_packets = (c["device.packets_dropped"] +
-                               c["device.packets_sent"] - c["nic.rx_packets"])
+        # must be one of those. Without real loss nothing may be reported. A run starved
+        # of CPU for longer than the grace period (these CI machines are shared, two
+        # cores) can also have its consumer lapped, or packets land after the clock
+        # made them final: such a run cannot tell, so it is run once more, and only a
+        # result seen twice fails.
+        for attempt in (1, 2):
+            r = run("type=emu,signal=%s" % signal, samples=samples, check=(signal == "ramp"))
+            self.assert_identity(r, samples)
+            c = r.counters
+            really_lost_packets = (c["device.packets_dropped"] +
+                                   c["device.packets_sent"] - c["nic.rx_packets"])
+            lapped = c["host.lost_skipped"] + c["host.lost_overwritten"]
+            if lapped == 0 and c["host.lost_gap"] == really_lost_packets * 1024:
+                break
+        self.assertEqual(lapped, 0, "lapped twice: the machine is overloaded")
         self.assertEqual(c["host.lost_gap"], really_lost_packets * 1024,
-                         "reported gaps that did not happen (false gaps)")
+                         "reported gaps that did not happen (false gaps), twice")
         self.assertTrue(all(f["kind"] == "overflow" for f in r.faults))
         if signal == "ramp":
             self.assert_checked(r, samples)
