@@ -18,7 +18,6 @@ namespace emu {
 
 namespace {
 
-using u128 = unsigned __int128;
 namespace ec = regs::error_code;
 
 constexpr unsigned link_mtu = 65536;
@@ -28,20 +27,6 @@ constexpr size_t max_batch_messages = 1024;
 // judges by the clock) are written well within the host's grace period.
 constexpr int64_t min_sleep_ns = 20000;
 constexpr int64_t max_sleep_ns = 1000000;
-
-uint64_t samples_at(const rx_descriptor& d, int64_t t_ns)
-{
-    if (t_ns <= 0)
-        return 0;
-    return static_cast<uint64_t>(u128(t_ns) * d.rate_num /
-                                 (u128(d.rate_den) * 1000000000u));
-}
-
-int64_t time_of(const rx_descriptor& d, uint64_t samples)
-{
-    const u128 num = u128(samples) * d.rate_den * 1000000000u;
-    return static_cast<int64_t>((num + d.rate_num - 1) / d.rate_num);
-}
 
 bool in_stream0(uint32_t address)
 {

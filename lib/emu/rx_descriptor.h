@@ -46,6 +46,24 @@ struct rx_descriptor {
 //! Why \p d cannot be streamed over a link of \p link_mtu bytes (regs::error_code).
 uint32_t validate(const rx_descriptor& d, unsigned link_mtu);
 
+//! Samples the converter of \p d has produced \p t_ns after sample 0 was taken.
+inline uint64_t samples_at(const rx_descriptor& d, int64_t t_ns)
+{
+    using u128 = unsigned __int128;
+    if (t_ns <= 0)
+        return 0;
+    return static_cast<uint64_t>(u128(t_ns) * d.rate_num /
+                                 (u128(d.rate_den) * 1000000000u));
+}
+
+//! Time (ns after sample 0) at which the converter of \p d has produced \p samples.
+inline int64_t time_of(const rx_descriptor& d, uint64_t samples)
+{
+    using u128 = unsigned __int128;
+    const u128 num = u128(samples) * d.rate_den * 1000000000u;
+    return static_cast<int64_t>((num + d.rate_num - 1) / d.rate_num);
+}
+
 //! What an RX engine did in the current run (the RX block's counter registers).
 struct rx_counters {
     uint64_t packets_sent = 0;

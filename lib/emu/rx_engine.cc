@@ -37,28 +37,10 @@ constexpr uint32_t duplicate_copy = 0x100;
 // is answered well within the host's grace period however slow the stream.
 constexpr int64_t rc_max_sleep_ns = 500000;
 
-using u128 = unsigned __int128;
-
 bool is_faulted(uint32_t fate)
 {
     return fate == regs::fault::corrupt_icrc || fate == regs::fault::corrupt_payload ||
            fate == regs::fault::bad_rkey || fate == regs::fault::bad_va;
-}
-
-// Samples the converter has produced t_ns after sample 0 was taken.
-uint64_t samples_at(const rx_descriptor& d, int64_t t_ns)
-{
-    if (t_ns <= 0)
-        return 0;
-    return static_cast<uint64_t>(u128(t_ns) * d.rate_num /
-                                 (u128(d.rate_den) * 1000000000u));
-}
-
-// Time (ns after sample 0) at which the converter has produced \p samples samples.
-int64_t time_of(const rx_descriptor& d, uint64_t samples)
-{
-    const u128 num = u128(samples) * d.rate_den * 1000000000u;
-    return static_cast<int64_t>((num + d.rate_num - 1) / d.rate_num);
 }
 
 } // namespace
