@@ -123,7 +123,9 @@ public:
     /*!
      * Counters by name: "device.*" read from the device (samples_emitted,
      * packets_sent, ...; one AXIoE exchange, do not call on the sample path),
-     * "nic.*" from the NIC, "host.*" from this stream.
+     * "nic.*" from the NIC, "host.*" from this stream. Once a finite burst has been
+     * handed out whole, waits (up to 1 s) for the device to report it done, so that
+     * the device's counters are final.
      */
     std::map<std::string, uint64_t> read_counters();
 

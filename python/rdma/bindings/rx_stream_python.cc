@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(92bbdbd953cfdca76b5c14efff1ea7b4) */
+/* BINDTOOL_HEADER_FILE_HASH(9d4bdb638bd0a5c0664094553bae4339) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
