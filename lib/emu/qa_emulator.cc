@@ -113,6 +113,7 @@ class qa_emulator : public CppUnit::TestFixture
     CPPUNIT_TEST(test_multi_packet_messages);
     CPPUNIT_TEST(test_start_refused_with_reason);
     CPPUNIT_TEST(test_stop_silences_the_stream);
+    CPPUNIT_TEST(test_stop_right_after_start);
     CPPUNIT_TEST(test_pacing_never_early);
     CPPUNIT_TEST(test_targeted_faults_on_the_wire);
     CPPUNIT_TEST(test_random_loss_is_counted_exactly);
@@ -304,6 +305,21 @@ public:
         // And it can start again.
         b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
         CPPUNIT_ASSERT_EQUAL(size_t(10), b.receive(10, 5000ms).size());
+    }
+
+    void test_stop_right_after_start()
+    {
+        // A STOP may arrive before the engine's thread has even seen the START: it must
+        // still be answered (it once waited forever for the thread to say idle).
+        emulator_bench b;
+        b.program(0, 65536, 1024, 1024, 16, 1000000, regs::format::sc16, 0);
+        for (int i = 0; i < 300; i++) {
+            b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+            b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::stop);
+            CPPUNIT_ASSERT_EQUAL(0u,
+                                 b.axi.read32(regs::rx_reg(0, regs::rx::status)) &
+                                     regs::status::running);
+        }
     }
 
     void test_pacing_never_early()

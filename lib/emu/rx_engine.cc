@@ -201,7 +201,9 @@ void rx_engine::run()
         if (!d_running) {
             d_idle = true;
             d_wake.notify_all();
-            d_wake.wait(lock, [this] { return d_running || d_shutdown; });
+            // A START sets d_idle false; a STOP that follows before this thread woke
+            // sets d_running false again: wake for that too, to say idle once more.
+            d_wake.wait(lock, [this] { return d_running || d_shutdown || !d_idle; });
             continue;
         }
         stream(lock);
