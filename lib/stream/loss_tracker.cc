@@ -352,7 +352,7 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
             if (!s.delivered) // its first items handed out: where overwrites count from
                 s.first_counted = static_cast<uint32_t>(k - p * P);
             d_counts.delivered += n;
-            s.counted += n;
+            s.counted += static_cast<uint32_t>(n);
             s.delivered = true;
             s.consumer_item = p * P - d_offset;
             if (d_in_gap) { // a gap ends: the stream resumes, time-tagged
@@ -392,8 +392,8 @@ void loss_tracker::mark_substituted(uint64_t first, uint64_t count)
             d_substitutions_unmatched += run_end - k; // the slot has moved on
         } else if (s.state == slot_state::landed && s.counted) {
             // Handed out as samples, yet they were zeros. (Lost ones count no more.)
-            const uint64_t n = std::min(run_end - k, s.counted);
-            s.counted -= n;
+            const uint64_t n = std::min<uint64_t>(run_end - k, s.counted);
+            s.counted -= static_cast<uint32_t>(n);
             d_counts.delivered -= n;
             d_counts.lost_gap += n;
             report_run(rx_event::kind::gap,

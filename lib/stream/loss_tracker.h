@@ -111,15 +111,18 @@ public:
 
 private:
     enum class slot_state : uint8_t { pending, landed, lost, unverifiable };
+    // 40 bytes: every packet touches its slot several times, and a ring's worth of
+    // slots should stay in cache.
     struct slot {
         uint64_t armed_for = UINT64_MAX; // device packet the placeholder guards
         uint64_t occupant = UINT64_MAX;  // device packet last verified here
+        uint64_t consumer_item = 0;      // consumer index of the packet's first item
+        uint32_t counted = 0;            // items of the packet counted as delivered
+        uint32_t first_counted = 0;      // the first of them, from the packet's start
         slot_state state = slot_state::pending;
         bool delivered = false; // handed out as landed (so it can be overwritten unread)
-        uint64_t consumer_item = 0; // consumer index of the packet's first item
-        uint64_t counted = 0;       // items of the packet counted as delivered
-        uint32_t first_counted = 0; // the first of them, from the packet's start
     };
+    static_assert(sizeof(slot) == 40, "keep the slot table small");
     struct item_range {
         uint64_t first = 0;
         uint64_t end = 0;
