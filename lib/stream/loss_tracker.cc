@@ -285,7 +285,7 @@ uint64_t loss_tracker::deliverable(uint64_t next, uint64_t written_bound)
         return 0;
     // Only what the device is still to write over can be lapped: near the end of a
     // burst, a late consumer simply reads the rest.
-    const bool lappable = k < burst - N && burst >= N;
+    const bool lappable = burst >= N && k < burst - N;
     // A consumer more than half a ring behind the device would read what it is handed
     // now only after the device overwrote it: hand out nothing until it has caught up
     // with what it holds. One that stops releasing before that (a block keeping

@@ -146,13 +146,14 @@ class qa_loss_accounting(gr_unittest.TestCase):
         tb.connect(src, consumer, slow, sink)
         tb.start()
         deadline = time.monotonic() + 60
-        while src.read_counters()["host.delivered"] + src.read_counters()["host.lost"] < samples:
+        c = src.read_counters()  # one AXIoE exchange per look
+        while c["host.delivered"] + c["host.lost"] < samples:
             if time.monotonic() > deadline:
                 tb.stop()
                 tb.wait()
-                self.fail("stalled: %s" % {k: v for k, v in src.read_counters().items()
-                                           if k.startswith("host.")})
+                self.fail("stalled: %s" % {k: v for k, v in c.items() if k.startswith("host.")})
             time.sleep(0.05)
+            c = src.read_counters()
         tb.stop()
         tb.wait()
         c = src.read_counters()
