@@ -368,6 +368,12 @@ public:
                 sample_format::sc16, m * payload / 4, pkt.payload, payload / 4, errors);
         }
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), errors.mismatches);
+        // The device counts a batch just after sending it: its count is final once it
+        // says it is no longer running (the frames can be here a moment before).
+        const auto give_up = std::chrono::steady_clock::now() + 1s;
+        while ((axi.read32(reg(regs::rx::status)) & regs::status::running) &&
+               std::chrono::steady_clock::now() < give_up)
+            std::this_thread::sleep_for(1ms);
         CPPUNIT_ASSERT_EQUAL(uint64_t(messages),
                              axi.read64(reg(regs::rx::packets_sent_lo)));
     }
