@@ -57,46 +57,62 @@ loss_tracker::loss_tracker(const ring_geometry& geometry, sample_format format)
     : d_geometry(geometry),
       d_mark(format),
       d_item(item_size(format)),
-      // A quarter ring: late (reordered) packets land well within it, and it is far
-      // shorter than the time left to re-arm a slot before its next packet.
-      d_reorder_packets(
-          std::max<uint64_t>(1, geometry.ring_items / geometry.packet_items / 4)),
-      d_packet_shift(geometry.packet_items &&
-                             (geometry.packet_items & (geometry.packet_items - 1)) == 0
-                         ? __builtin_ctzll(geometry.packet_items)
-                         : -1),
-      d_slots(geometry.packet_items ? geometry.ring_items / geometry.packet_items : 0)
+      d_packet_items(geometry.packet_items ? geometry.packet_items
+                                           : geometry.message_items),
+      // A quarter ring: late (reordered) messages land well within it, and it is far
+      // shorter than the time left to re-arm a slot before its next message.
+      d_reorder_messages(
+          std::max<uint64_t>(1, geometry.ring_items / geometry.message_items / 4)),
+      d_message_shift(geometry.message_items &&
+                              (geometry.message_items & (geometry.message_items - 1)) == 0
+                          ? __builtin_ctzll(geometry.message_items)
+                          : -1),
+      d_slots(geometry.message_items ? geometry.ring_items / geometry.message_items : 0)
 {
     d_skip_consumer.reserve(64);
     d_skip_offset.reserve(64);
     d_substituted.reserve(max_substitutions);
-    if (!geometry.ring || geometry.packet_items == 0 || geometry.ring_items == 0 ||
-        geometry.ring_items % geometry.packet_items)
-        throw std::invalid_argument("loss_tracker: the ring must hold whole packets");
+    if (!geometry.ring || geometry.message_items == 0 || geometry.ring_items == 0 ||
+        geometry.ring_items % geometry.message_items ||
+        geometry.message_items % d_packet_items)
+        throw std::invalid_argument(
+            "loss_tracker: the ring must hold whole messages of whole packets");
     reset();
 }
 
-uint64_t loss_tracker::items_in(uint64_t packet) const
+uint64_t loss_tracker::items_in(uint64_t message) const
 {
-    const uint64_t first = packet * d_geometry.packet_items;
+    const uint64_t first = message * d_geometry.message_items;
     if (!d_geometry.burst_items)
-        return d_geometry.packet_items;
+        return d_geometry.message_items;
     return first >= d_geometry.burst_items
                ? 0
-               : std::min<uint64_t>(d_geometry.packet_items,
+               : std::min<uint64_t>(d_geometry.message_items,
                                     d_geometry.burst_items - first);
 }
 
-uint8_t* loss_tracker::slot_memory(uint64_t packet) const
+uint8_t* loss_tracker::slot_memory(uint64_t message) const
 {
-    return d_geometry.ring + slot_of(packet) * d_geometry.packet_items * d_item;
+    return d_geometry.ring + slot_of(message) * d_geometry.message_items * d_item;
+}
+
+void loss_tracker::arm(size_t slot, uint64_t items)
+{
+    const uint64_t at = last_packet_at(items);
+    d_mark.arm(slot_memory_at(slot) + at * d_item, items - at);
+}
+
+bool loss_tracker::mark_present(size_t slot, uint64_t items) const
+{
+    const uint64_t at = last_packet_at(items);
+    return d_mark.present(slot_memory_at(slot) + at * d_item, items - at);
 }
 
 void loss_tracker::reset()
 {
     d_verify_cursor = d_rearm_cursor = d_commit_cursor = d_release_cursor = slot_cursor{};
     d_offset = 0;
-    d_final_packets = 0;
+    d_final_messages = 0;
     d_final_items = 0;
     d_released_device = 0;
     d_released_consumer = 0;
@@ -121,7 +137,7 @@ void loss_tracker::reset()
         slot& s = d_slots[p];
         s = slot{};
         if (items_in(p)) {
-            d_mark.arm(slot_memory(p), items_in(p));
+            arm(slot_of(p), items_in(p));
             s.armed_for = p;
         }
     }
@@ -130,7 +146,7 @@ void loss_tracker::reset()
 
 void loss_tracker::evict(size_t index)
 {
-    // The device has lapped a packet the consumer still holds (it could not let go of
+    // The device has lapped a message the consumer still holds (it could not let go of
     // it: a block's history, a decimator's remainder): it no longer holds the samples.
     slot& s = d_slots[index];
     if (!s.delivered)
@@ -145,22 +161,22 @@ void loss_tracker::evict(size_t index)
     report_run(rx_event::kind::overrun,
                rx_event::reason::overwritten,
                s.consumer_item + s.first_counted,
-               s.occupant * d_geometry.packet_items + s.first_counted,
+               s.occupant * d_geometry.message_items + s.first_counted,
                n);
 }
 
-void loss_tracker::verify(uint64_t packet, size_t index)
+void loss_tracker::verify(uint64_t message, size_t index)
 {
     slot& s = d_slots[index];
     uint8_t* memory = slot_memory_at(index);
-    const uint64_t n = items_in(packet);
+    const uint64_t n = items_in(message);
     slot_state state = slot_state::unverifiable;
-    if (s.armed_for == packet)
-        state = d_mark.present(memory, n) ? slot_state::lost : slot_state::landed;
+    if (s.armed_for == message)
+        state = mark_present(index, n) ? slot_state::lost : slot_state::landed;
     // Never hand out unproven data: what did not land, or cannot be proven, is zeros.
     if (state != slot_state::landed)
         std::memset(memory, 0, n * d_item);
-    s.occupant = packet;
+    s.occupant = message;
     s.state = state;
     s.delivered = false;
     s.counted = 0;
@@ -169,7 +185,7 @@ void loss_tracker::verify(uint64_t packet, size_t index)
 void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
 {
     const uint64_t burst = d_geometry.burst_items ? d_geometry.burst_items : UINT64_MAX;
-    const uint64_t P = d_geometry.packet_items;
+    const uint64_t P = d_geometry.message_items;
     const uint64_t S = d_slots.size();
     written_bound = capped(written_bound);
     final_upto = std::min(final_upto, burst);
@@ -178,49 +194,51 @@ void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
         d_final_items == burst ? (burst + P - 1) / P : d_final_items / P;
     // Before a skip's target the consumer reads nothing new: those slots are free.
     const uint64_t free_below = std::max(d_released_device, d_skip_to);
-    while (d_final_packets < target) {
-        const uint64_t p = d_final_packets;
-        // Skipped packets are never handed out: nothing to check, nothing to zero.
+    while (d_final_messages < target) {
+        const uint64_t p = d_final_messages;
+        // Skipped messages are never handed out: nothing to check, nothing to zero.
         if (p * P >= d_skip_from && (p + 1) * P <= d_skip_to) {
-            d_final_packets = std::min(target, d_skip_to / P);
+            d_final_messages = std::min(target, d_skip_to / P);
             continue;
         }
         // Checking a slot may zero it: wait until the consumer released the slot's
-        // previous packet (until then the consumer may be reading it).
+        // previous message (until then the consumer may be reading it).
         if (p >= S && (p - S + 1) * P > free_below)
             break;
-        // If the device may already be writing the slot's next packet, the slot no
+        // If the device may already be writing the slot's next message, the slot no
         // longer tells whether this one landed: unverifiable.
         const size_t index = slot_of(p, d_verify_cursor);
+        prefetch_ahead(index, false);
         if (d_slots[index].armed_for == p && written_bound > (p + S) * P)
             d_slots[index].armed_for = UINT64_MAX;
         evict(index); // held across a skip: the device wrote over it
         verify(p, index);
-        d_final_packets++;
+        d_final_messages++;
     }
     rearm_released(written_bound);
 }
 
 void loss_tracker::rearm_released(uint64_t written_bound)
 {
-    const uint64_t P = d_geometry.packet_items;
+    const uint64_t P = d_geometry.message_items;
     const uint64_t S = d_slots.size();
     const bool burst_final =
         d_geometry.burst_items && d_final_items == d_geometry.burst_items;
     const uint64_t free_below = std::max(d_released_device, d_skip_to);
-    while (d_rearm_next < d_final_packets) {
+    while (d_rearm_next < d_final_messages) {
         const uint64_t p = d_rearm_next;
         if (p * P + items_in(p) > free_below)
             break;
-        if (!burst_final && d_final_packets < p + d_reorder_packets)
+        if (!burst_final && d_final_messages < p + d_reorder_messages)
             break;
         const uint64_t next = p + S;
         // written_bound is the caller's upper bound (clock error included): the device
-        // cannot have started a packet before having produced all of its samples.
+        // cannot have started a message before having produced all of its samples.
         if (items_in(next) && written_bound <= next * P) {
             const size_t index = slot_of(p, d_rearm_cursor); // next's slot is p's
+            prefetch_ahead(index, true);
             evict(index); // held across a skip: the device is about to write over it
-            d_mark.arm(slot_memory_at(index), items_in(next));
+            arm(index, items_in(next));
             d_slots[index].armed_for = next;
         }
         d_rearm_next++;
@@ -233,7 +251,7 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
     released = std::min(released, d_handed_out);
     if (released > d_released_consumer)
         d_release_moved_w = written_bound;
-    const uint64_t P = d_geometry.packet_items;
+    const uint64_t P = d_geometry.message_items;
     const uint64_t S = d_slots.size();
     // Device position of the consumer's release point. Once everything handed out is
     // released, skipped samples count as released too.
@@ -245,8 +263,8 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
             break;
     }
     const uint64_t device = released + offset;
-    // Packets released since the last call: were they overwritten while unread?
-    for (uint64_t p = packet_of(d_released_device); p < packet_of(device); p++) {
+    // Messages released since the last call: were they overwritten while unread?
+    for (uint64_t p = message_of(d_released_device); p < message_of(device); p++) {
         const size_t index = slot_of(p, d_release_cursor);
         slot& s = d_slots[index];
         if (s.occupant != p || !s.delivered)
@@ -277,7 +295,7 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
 uint64_t loss_tracker::deliverable(uint64_t next, uint64_t written_bound)
 {
     const uint64_t N = d_geometry.ring_items;
-    const uint64_t P = d_geometry.packet_items;
+    const uint64_t P = d_geometry.message_items;
     const uint64_t burst = d_geometry.burst_items ? d_geometry.burst_items : UINT64_MAX;
     written_bound = capped(written_bound);
     uint64_t k = next + d_offset;
@@ -323,21 +341,21 @@ uint64_t loss_tracker::deliverable(uint64_t next, uint64_t written_bound)
             return 0;
         report_run(rx_event::kind::time, rx_event::reason::none, next, k, 0);
     }
-    const uint64_t verified = std::min(burst, d_final_packets * P);
+    const uint64_t verified = std::min(burst, d_final_messages * P);
     return verified > k ? std::min<uint64_t>(verified - k, N) : 0;
 }
 
 void loss_tracker::commit(uint64_t next, uint64_t count)
 {
-    const uint64_t P = d_geometry.packet_items;
+    const uint64_t P = d_geometry.message_items;
     const uint64_t end = next + count;
     for (uint64_t item = next; item < end;) {
         const uint64_t k = item + d_offset;
-        const uint64_t p = packet_of(k);
+        const uint64_t p = message_of(k);
         uint64_t n = std::min(end - item, (p + 1) * P - k);
         slot& s = d_slots[slot_of(p, d_commit_cursor)];
         if (s.occupant != p)
-            throw std::logic_error("loss_tracker: handing out an unverified packet");
+            throw std::logic_error("loss_tracker: handing out an unverified message");
         bool zeroed = false;
         if (s.state == slot_state::landed && !d_substituted.empty())
             n = cut_at_substitution(k, n, zeroed);
@@ -376,7 +394,7 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
 
 void loss_tracker::mark_substituted(uint64_t first, uint64_t count)
 {
-    const uint64_t P = d_geometry.packet_items;
+    const uint64_t P = d_geometry.message_items;
     uint64_t end = first + count < first ? UINT64_MAX : first + count;
     if (d_geometry.burst_items)
         end = std::min(end, d_geometry.burst_items);
@@ -433,7 +451,7 @@ void loss_tracker::add_substitution(uint64_t first, uint64_t end)
 uint64_t
 loss_tracker::cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed)
 {
-    // Ranges behind the hand-out point were skipped or fell in lost packets.
+    // Ranges behind the hand-out point were skipped or fell in lost messages.
     size_t behind = 0;
     while (behind < d_substituted.size() && d_substituted[behind].end <= device_item)
         behind++;

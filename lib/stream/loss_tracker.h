@@ -21,14 +21,15 @@ namespace rdma {
 struct ring_geometry {
     uint8_t* ring = nullptr;  //!< slot 0 of the ring (double-mapped)
     size_t ring_items = 0;    //!< N
-    size_t packet_items = 0;  //!< P: items per packet slot; N is a multiple of P
+    size_t message_items = 0; //!< P: items per message slot; N is a multiple of P
     uint64_t burst_items = 0; //!< device items in a finite burst, 0: continuous
+    size_t packet_items = 0;  //!< items per wire packet (a divisor of P; 0: P)
 };
 
 //! Exact per-run accounting: every device sample is counted once, as delivered or lost.
 struct loss_counts {
     uint64_t delivered = 0;    //!< handed out, verified, not overwritten while unread
-    uint64_t lost_gap = 0;     //!< handed out as zeros: packet lost or slot unverifiable
+    uint64_t lost_gap = 0;     //!< handed out as zeros: message lost or slot unverifiable
     uint64_t lost_skipped = 0; //!< never handed out: the reader was lapped
     uint64_t lost_overwritten = 0; //!< handed out, then overwritten before released
     uint64_t lost() const { return lost_gap + lost_skipped + lost_overwritten; }
@@ -37,14 +38,18 @@ struct loss_counts {
 /*!
  * Knows, without reading a packet header, which samples of the ring are real.
  *
- * Every packet slot carries placeholders (placeholder.h), armed for the device packet
- * that is to land there next. Once a packet is final (the device has sent it and later
- * packets of the link have landed: immediate data; or the clock says it must have), its
- * slot is checked: placeholder gone = landed, placeholder present = lost, so the slot is
- * zero-filled and reported. A slot is re-armed for its next packet once the consumer
- * has released it, the reordering window has passed, and the device cannot yet be
- * writing the next packet; a slot that could not be re-armed in time cannot prove its
- * next packet, which is then delivered as zeros and reported (unverifiable).
+ * Every message slot carries placeholders (placeholder.h), armed for the device message
+ * that is to land there next. They sit at the start of the message's last packet: the
+ * NIC executes a message's packets in order and drops the rest of a message after a
+ * lost packet (UC) or has them resent (RC), so a message whose last packet landed
+ * landed whole. One check per message, however many packets it takes: the host's cost
+ * does not depend on the wire's packet size. Once a message is final (the device has sent
+ * it and later messages of the link have landed: immediate data; or the clock says it
+ * must have), its slot is checked: placeholder gone = landed, placeholder present = lost,
+ * so the slot is zero-filled and reported. A slot is re-armed for its next message once
+ * the consumer has released it, the reordering window has passed, and the device cannot
+ * yet be writing the next message; a slot that could not be re-armed in time cannot prove
+ * its next message, which is then delivered as zeros and reported (unverifiable).
  *
  * Overrun: a consumer more than half a ring behind the device is handed nothing more
  * until it has released what it holds (or has stopped releasing for half a ring of
@@ -68,7 +73,7 @@ public:
     //! Start a run: arm every slot for the first wrap.
     void reset();
 
-    //! Verify packets that became final, zero-fill the lost ones, re-arm what may be.
+    //! Verify messages that became final, zero-fill the lost ones, re-arm what may be.
     void on_progress(uint64_t final_upto, uint64_t written_bound);
     //! The consumer released consumer items below \p released.
     void on_release(uint64_t released, uint64_t written_bound);
@@ -91,7 +96,7 @@ public:
      * counted lost already (gap, skipped, overwritten) are not counted twice.
      */
     void mark_substituted(uint64_t first, uint64_t count);
-    //! Substituted items that could not be classified: their slot held a later packet
+    //! Substituted items that could not be classified: their slot held a later message
     //! already (reported more than a ring late), or too many ranges were pending.
     uint64_t substitutions_unmatched() const { return d_substitutions_unmatched; }
 
@@ -111,14 +116,14 @@ public:
 
 private:
     enum class slot_state : uint8_t { pending, landed, lost, unverifiable };
-    // 40 bytes: every packet touches its slot several times, and a ring's worth of
+    // 40 bytes: every message touches its slot several times, and a ring's worth of
     // slots should stay in cache.
     struct slot {
-        uint64_t armed_for = UINT64_MAX; // device packet the placeholder guards
-        uint64_t occupant = UINT64_MAX;  // device packet last verified here
-        uint64_t consumer_item = 0;      // consumer index of the packet's first item
-        uint32_t counted = 0;            // items of the packet counted as delivered
-        uint32_t first_counted = 0;      // the first of them, from the packet's start
+        uint64_t armed_for = UINT64_MAX; // device message the placeholder guards
+        uint64_t occupant = UINT64_MAX;  // device message last verified here
+        uint64_t consumer_item = 0;      // consumer index of the message's first item
+        uint32_t counted = 0;            // items of the message counted as delivered
+        uint32_t first_counted = 0;      // the first of them, from the message's start
         slot_state state = slot_state::pending;
         bool delivered = false; // handed out as landed (so it can be overwritten unread)
     };
@@ -128,42 +133,63 @@ private:
         uint64_t end = 0;
     };
 
-    // Walks through packets mostly one by one: a cursor per loop turns the slot
+    // Walks through messages mostly one by one: a cursor per loop turns the slot
     // computation (a 64-bit modulo) into an increment.
     struct slot_cursor {
         bool valid = false;
-        uint64_t packet = 0;
+        uint64_t message = 0;
         size_t slot = 0;
     };
-    size_t slot_of(uint64_t packet) const { return packet % d_slots.size(); }
-    size_t slot_of(uint64_t packet, slot_cursor& c) const
+    size_t slot_of(uint64_t message) const { return message % d_slots.size(); }
+    size_t slot_of(uint64_t message, slot_cursor& c) const
     {
-        if (c.valid && packet == c.packet + 1)
+        if (c.valid && message == c.message + 1)
             c.slot = c.slot + 1 == d_slots.size() ? 0 : c.slot + 1;
-        else if (!c.valid || packet != c.packet)
-            c.slot = slot_of(packet);
+        else if (!c.valid || message != c.message)
+            c.slot = slot_of(message);
         c.valid = true;
-        c.packet = packet;
+        c.message = message;
         return c.slot;
     }
-    uint64_t packet_of(uint64_t item) const
+    uint64_t message_of(uint64_t item) const
     {
-        return d_packet_shift >= 0 ? item >> d_packet_shift
-                                   : item / d_geometry.packet_items;
+        return d_message_shift >= 0 ? item >> d_message_shift
+                                    : item / d_geometry.message_items;
     }
-    uint64_t items_in(uint64_t packet) const;
-    uint8_t* slot_memory(uint64_t packet) const;
+    uint64_t items_in(uint64_t message) const;
+    uint8_t* slot_memory(uint64_t message) const;
     uint8_t* slot_memory_at(size_t slot) const
     {
-        return d_geometry.ring + slot * d_geometry.packet_items * d_item;
+        return d_geometry.ring + slot * d_geometry.message_items * d_item;
     }
+    //! Items from a message's start to its last packet's start, for a message of \p n.
+    uint64_t last_packet_at(uint64_t n) const
+    {
+        return n ? (n - 1) / d_packet_items * d_packet_items : 0;
+    }
+    // The loops over slots touch one cache line per message, a page or more apart, where
+    // no hardware prefetcher looks: ask for the mark's line a few messages ahead.
+    void prefetch_ahead(size_t slot, bool for_write) const
+    {
+        size_t ahead = slot + prefetch_distance;
+        if (ahead >= d_slots.size())
+            ahead %= d_slots.size();
+        const uint8_t* mark =
+            slot_memory_at(ahead) + last_packet_at(d_geometry.message_items) * d_item;
+        if (for_write)
+            __builtin_prefetch(mark, 1);
+        else
+            __builtin_prefetch(mark, 0);
+    }
+    void arm(size_t slot, uint64_t items);
+    bool mark_present(size_t slot, uint64_t items) const;
     uint64_t capped(uint64_t written_bound) const
     {
         return d_geometry.burst_items ? std::min(written_bound, d_geometry.burst_items)
                                       : written_bound;
     }
     void evict(size_t slot);
-    void verify(uint64_t packet, size_t slot);
+    void verify(uint64_t message, size_t slot);
     void rearm_released(uint64_t written_bound);
     uint64_t cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed);
     void add_substitution(uint64_t first, uint64_t end);
@@ -177,24 +203,26 @@ private:
     const ring_geometry d_geometry;
     const placeholder d_mark;
     const size_t d_item;
+    const size_t d_packet_items;
+    static constexpr size_t prefetch_distance = 8;
     const uint64_t
-        d_reorder_packets;    // late packets may land this far behind the frontier
-    const int d_packet_shift; // log2(packet_items) when a power of two (always, in use),
-                              // else -1
+        d_reorder_messages;    // late messages may land this far behind the frontier
+    const int d_message_shift; // log2(message_items) when a power of two (always, in
+                               // use), else -1
     std::vector<slot> d_slots;
     slot_cursor d_verify_cursor, d_rearm_cursor, d_commit_cursor, d_release_cursor;
 
     uint64_t d_offset = 0;                // device item = consumer item + offset
-    uint64_t d_final_packets = 0;         // packets below are verified
+    uint64_t d_final_messages = 0;        // messages below are verified
     uint64_t d_final_items = 0;           // device items below are final
     uint64_t d_released_device = 0;       // device items below are released (or skipped)
     uint64_t d_released_consumer = 0;     // consumer items below are released
-    uint64_t d_rearm_next = 0;            // packets below have had their re-arm decided
+    uint64_t d_rearm_next = 0;            // messages below have had their re-arm decided
     uint64_t d_handed_out = 0;            // consumer items handed out so far
     uint64_t d_hold_since_w = UINT64_MAX; // written_bound when the hold began
     uint64_t d_release_moved_w = 0; // written_bound when the consumer last released more
     // Device items [d_skip_from, d_skip_to) of the latest skip (merged with the one
-    // before when nothing came in between). Slots of earlier packets are the device's
+    // before when nothing came in between). Slots of earlier messages are the device's
     // again: what the consumer still holds there counts as overwritten.
     uint64_t d_skip_from = 0;
     uint64_t d_skip_to = 0;
@@ -206,7 +234,7 @@ private:
     static constexpr size_t max_substitutions = 1024;
     std::vector<item_range> d_substituted;
     uint64_t d_substitutions_unmatched = 0;
-    // A pending gap or overwrite report, extended while consecutive packets match.
+    // A pending gap or overwrite report, extended while consecutive messages match.
     rx_event d_open;
     bool d_open_valid = false;
     bool d_in_gap = false; // the last item handed out was lost

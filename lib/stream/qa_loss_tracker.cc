@@ -6,7 +6,7 @@
  */
 
 // The loss tracker on a plain double-size buffer standing in for the ring: a fake
-// device writes ramp packets into slots (or loses them), a fake consumer takes what
+// device writes ramp messages into slots (or loses them), a fake consumer takes what
 // the tracker hands out, and every sample must be accounted for exactly once.
 
 #include "loss_tracker.h"
@@ -23,7 +23,7 @@ using namespace gr::rdma;
 namespace {
 
 constexpr size_t N = 64; // ring items
-constexpr size_t P = 8;  // packet items: 8 slots
+constexpr size_t P = 8;  // message items: 8 slots
 
 struct bench {
     std::vector<uint8_t> memory = std::vector<uint8_t>(2 * N * 4, 0xEE);
@@ -34,22 +34,25 @@ struct bench {
     ramp_errors errors;         // mismatches in delivered (non-lost) items
     uint64_t zeros_checked = 0; // lost items seen as zeros
 
-    explicit bench(uint64_t burst_items = 0)
+    explicit bench(uint64_t burst_items = 0, size_t packet_items = 0)
         : burst(burst_items),
-          tracker({ memory.data(), N, P, burst_items }, sample_format::sc16)
+          tracker({ memory.data(), N, P, burst_items, packet_items }, sample_format::sc16)
     {
     }
 
-    uint8_t* slot(uint64_t packet) { return memory.data() + (packet % (N / P)) * P * 4; }
-    uint64_t items(uint64_t packet) const
+    uint8_t* slot(uint64_t message)
     {
-        return burst ? std::min<uint64_t>(P, burst - packet * P) : P;
+        return memory.data() + (message % (N / P)) * P * 4;
+    }
+    uint64_t items(uint64_t message) const
+    {
+        return burst ? std::min<uint64_t>(P, burst - message * P) : P;
     }
 
-    void device_writes(uint64_t packet)
+    void device_writes(uint64_t message, uint64_t only_first = UINT64_MAX)
     {
-        for (uint64_t i = 0; i < items(packet); i++)
-            ramp_item(sample_format::sc16, packet * P + i, slot(packet) + 4 * i);
+        for (uint64_t i = 0; i < std::min(only_first, items(message)); i++)
+            ramp_item(sample_format::sc16, message * P + i, slot(message) + 4 * i);
     }
 
     // The consumer takes everything deliverable and checks it; returns items taken.
@@ -100,14 +103,15 @@ class qa_loss_tracker : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_loss_tracker);
     CPPUNIT_TEST(test_clean_stream_over_many_wraps);
-    CPPUNIT_TEST(test_lost_packets_are_zeroed_and_reported_exactly);
+    CPPUNIT_TEST(test_lost_messages_are_zeroed_and_reported_exactly);
     CPPUNIT_TEST(test_losses_after_wraps_are_detected);
+    CPPUNIT_TEST(test_message_cut_short_on_the_wire_is_lost_whole);
     CPPUNIT_TEST(test_finite_burst_with_lost_short_tail);
     CPPUNIT_TEST(test_lapped_reader_skips_whole_rings);
     CPPUNIT_TEST(test_overwritten_while_unread_is_reported);
     CPPUNIT_TEST(test_late_release_flags_then_skips);
     CPPUNIT_TEST(test_unverifiable_slot_is_zeros_not_stale_data);
-    CPPUNIT_TEST(test_late_packet_within_reorder_window);
+    CPPUNIT_TEST(test_late_message_within_reorder_window);
     CPPUNIT_TEST(test_consumer_keeping_history_is_not_stalled);
     CPPUNIT_TEST(test_late_consumer_reads_the_burst_tail);
     CPPUNIT_TEST(test_lapped_at_burst_end_skips_no_more_than_needed);
@@ -132,14 +136,14 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.events[0].item);
     }
 
-    void test_lost_packets_are_zeroed_and_reported_exactly()
+    void test_lost_messages_are_zeroed_and_reported_exactly()
     {
         bench b;
         const std::set<uint64_t> lost = { 3, 10, 11, 40 };
         for (uint64_t p = 0; p < 64; p++) {
             if (!lost.count(p))
                 b.device_writes(p);
-            if (p % 2 == 1) { // a notification every 2 packets: a quarter ring
+            if (p % 2 == 1) { // a notification every 2 messages: a quarter ring
                 b.tracker.on_progress((p + 1) * P, (p + 1) * P);
                 b.consume((p + 1) * P);
             }
@@ -173,8 +177,8 @@ public:
 
     void test_losses_after_wraps_are_detected()
     {
-        // Every 9th packet lost over 50 wraps: each loss lands in a slot that held a
-        // good packet one wrap earlier, so only a re-armed placeholder can reveal it.
+        // Every 9th message lost over 50 wraps: each loss lands in a slot that held a
+        // good message one wrap earlier, so only a re-armed placeholder can reveal it.
         bench b;
         uint64_t expected_lost = 0;
         for (uint64_t p = 0; p < 400; p++) {
@@ -191,15 +195,50 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
     }
 
+    void test_message_cut_short_on_the_wire_is_lost_whole()
+    {
+        // Messages of two 4-item packets; the burst ends in a message of 6 items (a
+        // packet of 4 and one of 2). When the NIC drops a message's last packet (or a
+        // packet before it, and with it the rest), the message is lost whole: its first
+        // packet is in the ring, yet it is zeros and counted lost, never delivered.
+        const uint64_t burst = 12 * P + 6;
+        bench b(burst, P / 2);
+        const std::set<uint64_t> cut = { 2, 7, 12 };
+        for (uint64_t m = 0; m < 13; m++) {
+            if (cut.count(m))
+                b.device_writes(m, P / 2); // the first packet only
+            else
+                b.device_writes(m);
+            const uint64_t upto = std::min<uint64_t>((m + 1) * P, burst);
+            b.tracker.on_progress(upto, upto);
+            b.consume(upto);
+        }
+        const uint64_t expect_lost = 2 * P + 6;
+        const auto& c = b.tracker.counts();
+        CPPUNIT_ASSERT_EQUAL(burst, b.next);
+        CPPUNIT_ASSERT_EQUAL(expect_lost, c.lost_gap);
+        CPPUNIT_ASSERT_EQUAL(expect_lost, b.zeros_checked);
+        CPPUNIT_ASSERT_EQUAL(burst - expect_lost, c.delivered);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
+        std::vector<std::pair<uint64_t, uint64_t>> gaps;
+        for (const auto& e : b.events)
+            if (e.type == rx_event::kind::gap)
+                gaps.emplace_back(e.item, e.count);
+        const std::vector<std::pair<uint64_t, uint64_t>> expect = { { 2 * P, P },
+                                                                    { 7 * P, P },
+                                                                    { 12 * P, 6 } };
+        CPPUNIT_ASSERT(gaps == expect);
+    }
+
     void test_finite_burst_with_lost_short_tail()
     {
-        bench b(100); // 12 packets of 8 and one of 4
+        bench b(100); // 12 messages of 8 and one of 4
         for (uint64_t p = 0; p < 12; p++) {
             b.device_writes(p);
             b.tracker.on_progress((p + 1) * P, (p + 1) * P);
             b.consume((p + 1) * P);
         }
-        // The last packet is lost: only the clock can tell (no immediate follows it).
+        // The last message is lost: only the clock can tell (no immediate follows it).
         CPPUNIT_ASSERT_EQUAL(uint64_t(96), b.next);
         b.tracker.on_progress(100, 100); // clock: everything must have landed by now
         b.consume(100);
@@ -213,7 +252,7 @@ public:
     void test_lapped_reader_skips_whole_rings()
     {
         bench b;
-        // The device writes 31 packets while the consumer sleeps.
+        // The device writes 31 messages while the consumer sleeps.
         for (uint64_t p = 0; p < 31; p++) {
             b.device_writes(p);
             b.tracker.on_progress((p + 1) * P, (p + 1) * P);
@@ -253,7 +292,8 @@ public:
             b.consume((p + 1) * P, false); // taken while fresh, not released
         }
         CPPUNIT_ASSERT_EQUAL(uint64_t(32), b.next);
-        // Meanwhile the device laps packets 0 and 1 (packets 8 and 9 go to their slots).
+        // Meanwhile the device laps messages 0 and 1 (messages 8 and 9 go to their
+        // slots).
         for (uint64_t p = 4; p < 10; p++)
             b.device_writes(p);
         b.tracker.on_release(32, 10 * P);
@@ -292,11 +332,11 @@ public:
             b.tracker.on_progress((p + 1) * P, (p + 1) * P);
             CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.consume((p + 1) * P, false));
         }
-        // It releases when the device may be writing packet 8 over packet 0: packet 0
-        // is reported overwritten, and packet 8's slot could not be re-armed in time.
+        // It releases when the device may be writing message 8 over message 0: message 0
+        // is reported overwritten, and message 8's slot could not be re-armed in time.
         b.tracker.on_release(N / 2, 8 * P + 4);
         CPPUNIT_ASSERT_EQUAL(uint64_t(P), b.tracker.counts().lost_overwritten);
-        // The stream resumes a whole ring later: packet 8, which nothing could prove,
+        // The stream resumes a whole ring later: message 8, which nothing could prove,
         // is never handed out; everything handed out is exact.
         for (uint64_t p = 8; p < 24; p++) {
             b.device_writes(p);
@@ -313,11 +353,11 @@ public:
     void test_unverifiable_slot_is_zeros_not_stale_data()
     {
         // Verification comes so late (no notification, no clock) that the device may
-        // already be writing the slot's next packet: the slot proves nothing.
+        // already be writing the slot's next message: the slot proves nothing.
         bench b;
         b.device_writes(0);
         b.tracker.on_progress(0, 9 * P + 1); // nothing final, device far ahead
-        b.tracker.on_progress(P, 9 * P + 1); // packet 0 final now: unverifiable
+        b.tracker.on_progress(P, 9 * P + 1); // message 0 final now: unverifiable
         const uint64_t n = b.tracker.deliverable(0, 0); // (a stale clock bound)
         CPPUNIT_ASSERT_EQUAL(uint64_t(P), n);
         b.tracker.commit(0, n);
@@ -332,7 +372,7 @@ public:
             CPPUNIT_ASSERT_EQUAL(uint8_t(0), b.memory[i]);
     }
 
-    void test_late_packet_within_reorder_window()
+    void test_late_message_within_reorder_window()
     {
         bench b;
         for (uint64_t p = 0; p < 8; p++) {
@@ -340,7 +380,7 @@ public:
             b.tracker.on_progress((p + 1) * P, (p + 1) * P);
             b.consume((p + 1) * P);
         }
-        // Packet 9 is delayed past the notification after packet 9: reported lost...
+        // Message 9 is delayed past the notification after message 9: reported lost...
         b.device_writes(8);
         b.tracker.on_progress(10 * P, 10 * P);
         b.consume(10 * P);

@@ -193,10 +193,10 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0)
             return 0;
-        // Sleep until a completion, or until the clock makes the next packet final.
+        // Sleep until a completion, or until the clock makes the next message final.
         const uint64_t next_final =
-            (d_tracker->device_item(next) / d_plan.packet_items + 1) *
-            d_plan.packet_items;
+            (d_tracker->device_item(next) / d_plan.message_items + 1) *
+            d_plan.message_items;
         const int64_t until = d_clock.host_time_final(next_final) - host_time_ns();
         // Already final by the clock: what we wait for is the consumer releasing
         // samples, which nothing signals; look again in a millisecond. With clock-only

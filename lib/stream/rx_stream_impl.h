@@ -38,9 +38,9 @@ struct rx_stream_plan {
     uint32_t payload_bytes = 0;
     uint32_t notify_interval = 16; //!< 0: no notifications, the clock alone tells
     double latency_budget_s = 0.1;
-    double grace_s = 0.02;   //!< how late a packet may land and still count as on time
-    size_t packet_items = 0; //!< items per packet slot (placeholder granularity)
-    bool rc = false;         //!< transport=rc: the device retransmits what the NIC NAKs
+    double grace_s = 0.02;    //!< how late a packet may land and still count as on time
+    size_t message_items = 0; //!< items per message: the loss tracker's granularity
+    bool rc = false;          //!< transport=rc: the device retransmits what the NIC NAKs
     uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
 };
 

@@ -112,12 +112,15 @@ rx_stream::impl::impl(const std::string& args_text,
     settle_transport(args);
     allocate_ring(args);
 
-    d_plan.packet_items =
-        std::min(d_plan.payload_bytes, d_plan.path_mtu) / rdma::item_size(d_plan.format);
-    d_tracker = std::make_unique<loss_tracker>(
-        ring_geometry{
-            d_ring->base(), ring_items(), d_plan.packet_items, d_plan.num_samples },
-        d_plan.format);
+    const size_t item = rdma::item_size(d_plan.format);
+    d_plan.message_items = d_plan.payload_bytes / item;
+    ring_geometry geometry;
+    geometry.ring = d_ring->base();
+    geometry.ring_items = ring_items();
+    geometry.message_items = d_plan.message_items;
+    geometry.packet_items = std::min(d_plan.payload_bytes, d_plan.path_mtu) / item;
+    geometry.burst_items = d_plan.num_samples;
+    d_tracker = std::make_unique<loss_tracker>(geometry, d_plan.format);
     d_pd = d_nic->alloc_pd();
     d_mr = d_pd->register_memory(d_ring->base(),
                                  d_ring->bytes(),
