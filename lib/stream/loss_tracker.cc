@@ -208,7 +208,6 @@ void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
         // If the device may already be writing the slot's next message, the slot no
         // longer tells whether this one landed: unverifiable.
         const size_t index = slot_of(p, d_verify_cursor);
-        prefetch_ahead(index, false);
         if (d_slots[index].armed_for == p && written_bound > (p + S) * P)
             d_slots[index].armed_for = UINT64_MAX;
         evict(index); // held across a skip: the device wrote over it
@@ -236,7 +235,6 @@ void loss_tracker::rearm_released(uint64_t written_bound)
         // cannot have started a message before having produced all of its samples.
         if (items_in(next) && written_bound <= next * P) {
             const size_t index = slot_of(p, d_rearm_cursor); // next's slot is p's
-            prefetch_ahead(index, true);
             evict(index); // held across a skip: the device is about to write over it
             arm(index, items_in(next));
             d_slots[index].armed_for = next;

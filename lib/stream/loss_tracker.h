@@ -167,20 +167,6 @@ private:
     {
         return n ? (n - 1) / d_packet_items * d_packet_items : 0;
     }
-    // The loops over slots touch one cache line per message, a page or more apart, where
-    // no hardware prefetcher looks: ask for the mark's line a few messages ahead.
-    void prefetch_ahead(size_t slot, bool for_write) const
-    {
-        size_t ahead = slot + prefetch_distance;
-        if (ahead >= d_slots.size())
-            ahead %= d_slots.size();
-        const uint8_t* mark =
-            slot_memory_at(ahead) + last_packet_at(d_geometry.message_items) * d_item;
-        if (for_write)
-            __builtin_prefetch(mark, 1);
-        else
-            __builtin_prefetch(mark, 0);
-    }
     void arm(size_t slot, uint64_t items);
     bool mark_present(size_t slot, uint64_t items) const;
     uint64_t capped(uint64_t written_bound) const
@@ -204,7 +190,6 @@ private:
     const placeholder d_mark;
     const size_t d_item;
     const size_t d_packet_items;
-    static constexpr size_t prefetch_distance = 8;
     const uint64_t
         d_reorder_messages;    // late messages may land this far behind the frontier
     const int d_message_shift; // log2(message_items) when a power of two (always, in

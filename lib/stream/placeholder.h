@@ -28,8 +28,9 @@ namespace rdma {
  *  fc32: two quiet NaNs with payloads 0x7FC0DEAD and 0x7FC0BEEF; converters never
  *        yield NaN.
  *
- * The marks sit at the start of each slot so that the end of the ring stays zero:
- * GNU Radio blocks with history read a few items before item 0 and expect zeros.
+ * The marks sit at the start of a packet so that the end of the ring stays zero:
+ * GNU Radio blocks with history read a few items before item 0 and expect zeros. The
+ * loss tracker marks only the last packet of each message (loss_tracker.h).
  */
 class placeholder
 {
