@@ -24,7 +24,8 @@ namespace emu {
 
 namespace {
 
-constexpr size_t max_batch_packets = 64;
+// Room for two copies of a 64 KiB message in 1 KiB packets (a duplicated message).
+constexpr size_t max_batch_packets = 128;
 constexpr uint32_t max_payload_bytes = 65536;
 // BTH + RETH + ImmDt, the largest header set the engine sends.
 constexpr size_t max_headers = roce::bth_bytes + roce::reth_bytes + roce::immdt_bytes;

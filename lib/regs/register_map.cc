@@ -19,8 +19,9 @@ const char* describe_error(uint32_t code)
     case error_code::bad_format:
         return "unsupported sample format";
     case error_code::bad_payload:
-        return "payload size is zero, not a multiple of the item size, or above 65536 "
-               "bytes";
+        return "payload size is zero, not a multiple of the item size, above 65536 "
+               "bytes, or more than 64 packets of the path MTU (raise mtu= or lower "
+               "payload=)";
     case error_code::bad_ring:
         return "ring size is zero or not a multiple of the payload size";
     case error_code::bad_rate:
