@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace gr::rdma;
 using namespace std::chrono_literals;
@@ -71,6 +72,7 @@ class qa_rx_stream : public CppUnit::TestFixture
     CPPUNIT_TEST(test_bad_arguments_are_explained);
     CPPUNIT_TEST(test_release_more_than_received_throws);
     CPPUNIT_TEST(test_partial_release_under_overrun);
+    CPPUNIT_TEST(test_work_interval_gathers_items);
     CPPUNIT_TEST_SUITE_END();
 
     void run_ramp(const char* format_name)
@@ -159,6 +161,14 @@ public:
         CPPUNIT_ASSERT(
             message("type=emu,latency=0.01", "sc16", 1e6).find("raise latency=") !=
             std::string::npos);
+        // Gathering longer than a quarter of the ring's time would invite overruns...
+        CPPUNIT_ASSERT(message("type=emu,work_interval=0.03", "sc16", 1e6)
+                           .find("raise latency= or lower work_interval=") !=
+                       std::string::npos);
+        // ... and more notifications than receives in reserve would lose packets.
+        CPPUNIT_ASSERT(
+            message("type=emu,payload=256,notify=1,work_interval=0.02", "sc16", 1e6)
+                .find("raise notify= to at least 2") != std::string::npos);
     }
 
     void test_release_more_than_received_throws()
@@ -210,6 +220,47 @@ public:
         CPPUNIT_ASSERT_EQUAL(skipped, a.lost_skipped);
         CPPUNIT_ASSERT_EQUAL(items, released + a.lost_skipped);
         CPPUNIT_ASSERT_EQUAL(items, a.delivered + a.lost());
+        s.stop();
+    }
+
+    void test_work_interval_gathers_items()
+    {
+        // work_interval=0.01: items come out at most once per 10 ms (a notification
+        // every 64 KiB, 3.3 ms at 20 MS/s, would otherwise hand them out three times
+        // as often), and every one of them is there, bit-exact.
+        const uint64_t items = 10000000; // 0.5 s
+        rx_stream s(
+            "type=emu,signal=ramp,hugepages=off,work_interval=0.01", "sc16", 20e6, items);
+        s.start();
+        std::vector<std::chrono::steady_clock::time_point> handouts;
+        uint64_t received = 0, mismatches = 0;
+        const auto give_up = std::chrono::steady_clock::now() + 30s;
+        bool end = false;
+        while (!end && std::chrono::steady_clock::now() < give_up) {
+            const rx_stream::chunk c = s.recv(1u << 22, 100ms);
+            if (c.items) {
+                handouts.push_back(std::chrono::steady_clock::now());
+                ramp_errors errors;
+                check_ramp(sample_format::sc16, c.first_item, c.data, c.items, errors);
+                mismatches += errors.mismatches;
+            }
+            received += c.items;
+            s.release(c.items);
+            end = c.end_of_stream;
+        }
+        CPPUNIT_ASSERT(end);
+        CPPUNIT_ASSERT_EQUAL(items, received);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), mismatches);
+        CPPUNIT_ASSERT_EQUAL(items, s.counts().delivered);
+        // The last hand-out, the end of the burst, is not held back.
+        CPPUNIT_ASSERT(handouts.size() >= 2);
+        for (size_t i = 1; i + 1 < handouts.size(); i++) {
+            const auto gap = handouts[i] - handouts[i - 1];
+            CPPUNIT_ASSERT_MESSAGE("hand-out " + std::to_string(i) + " came after only " +
+                                       std::to_string(gap / 1us) + " us",
+                                   gap >= 9ms);
+        }
+        CPPUNIT_ASSERT(handouts.size() <= 0.5 / 0.01 + 2);
         s.stop();
     }
 };

@@ -42,6 +42,8 @@ struct rx_stream_plan {
     size_t message_items = 0; //!< items per message: the loss tracker's granularity
     bool rc = false;          //!< transport=rc: the device retransmits what the NIC NAKs
     uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
+    //! Hand out new items at most once per this many seconds (0: once they are final).
+    double work_interval_s = 0;
 };
 
 class rx_stream::impl
@@ -84,12 +86,14 @@ private:
     void parse_impairments(const device_args& args);
     void settle_grace(const device_args& args);
     void settle_transport(const device_args& args);
+    void settle_work_interval(const device_args& args);
     void allocate_ring(const device_args& args);
     void drain_completions();
     void pump_completions();
     rx_device_counters read_device_counters();
     void await_last_notification();
     void update_progress(uint64_t released);
+    bool gathering(uint64_t next, uint64_t ready, int64_t now) const;
 
     logger_ptr d_logger;
     rx_stream_plan d_plan;
@@ -123,8 +127,10 @@ private:
     int d_receives_posted = 0; // posted and not yet completed
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
-    uint64_t d_read_position = 0; // standalone consumer (recv/release)
-    uint64_t d_handed_out = 0;    // standalone consumer: committed so far
+    int64_t d_work_interval_ns = 0;
+    int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
+    uint64_t d_read_position = 0;              // standalone consumer (recv/release)
+    uint64_t d_handed_out = 0;                 // standalone consumer: committed so far
     size_t d_last_chunk = 0;
 };
 

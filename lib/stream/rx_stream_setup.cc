@@ -61,6 +61,7 @@ const std::set<std::string> known_keys = {
     "retx_window",
     "metadata",
     "metadata_interval",
+    "work_interval",
 };
 
 constexpr size_t min_notify_intervals = 4;
@@ -110,6 +111,7 @@ rx_stream::impl::impl(const std::string& args_text,
                  args.get("type", "emu") == "emu" ? d_link.roce.ip()
                                                   : route_source_ip(d_link.roce.ip()));
     settle_transport(args);
+    settle_work_interval(args);
     allocate_ring(args);
 
     const size_t item = rdma::item_size(d_plan.format);
@@ -345,6 +347,38 @@ void rx_stream::impl::settle_transport(const device_args& args)
         throw std::invalid_argument("device args: retx_window=" + std::to_string(window) +
                                     " is invalid: expected bytes, at most 4294967295");
     d_plan.retx_window_bytes = static_cast<uint32_t>(window);
+}
+
+void rx_stream::impl::settle_work_interval(const device_args& args)
+{
+    const double interval = args.get_double("work_interval", 0);
+    const double longest = d_plan.latency_budget_s / 4;
+    if (!(interval >= 0) || interval > longest)
+        throw std::invalid_argument(
+            "device args: work_interval=" + std::to_string(interval) +
+            " s is invalid: expected 0 .. a quarter of the latency budget (latency=" +
+            std::to_string(d_plan.latency_budget_s) + " s allows " +
+            std::to_string(longest) + " s); raise latency= or lower work_interval=");
+    // Completions are polled once per interval: the notifications of one interval must
+    // fit the receives posted (half of them: they are topped up once half are used).
+    if (interval > 0 && d_plan.notify_interval) {
+        const double per_second = d_plan.sample_rate * rdma::item_size(d_plan.format) /
+                                  (double(d_plan.payload_bytes) * d_plan.notify_interval);
+        if (per_second * interval > max_receives / 2) {
+            const double fewest =
+                std::ceil(d_plan.sample_rate * rdma::item_size(d_plan.format) * interval /
+                          (double(d_plan.payload_bytes) * (max_receives / 2)));
+            throw std::invalid_argument(
+                "device args: work_interval=" + std::to_string(interval) + " s gathers " +
+                std::to_string(static_cast<uint64_t>(per_second * interval)) +
+                " notifications, more than the " + std::to_string(max_receives / 2) +
+                " receives the host keeps in reserve: raise notify= to at least " +
+                std::to_string(static_cast<uint64_t>(fewest)) +
+                " or lower work_interval=");
+        }
+    }
+    d_plan.work_interval_s = interval;
+    d_work_interval_ns = static_cast<int64_t>(interval * 1e9);
 }
 
 void rx_stream::impl::allocate_ring(const device_args& args)

@@ -72,7 +72,9 @@ public:
      * Wait up to \p timeout until items from \p next on can be handed out. \p released:
      * the consumer no longer needs the items below it (their slots may be re-armed).
      * Returns how many items (contiguous in the ring) are ready; 0 on timeout or at the
-     * end of a burst. Lost samples are zeros by then; see commit().
+     * end of a burst. Lost samples are zeros by then; see commit(). With the device arg
+     * work_interval=, items are handed out at most once per interval: a call may then
+     * sleep up to that interval past \p timeout to gather more.
      */
     size_t
     wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout);

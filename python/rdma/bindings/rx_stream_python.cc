@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(9d4bdb638bd0a5c0664094553bae4339) */
+/* BINDTOOL_HEADER_FILE_HASH(328e003962bc0f21304cf80a51621af2) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
