@@ -19,14 +19,16 @@ table (docs/performance.md explains every column). Phases:
            lossy rate
   sizes    message sizes 8, 4, 2, 1 KiB at a fixed rate, 128 KiB per notification
   ceiling  rx_source -> null_sink over the null stand-in (type=null): no transport,
-           1 GB/s and beyond; a grid of message size x notification interval
+           1 GB/s and beyond; packet size (path MTU 4096/2048/1024) with the defaults
+           and tuned, a grid of message size x notification interval, and the tuned
+           setting's work_interval from 0 to 20 ms
   latency  notification latency (latency_probe=1), pooled over the repetitions
   copies   copy census (LD_PRELOAD) and pointer tests, one run per receiver
 
 Receivers: udp_source as shipped and tuned (network.udp_source -> null_sink), the
 ideal socket receiver (bench_ideal_rx), gr-rdma over the soft NIC on loopback UDP
-(rdma_udp; rdma_udp_notify64 with a notification every 64 messages instead of 16) and
-over the in-process wire (rdma_inproc). The socket baseline's sender is the same
+(rdma_udp) and over the in-process wire (rdma_inproc), each with the defaults and tuned
+(*_tuned: 64 KiB messages, a notification every 32, work_interval=0.02). The socket baseline's sender is the same
 emulator (bench_udp_sender, RX_TRANSPORT = 2).
 
 Needs root for the tuned socket buffers (sysctl net.core.rmem_default/rmem_max, as
@@ -55,15 +57,20 @@ ITEM = 4  # sc16
 RATES = [10e6, 25e6, 50e6, 100e6, 150e6, 200e6, 250e6, 300e6, 400e6]
 SOCKET_RECEIVERS = ["udp_source_shipped", "udp_source_tuned", "ideal"]
 RDMA_RECEIVERS = {"rdma_udp": "type=emu", "rdma_inproc": "type=emu,wire=inproc"}
-# gr-rdma's own tuning knob: a notification every 64 messages (512 KiB) instead of 16,
-# 0.5 ms (250 MS/s) to 13 ms (10 MS/s) apart: well within the 35 ms grace period.
-RDMA_TUNED = {"rdma_udp_notify64": ("type=emu", 64)}
+# gr-rdma's own tuning knobs, as the socket buffer and timer are udp_source's: 64 KiB
+# messages (one placeholder check per 16 packets), a notification every 2 MiB and items
+# handed out at most every 20 ms (docs/device-args.md: work_interval).
+TUNED = "payload=65536,notify=32,work_interval=0.02"
+TUNED_PAYLOAD, TUNED_NOTIFY = 65536, 32
+RDMA_TUNED = {"rdma_udp_tuned": "type=emu," + TUNED,
+              "rdma_inproc_tuned": "type=emu,wire=inproc," + TUNED}
 # gr-network's recommendation for udp_source (its GRC block documentation).
 TUNED_SYSCTL = {"net.core.rmem_default": 26214400, "net.core.rmem_max": 104857600}
 HUGEPAGES = 320  # 640 MiB of 2 MiB pages: the largest ring here (4 GB/s x 0.1 s) fits
 
 RUN_FIELDS = [
-    "phase", "receiver", "rep", "rate_sps", "payload", "notify", "samples", "emitted",
+    "phase", "receiver", "rep", "rate_sps", "payload", "notify", "mtu", "work_interval",
+    "samples", "emitted",
     "received", "lost", "device_dropped", "loss_free", "window_s", "window_bytes",
     "host_cpu_s", "nic_cpu_s", "device_cpu_s", "device_cpu_total_s", "device_bytes_total",
     "packets", "packet_bytes", "ring_bytes", "hugepages", "socket_buffer", "args",
@@ -219,7 +226,8 @@ class suite:
         p = self.spawn(argv, extra_env)
         return self.finish(p, samples / rate + 40)
 
-    def measure(self, phase, receiver, rep, rate, payload, notify=16, args=None):
+    def measure(self, phase, receiver, rep, rate, payload, notify=16, args=None,
+                mtu=4096, work_interval=0):
         """One run; returns the CSV row (also written to <phase>.csv)."""
         started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         row = {"phase": phase, "receiver": receiver, "rep": rep, "rate_sps": rate,
@@ -239,14 +247,16 @@ class suite:
                         self.sysctl.restore(k)
             row.update(self.socket_row(receiver, got, sent, samples, payload))
         else:
-            if receiver in RDMA_TUNED:
-                base, notify = RDMA_TUNED[receiver]
-            else:
-                base = RDMA_RECEIVERS.get(receiver)
-            args = args or "%s,payload=%d,notify=%d" % (base, payload, notify)
+            if receiver in RDMA_TUNED and not args:
+                args, payload, notify = RDMA_TUNED[receiver], TUNED_PAYLOAD, TUNED_NOTIFY
+                work_interval = 0.02
+                row["payload"] = payload
+            args = args or "%s,payload=%d,notify=%d" % (RDMA_RECEIVERS[receiver], payload,
+                                                        notify)
             samples = self.samples_for(rate, payload)
-            row.update(self.rdma_row(self.run_rdma(args, rate, samples), samples, payload, args))
-            row["notify"] = notify
+            row.update(self.rdma_row(self.run_rdma(args, rate, samples), samples, payload,
+                                     args, mtu))
+            row.update({"notify": notify, "mtu": mtu, "work_interval": work_interval})
         row["elapsed_s"] = round(time.monotonic() - t, 3)
         self.row(phase + ".csv", RUN_FIELDS, row)
         return row
@@ -293,8 +303,8 @@ class suite:
             row.update({"ring_bytes": (payload + 8) * mult, "hugepages": False})
         return row
 
-    def rdma_row(self, got, samples, payload, args):
-        row = {"samples": samples, "args": args, "packet_bytes": min(payload, 4096)}
+    def rdma_row(self, got, samples, payload, args, mtu=4096):
+        row = {"samples": samples, "args": args, "packet_bytes": min(payload, mtu)}
         if not got:
             row.update({"loss_free": False, "note": "run failed (see stderr.log)"})
             return row
@@ -334,30 +344,45 @@ class suite:
                         receiver, rep, payload, "ok" if row["loss_free"] else "LOSS"))
 
     def phase_ceiling(self):
-        # Message size x bytes between notifications, at 1 GB/s: notify = interval / size.
-        grid = [(p, b // p) for b in [32 << 10, 256 << 10, 2 << 20]
-                for p in [8192, 4096, 2048, 1024]]
+        gbps = 250e6  # 1 GB/s of sc16
+        default = (8192, 16, 0)  # the bench's messages with the default notify
+        tuned = (TUNED_PAYLOAD, TUNED_NOTIFY, 0.02)
+        # Message size x bytes between notifications: notify = interval / size.
+        grid = [(p, b // p, 0) for b in [32 << 10, 2 << 20] for p in [8192, 4096, 2048, 1024]]
+        runs = []  # (what, rate, (payload, notify, work_interval), mtu)
+        for setting in [default, tuned]:
+            runs += [("packets", gbps, setting, mtu) for mtu in [4096, 2048, 1024]]
+        runs += [("grid", gbps, g, 4096) for g in grid if g != (8192, 16, 0)]
+        runs += [("wake", gbps, (TUNED_PAYLOAD, TUNED_NOTIFY, w), 4096)
+                 for w in [0, 0.002, 0.005, 0.01]]
+        runs += [("rate", r, s_, 4096) for s_ in [default, tuned] for r in [500e6, 1000e6]]
         for rep in range(self.opts.reps):
-            for payload, notify in grid:
-                args = "type=null,payload=%d,notify=%d" % (payload, notify)
-                row = self.measure("ceiling", "ceiling", rep, 250e6, payload, notify, args)
-                self.progress("ceiling grid rep %d %5d B notify %4d %s" % (
-                    rep, payload, notify, "ok" if row["loss_free"] else "LOSS"))
-            for rate in [250e6, 500e6, 1000e6]:
-                args = "type=null,payload=8192,notify=16"
-                row = self.measure("ceiling", "ceiling", rep, rate, 8192, 16, args)
-                self.progress("ceiling rate rep %d %5.0f MS/s %s" % (
-                    rep, rate / 1e6, "ok" if row["loss_free"] else "LOSS"))
+            for what, rate, (payload, notify, wake), mtu in runs:
+                args = "type=null,payload=%d,notify=%d,mtu=%d" % (payload, notify, mtu)
+                if wake:
+                    args += ",work_interval=%g" % wake
+                row = self.measure("ceiling", "ceiling", rep, rate, payload, notify, args,
+                                   mtu=mtu, work_interval=wake)
+                self.progress("ceiling %-7s rep %d %4.0f MS/s %5d B notify %3d mtu %4d "
+                              "work_interval %g %s" % (
+                                  what, rep, rate / 1e6, payload, notify, mtu, wake,
+                                  "ok" if row["loss_free"] else "LOSS"))
 
     def phase_latency(self):
         fields = ["receiver", "rep", "rate_sps", "payload", "notify", "samples_latency",
                   "p50_ns", "p99_ns", "p999_ns", "max_ns", "dropped", "lost", "args"]
-        rate, payload, notify = self.opts.latency_rate, 2048, 1
-        setups = {"rdma_udp": "type=emu", "rdma_inproc": "type=emu,wire=inproc",
-                  "ceiling": "type=null"}
+        low = self.opts.latency_rate
+        # A notification per 2 KiB message: the latency of the notification path itself.
+        # The tuned setting, at 1 GB/s: what gathering items for 20 ms costs in latency.
+        setups = {"rdma_udp": ("type=emu", low, 2048, 1, ""),
+                  "rdma_inproc": ("type=emu,wire=inproc", low, 2048, 1, ""),
+                  "ceiling": ("type=null", low, 2048, 1, ""),
+                  "ceiling_tuned": ("type=null", 250e6, TUNED_PAYLOAD, TUNED_NOTIFY,
+                                    ",work_interval=0.02")}
         for rep in range(self.opts.reps):
-            for receiver, base in setups.items():
-                args = "%s,payload=%d,notify=%d,latency_probe=1" % (base, payload, notify)
+            for receiver, (base, rate, payload, notify, extra) in setups.items():
+                args = "%s,payload=%d,notify=%d%s,latency_probe=1" % (base, payload, notify,
+                                                                      extra)
                 spm = payload // ITEM
                 samples = int(rate * self.opts.latency_duration) // spm * spm
                 got = self.run_rdma(args, rate, samples)
