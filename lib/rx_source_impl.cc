@@ -100,7 +100,14 @@ bool rx_source_impl::start()
         d_buffer->base() != reinterpret_cast<const char*>(d_stream->ring_base()))
         throw std::logic_error("rx_source: the output buffer is not the RDMA ring");
     // Every start() begins a run at ring slot 0 (GNU Radio resets write indices).
-    d_stream->start();
+    try {
+        d_stream->start();
+    } catch (const std::exception& e) {
+        // GNU Radio calls start() on the block's own thread: an exception would end that
+        // thread alone and leave the blocks downstream waiting for ever. Say why, and
+        // let work() end the flowgraph instead.
+        d_logger->error("{}; the stream did not start, the flowgraph ends", e.what());
+    }
     return sync_block::start();
 }
 
@@ -164,6 +171,8 @@ int rx_source_impl::work(int noutput_items,
                          gr_vector_const_void_star&,
                          gr_vector_void_star& output_items)
 {
+    if (!d_stream->running())
+        return WORK_DONE; // start() failed (logged), or the flowgraph is stopping
     const uint64_t written = nitems_written(0);
     const size_t ready = wait_for_items(written);
     if (ready == 0) {

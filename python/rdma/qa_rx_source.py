@@ -10,6 +10,7 @@ restarts, concurrent top blocks, and clean teardown."""
 
 import gc
 import os
+import threading
 import time
 
 import pmt
@@ -179,6 +180,21 @@ class qa_rx_source(gr_unittest.TestCase):
             rdma.rx_source("type=emu,sgnal=ramp", "fc32", 1e6, 0)
         with self.assertRaisesRegex(ValueError, "sc16"):
             rdma.rx_source("type=emu", "cs8", 1e6, 0)
+
+    def test_device_refusing_to_start_ends_the_flowgraph(self):
+        # The host accepts a 64 KiB message in 512-byte packets; the emulator refuses
+        # it at START (more than 64 packets). GNU Radio starts a block on its own thread:
+        # the flowgraph must end, not wait for ever, and nothing is handed out.
+        fg = ramp_flowgraph("sc16", 1000000, args=ARGS + ",payload=65536,mtu=512")
+        fg.tb.start()
+        waiter = threading.Thread(target=fg.tb.wait, daemon=True)
+        waiter.start()
+        waiter.join(10.0)
+        # (Were it stuck, stopping it would hang as well: fail right away.)
+        self.assertFalse(waiter.is_alive(),
+                         "the flowgraph still ran 10 s after the device refused")
+        self.assertEqual(fg.check.items_checked(), 0)
+        self.assertEqual(fg.src.read_counters()["host.delivered"], 0)
 
 
 if __name__ == '__main__':
