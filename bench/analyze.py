@@ -475,7 +475,8 @@ class analysis:
         for w, group in sorted(by(wake, "work_interval").items(), key=lambda kv: num(kv[0][0])):
             host, ok, n = self.cell(group)
             interval = num(w[0])
-            handouts = 1 / interval if interval else GBPS * 4 / (int(TUNED[0]) * int(TUNED[1]))
+            notifications = GBPS * 4 / (int(TUNED[0]) * int(TUNED[1]))
+            handouts = min(1 / interval, notifications) if interval else notifications
             per_h = spread([num(r["host_cpu_s"]) / num(r["window_s"]) / handouts * 1e6
                             for r in group if truthy(r["loss_free"]) and num(r["window_s"]) > 0])
             rows.append(["%g" % (interval * 1e3), "%.0f" % handouts, "%d/%d" % (ok, n),
