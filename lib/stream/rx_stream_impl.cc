@@ -195,8 +195,8 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             // sleep, not a wait for each completion, even past the caller's timeout: a
             // wake-up costs more than the interval (at most a quarter of the latency
             // budget) is worth.
-            std::this_thread::sleep_for(
-                std::chrono::nanoseconds(d_last_handout_ns + d_work_interval_ns - now));
+            std::this_thread::sleep_for(std::chrono::nanoseconds(
+                d_last_handout_ns + d_plan.work_interval_ns - now));
             continue;
         }
         if (ready || !d_running) {
@@ -229,7 +229,7 @@ bool rx_stream::impl::gathering(uint64_t next, uint64_t ready, int64_t now) cons
     // Within the interval since items were last handed out; never for the end of a
     // burst (nothing more is coming), never once a quarter of the ring is waiting (the
     // consumer must keep up).
-    return d_work_interval_ns && now < d_last_handout_ns + d_work_interval_ns &&
+    return d_plan.work_interval_ns && now < d_last_handout_ns + d_plan.work_interval_ns &&
            next + ready < d_tracker->consumer_total() && ready < ring_items() / 4;
 }
 

@@ -43,7 +43,7 @@ struct rx_stream_plan {
     bool rc = false;          //!< transport=rc: the device retransmits what the NIC NAKs
     uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
     //! Hand out new items at most once per this many seconds (0: once they are final).
-    double work_interval_s = 0;
+    int64_t work_interval_ns = 0;
 };
 
 class rx_stream::impl
@@ -127,7 +127,6 @@ private:
     int d_receives_posted = 0; // posted and not yet completed
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
-    int64_t d_work_interval_ns = 0;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
     uint64_t d_read_position = 0;              // standalone consumer (recv/release)
     uint64_t d_handed_out = 0;                 // standalone consumer: committed so far

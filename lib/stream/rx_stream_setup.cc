@@ -377,8 +377,7 @@ void rx_stream::impl::settle_work_interval(const device_args& args)
                 " or lower work_interval=");
         }
     }
-    d_plan.work_interval_s = interval;
-    d_work_interval_ns = static_cast<int64_t>(interval * 1e9);
+    d_plan.work_interval_ns = static_cast<int64_t>(interval * 1e9);
 }
 
 void rx_stream::impl::allocate_ring(const device_args& args)
