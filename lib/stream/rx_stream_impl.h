@@ -42,7 +42,7 @@ struct rx_stream_plan {
     size_t message_items = 0; //!< items per message: the loss tracker's granularity
     bool rc = false;          //!< transport=rc: the device retransmits what the NIC NAKs
     uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
-    //! Hand out new items at most once per this many seconds (0: once they are final).
+    //! Hand out new items at most once per this many ns (0: as soon as they are final).
     int64_t work_interval_ns = 0;
 };
 
