@@ -6,7 +6,6 @@
  */
 
 #include "../regs/register_map.h"
-#include "../util/thread_role.h"
 #include "device_clock.h"
 #include "null_device.h"
 #include <algorithm>
@@ -165,26 +164,23 @@ null_device::null_device(const socket_address& control)
                                         std::vector<link_info>{ link },
                                         std::vector<rx_engine*>{ d_engine.get() });
     d_target = std::make_unique<target>(*this, *d_registers);
-    d_thread = std::thread([this] { run(); });
+    d_thread.launch("null-dev", [this](stream_thread::lock_type& lock) {
+        stream(lock);
+        d_port.reset();
+    });
     d_server = std::make_unique<axioe::server>(control, *d_target);
 }
 
 null_device::~null_device()
 {
     d_server.reset(); // no more START or STOP
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_shutdown = true;
-        d_running = false;
-    }
-    d_wake.notify_all();
-    d_thread.join();
+    d_thread.shutdown();
 }
 
 uint32_t null_device::start(const rx_descriptor& d)
 {
-    std::unique_lock<std::mutex> lock(d_mutex);
-    if (d_running)
+    stream_thread::lock_type lock = d_thread.lock();
+    if (d_thread.running())
         return ec::busy;
     uint32_t error = validate(d, link_mtu);
     if (error == ec::none && d.transport != regs::transport_type::uc)
@@ -196,7 +192,7 @@ uint32_t null_device::start(const rx_descriptor& d)
         d_status = regs::status::error | (error << regs::status::error_shift);
         return error;
     }
-    d_wake.wait(lock, [this] { return d_idle; });
+    d_thread.wait_idle(lock);
     d_desc = d;
     d_port = std::move(port);
     const uint64_t now = device_time_ns();
@@ -207,19 +203,13 @@ uint32_t null_device::start(const rx_descriptor& d)
     d_samples_emitted = 0;
     d_imm_sent = 0;
     d_status = regs::status::running;
-    d_running = true;
-    d_idle = false;
-    lock.unlock();
-    d_wake.notify_all();
+    d_thread.begin(lock);
     return ec::none;
 }
 
 void null_device::stop()
 {
-    std::unique_lock<std::mutex> lock(d_mutex);
-    d_running = false;
-    d_wake.notify_all();
-    d_wake.wait(lock, [this] { return d_idle; });
+    d_thread.stop();
     d_status = d_status.load() & ~regs::status::running;
 }
 
@@ -241,28 +231,7 @@ bool null_device::has_immediate(uint64_t message) const
            (d_desc.notify_interval && (message + 1) % d_desc.notify_interval == 0);
 }
 
-void null_device::run()
-{
-    thread_role_scope role(thread_role::device, "null-dev");
-    std::unique_lock<std::mutex> lock(d_mutex);
-    while (!d_shutdown) {
-        if (!d_running) {
-            d_idle = true;
-            d_wake.notify_all();
-            // A START sets d_idle false; a STOP that follows before this thread woke
-            // sets d_running false again: wake for that too, to say idle once more.
-            d_wake.wait(lock, [this] { return d_running || d_shutdown || !d_idle; });
-            continue;
-        }
-        stream(lock);
-        d_running = false;
-        d_port.reset();
-    }
-    d_idle = true;
-    d_wake.notify_all();
-}
-
-void null_device::stream(std::unique_lock<std::mutex>& lock)
+void null_device::stream(stream_thread::lock_type& lock)
 {
     const rx_descriptor& d = d_desc;
     const size_t item = item_size(d.signal.format);
@@ -273,7 +242,7 @@ void null_device::stream(std::unique_lock<std::mutex>& lock)
     std::vector<nic::null_message> batch(max_batch_messages);
     uint64_t next = 0;
 
-    while (d_running) {
+    while (d_thread.running()) {
         if (next == total) {
             d_status = regs::status::done;
             return;
@@ -289,8 +258,7 @@ void null_device::stream(std::unique_lock<std::mutex>& lock)
             const int64_t due = time_of(d, std::min(upto * spm, burst));
             const int64_t sleep_ns =
                 std::clamp(due - elapsed, min_sleep_ns, max_sleep_ns);
-            d_wake.wait_for(
-                lock, std::chrono::nanoseconds(sleep_ns), [this] { return !d_running; });
+            d_thread.sleep(lock, std::chrono::nanoseconds(sleep_ns));
             continue;
         }
         lock.unlock();

@@ -13,12 +13,10 @@
 #include "register_file.h"
 #include "rx_descriptor.h"
 #include "rx_engine.h"
+#include "stream_thread.h"
 #include "wire.h"
-#include <condition_variable>
 #include <atomic>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 namespace gr {
@@ -58,17 +56,11 @@ private:
 
     uint32_t start(const rx_descriptor& d);
     void stop();
-    void run();
-    void stream(std::unique_lock<std::mutex>& lock);
+    void stream(stream_thread::lock_type& lock);
     bool has_immediate(uint64_t message) const;
     uint64_t samples_in(uint64_t message) const;
 
-    // Guarded by d_mutex; the descriptor and port are the thread's while running.
-    std::mutex d_mutex;
-    std::condition_variable d_wake;
-    bool d_running = false;
-    bool d_shutdown = false;
-    bool d_idle = true;
+    // Guarded by d_thread's lock; the descriptor and port are the thread's while running.
     rx_descriptor d_desc;
     std::shared_ptr<nic::null_port> d_port;
     int64_t d_mono_t0_ns = 0;
@@ -84,7 +76,7 @@ private:
     std::unique_ptr<rx_engine> d_engine; // holds the descriptor registers; never started
     std::unique_ptr<register_file> d_registers;
     std::unique_ptr<target> d_target;
-    std::thread d_thread;
+    stream_thread d_thread;
     std::unique_ptr<axioe::server> d_server;
 };
 

@@ -8,7 +8,6 @@
 #include "../meta/metadata_packet.h"
 #include "../nic/nic.h"
 #include "../regs/register_map.h"
-#include "../util/thread_role.h"
 #include "device_clock.h"
 #include "message_builder.h"
 #include "rx_engine.h"
@@ -81,27 +80,18 @@ rx_engine::rx_engine(unsigned index,
                      wire& link,
                      metadata_sink* metadata,
                      ack_receiver* acks)
-    : d_index(index), d_link(link), d_metadata(metadata), d_acks(acks), d_thread([this] {
-          run();
-      })
+    : d_index(index), d_link(link), d_metadata(metadata), d_acks(acks)
 {
+    d_thread.launch("emu-rx" + std::to_string(d_index),
+                    [this](stream_thread::lock_type& lock) { stream(lock); });
 }
 
-rx_engine::~rx_engine()
-{
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_shutdown = true;
-        d_running = false;
-    }
-    d_wake.notify_all();
-    d_thread.join();
-}
+rx_engine::~rx_engine() { d_thread.shutdown(); }
 
 uint32_t rx_engine::start(const rx_descriptor& d)
 {
-    std::unique_lock<std::mutex> lock(d_mutex);
-    if (d_running)
+    stream_thread::lock_type lock = d_thread.lock();
+    if (d_thread.running())
         return regs::error_code::busy;
     uint32_t error = validate(d, d_link.mtu());
     if (error == regs::error_code::none && d.transport == regs::transport_type::rc &&
@@ -112,7 +102,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
         return error;
     }
     // Wait for the thread to leave the previous run before handing it a new one.
-    d_wake.wait(lock, [this] { return d_idle; });
+    d_thread.wait_idle(lock);
     d_desc = d;
     d_builder = make_packetizer(d);
     d_plan = std::make_unique<impairment_plan>(d.impairments);
@@ -153,21 +143,15 @@ uint32_t rx_engine::start(const rx_descriptor& d)
                      &d_messages_delayed })
         c->store(0);
     d_status = regs::status::running;
-    d_running = true;
-    d_idle = false;
     if (d_metadata)
         d_metadata->stream_started(d_index, t0);
-    lock.unlock();
-    d_wake.notify_all();
+    d_thread.begin(lock);
     return regs::error_code::none;
 }
 
 void rx_engine::stop()
 {
-    std::unique_lock<std::mutex> lock(d_mutex);
-    d_running = false;
-    d_wake.notify_all();
-    d_wake.wait(lock, [this] { return d_idle; });
+    d_thread.stop();
     d_status = d_status.load() & ~regs::status::running;
 }
 
@@ -193,28 +177,7 @@ rx_counters rx_engine::counters() const
     return c;
 }
 
-void rx_engine::run()
-{
-    const std::string name = "emu-rx" + std::to_string(d_index);
-    thread_role_scope role(thread_role::device, name.c_str());
-    std::unique_lock<std::mutex> lock(d_mutex);
-    while (!d_shutdown) {
-        if (!d_running) {
-            d_idle = true;
-            d_wake.notify_all();
-            // A START sets d_idle false; a STOP that follows before this thread woke
-            // sets d_running false again: wake for that too, to say idle once more.
-            d_wake.wait(lock, [this] { return d_running || d_shutdown || !d_idle; });
-            continue;
-        }
-        stream(lock);
-        d_running = false;
-    }
-    d_idle = true;
-    d_wake.notify_all();
-}
-
-void rx_engine::stream(std::unique_lock<std::mutex>& lock)
+void rx_engine::stream(stream_thread::lock_type& lock)
 {
     const rx_descriptor& d = d_desc;
     const uint64_t spm = d_builder->samples_per_message();
@@ -222,7 +185,7 @@ void rx_engine::stream(std::unique_lock<std::mutex>& lock)
     const uint64_t burst = d.num_samples ? d.num_samples : UINT64_MAX;
     uint64_t next = 0;
 
-    while (d_running) {
+    while (d_thread.running()) {
         if (d_rc) {
             // RC: answers first, then retransmissions before anything new (go-back-N).
             const int64_t now = monotonic_ns();
@@ -257,12 +220,11 @@ void rx_engine::stream(std::unique_lock<std::mutex>& lock)
             }
             if (d_rc)
                 sleep_ns = rc_sleep_ns(now, sleep_ns);
-            d_wake.wait_for(
-                lock, std::chrono::nanoseconds(sleep_ns), [this] { return !d_running; });
+            d_thread.sleep(lock, std::chrono::nanoseconds(sleep_ns));
             continue;
         }
-        // Build and send a batch without holding the lock: STOP waits for d_idle, and
-        // nothing the thread uses changes while running.
+        // Build and send a batch without holding the lock: STOP waits for the thread to
+        // leave the run, and nothing the thread uses changes while running.
         lock.unlock();
         const size_t count = fill_batch(next, ready, total);
         const size_t sent = send_all(count, lock);
@@ -443,13 +405,11 @@ int64_t rx_engine::rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const
     return std::min({ sleep_ns, until_deadline, rc_max_sleep_ns });
 }
 
-bool rx_engine::resend(std::unique_lock<std::mutex>& lock, int64_t now_ns)
+bool rx_engine::resend(stream_thread::lock_type& lock, int64_t now_ns)
 {
     if (!d_rc->can_resend(now_ns)) {
         // The host asked to back off (RNR): nothing leaves until the backoff ends.
-        d_wake.wait_for(lock,
-                        std::chrono::nanoseconds(rc_sleep_ns(now_ns, INT64_MAX)),
-                        [this] { return !d_running; });
+        d_thread.sleep(lock, std::chrono::nanoseconds(rc_sleep_ns(now_ns, INT64_MAX)));
         return true;
     }
     // One batch per iteration: the loop looks for answers between batches.
@@ -461,17 +421,16 @@ bool rx_engine::resend(std::unique_lock<std::mutex>& lock, int64_t now_ns)
     return sent == count;
 }
 
-size_t rx_engine::send_all(size_t count, std::unique_lock<std::mutex>& lock)
+size_t rx_engine::send_all(size_t count, stream_thread::lock_type& lock)
 {
     size_t sent = 0;
     while (true) {
         sent += d_link.send(d_batch.data() + sent, count - sent, d_desc.destination);
         lock.lock();
-        if (sent == count || !d_running)
+        if (sent == count || !d_thread.running())
             return sent;
         // The transmit queue is full: back off briefly, as a link would.
-        d_wake.wait_for(
-            lock, std::chrono::microseconds(20), [this] { return !d_running; });
+        d_thread.sleep(lock, std::chrono::microseconds(20));
         lock.unlock();
     }
 }

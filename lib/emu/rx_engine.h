@@ -14,14 +14,12 @@
 #include "packetizer.h"
 #include "rc_requester.h"
 #include "rx_descriptor.h"
+#include "stream_thread.h"
 #include "wire.h"
-#include <condition_variable>
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 namespace gr {
@@ -68,15 +66,14 @@ private:
         size_t packets = 0;
     };
 
-    void run();
-    void stream(std::unique_lock<std::mutex>& lock);
+    void stream(stream_thread::lock_type& lock);
     size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total);
     bool overflowed(uint64_t message) const;
     size_t take_held(uint64_t sent_up_to, size_t count);
     size_t add_message(uint64_t message, uint32_t fate, size_t count);
-    size_t send_all(size_t count, std::unique_lock<std::mutex>& lock);
+    size_t send_all(size_t count, stream_thread::lock_type& lock);
     void account_sent(size_t sent);
-    bool resend(std::unique_lock<std::mutex>& lock, int64_t now_ns);
+    bool resend(stream_thread::lock_type& lock, int64_t now_ns);
     int64_t rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const;
 
     const unsigned d_index;
@@ -84,13 +81,8 @@ private:
     metadata_sink* const d_metadata;
     ack_receiver* const d_acks;
 
-    std::mutex d_mutex;
-    std::condition_variable d_wake;
-    bool d_running = false;  // guarded by d_mutex
-    bool d_shutdown = false; // guarded by d_mutex
-    bool d_idle = true;      // guarded by d_mutex: the thread is not sending
-    rx_descriptor
-        d_desc; // guarded by d_mutex while not running; the thread's while running
+    rx_descriptor d_desc; // guarded by d_thread's lock while not running; the thread's
+                          // while running
     int64_t d_mono_t0_ns = 0;
 
     // Owned by the sending thread while running (set up by start()).
@@ -122,7 +114,7 @@ private:
     std::atomic<uint64_t> d_messages_delayed{ 0 };
     rc_stats d_rc_stats;
 
-    std::thread d_thread; // last: starts after everything above exists
+    stream_thread d_thread; // last: its thread uses everything above
 };
 
 } // namespace emu
