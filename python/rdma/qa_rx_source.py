@@ -181,6 +181,17 @@ class qa_rx_source(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "sc16"):
             rdma.rx_source("type=emu", "cs8", 1e6, 0)
 
+    def test_work_interval_hands_out_in_batches(self):
+        # work_interval=0.01: a notification every 64 KiB would wake the flowgraph ~600
+        # times in 0.5 s at 20 MS/s; gathered, at most ~50 times. Every sample arrives.
+        num_samples = int(RATE * 0.5)
+        fg = ramp_flowgraph("sc16", num_samples, args=ARGS + ",work_interval=0.01")
+        fg.tb.run()
+        self.assertEqual(fg.check.items_checked(), num_samples)
+        self.assertEqual(fg.check.mismatches(), 0)
+        self.assertEqual(fg.check.out_of_range_calls(), 0)
+        self.assertLessEqual(fg.check.work_calls(), 100)
+
     def test_device_refusing_to_start_ends_the_flowgraph(self):
         # The host accepts a 64 KiB message in 512-byte packets; the emulator refuses
         # it at START (more than 64 packets). GNU Radio starts a block on its own thread:
