@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "address_registry.h"
 #include "null_nic.h"
 #include "soft_completion_queue.h"
 #include "soft_protection_domain.h"
@@ -13,7 +14,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <map>
 #include <mutex>
 
 namespace gr {
@@ -22,19 +22,8 @@ namespace nic {
 
 namespace {
 
-uint64_t key_of(const socket_address& a) { return (uint64_t(a.ip()) << 16) | a.port(); }
-
-// Null NICs by address: the only "network" they are on. Process-wide by nature.
-struct registry {
-    std::mutex mutex;
-    std::map<uint64_t, std::weak_ptr<null_port>> ports;
-};
-
-registry& the_registry()
-{
-    static registry r;
-    return r;
-}
+// Null NICs by address: the only "network" they are on.
+using port_registry = address_registry<null_port>;
 
 socket_address next_address()
 {
@@ -122,17 +111,10 @@ null_nic::null_nic()
       d_address(next_address()),
       d_port(std::make_shared<null_port>(d_tables))
 {
-    registry& r = the_registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    r.ports[key_of(d_address)] = d_port;
+    port_registry::publish(d_address, d_port);
 }
 
-null_nic::~null_nic()
-{
-    registry& r = the_registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    r.ports.erase(key_of(d_address));
-}
+null_nic::~null_nic() { port_registry::withdraw(d_address, d_port.get()); }
 
 std::string null_nic::name() const { return "null_nic@" + d_address.to_string(); }
 
@@ -151,10 +133,7 @@ counters null_nic::read_counters() const { return d_tables->counters().snapshot(
 
 std::shared_ptr<null_port> null_nic::find(const socket_address& address)
 {
-    registry& r = the_registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    const auto it = r.ports.find(key_of(address));
-    return it == r.ports.end() ? nullptr : it->second.lock();
+    return port_registry::find(address);
 }
 
 } // namespace nic

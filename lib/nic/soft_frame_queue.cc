@@ -5,10 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "address_registry.h"
 #include "soft_frame_queue.h"
 #include <algorithm>
 #include <cstring>
-#include <map>
 
 namespace gr {
 namespace rdma {
@@ -20,19 +20,8 @@ static_assert((soft_frame_queue::slots & (soft_frame_queue::slots - 1)) == 0,
               "the slot count must be a power of two");
 constexpr uint64_t mask = soft_frame_queue::slots - 1;
 
-uint64_t key_of(const socket_address& a) { return (uint64_t(a.ip()) << 16) | a.port(); }
-
-// The in-process "network": soft NICs by RoCE address. Process-wide by nature.
-struct registry {
-    std::mutex mutex;
-    std::map<uint64_t, std::weak_ptr<soft_frame_queue>> queues;
-};
-
-registry& the_registry()
-{
-    static registry r;
-    return r;
-}
+// The in-process "network": soft NICs by RoCE address.
+using queue_registry = address_registry<soft_frame_queue>;
 
 } // namespace
 
@@ -44,35 +33,18 @@ soft_frame_queue::soft_frame_queue(event_notifier& wake, size_t slot_bytes)
 void soft_frame_queue::publish(const socket_address& address,
                                const std::shared_ptr<soft_frame_queue>& queue)
 {
-    registry& r = the_registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    r.queues[key_of(address)] = queue;
+    queue_registry::publish(address, queue);
 }
 
 void soft_frame_queue::withdraw(const socket_address& address,
                                 const soft_frame_queue* queue)
 {
-    registry& r = the_registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    const auto it = r.queues.find(key_of(address));
-    if (it == r.queues.end())
-        return;
-    const auto current = it->second.lock();
-    if (!current || current.get() == queue)
-        r.queues.erase(it);
+    queue_registry::withdraw(address, queue);
 }
 
 std::shared_ptr<soft_frame_queue> soft_frame_queue::find(const socket_address& address)
 {
-    std::shared_ptr<soft_frame_queue> queue;
-    {
-        registry& r = the_registry();
-        std::lock_guard<std::mutex> lock(r.mutex);
-        const auto it = r.queues.find(key_of(address));
-        if (it == r.queues.end())
-            return nullptr;
-        queue = it->second.lock();
-    }
+    const std::shared_ptr<soft_frame_queue> queue = queue_registry::find(address);
     if (!queue)
         return nullptr;
     std::lock_guard<std::mutex> lock(queue->d_producer);
