@@ -362,20 +362,18 @@ void rx_stream::impl::settle_work_interval(const device_args& args)
     // Completions are polled once per interval: the notifications of one interval must
     // fit the receives posted (half of them: they are topped up once half are used).
     if (interval > 0 && d_plan.notify_interval) {
-        const double per_second = d_plan.sample_rate * rdma::item_size(d_plan.format) /
-                                  (double(d_plan.payload_bytes) * d_plan.notify_interval);
-        if (per_second * interval > max_receives / 2) {
-            const double fewest =
-                std::ceil(d_plan.sample_rate * rdma::item_size(d_plan.format) * interval /
-                          (double(d_plan.payload_bytes) * (max_receives / 2)));
+        const double messages = d_plan.sample_rate * rdma::item_size(d_plan.format) *
+                                interval / d_plan.payload_bytes;
+        const double notifications = messages / d_plan.notify_interval;
+        if (notifications > max_receives / 2)
             throw std::invalid_argument(
                 "device args: work_interval=" + std::to_string(interval) + " s gathers " +
-                std::to_string(static_cast<uint64_t>(per_second * interval)) +
+                std::to_string(static_cast<uint64_t>(notifications)) +
                 " notifications, more than the " + std::to_string(max_receives / 2) +
                 " receives the host keeps in reserve: raise notify= to at least " +
-                std::to_string(static_cast<uint64_t>(fewest)) +
+                std::to_string(
+                    static_cast<uint64_t>(std::ceil(messages / (max_receives / 2)))) +
                 " or lower work_interval=");
-        }
     }
     d_plan.work_interval_ns = static_cast<int64_t>(interval * 1e9);
 }
