@@ -423,7 +423,7 @@ class analysis:
         return markdown(header, rows)
 
     # -- the ceiling
-    def setting_cells(self, rows, interval_bytes=None):
+    def setting_cells(self, rows):
         host, ok, n = self.cell(rows)
         good = [r for r in rows if truthy(r["loss_free"]) and num(r["window_bytes"]) > 0]
         per_m = spread([num(r["host_cpu_s"]) / messages_in_window(r) * 1e9 for r in good])
@@ -452,9 +452,9 @@ class analysis:
             good = [r for r in group if truthy(r["loss_free"]) and num(r["window_bytes"]) > 0]
             per_n = spread([num(r["host_cpu_s"]) / (num(r["window_bytes"]) / interval) * 1e6
                             for r in good])
-            rows.append([payload, notify, "%g" % (interval / 1024)]
-                        + self.setting_cells(group)[:2] + [fmt_spread(per_n)]
-                        + self.setting_cells(group)[2:])
+            runs, host, per_m = self.setting_cells(group)
+            rows.append([payload, notify, "%g" % (interval / 1024), runs, host,
+                         fmt_spread(per_n), per_m])
         if rows:
             tables.append(("Message size × notification interval (1 GB/s, an item hand-out "
                            "per notification)", markdown(
