@@ -12,6 +12,8 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace gr::rdma;
@@ -22,6 +24,7 @@ class qa_signal_source : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_signal_source);
     CPPUNIT_TEST(test_ramp_sc16);
     CPPUNIT_TEST(test_ramp_fc32);
+    CPPUNIT_TEST(test_ramp_fill_is_ramp_item_across_wraps);
     CPPUNIT_TEST(test_tone_is_continuous_across_calls);
     CPPUNIT_TEST(test_noise_is_deterministic_with_right_power);
     CPPUNIT_TEST_SUITE_END();
@@ -70,6 +73,32 @@ public:
         uint8_t item[8];
         ramp_item(sample_format::fc32, first + 3, item);
         CPPUNIT_ASSERT(std::memcmp(item, &iq[6], 8) == 0);
+    }
+
+    void test_ramp_fill_is_ramp_item_across_wraps()
+    {
+        // Runs that cross where each format's ramp wraps (2^32 items of sc16, 2^24 of
+        // fc32's I), of lengths around the vector widths, at every start alignment.
+        const std::pair<sample_format, uint64_t> cases[] = {
+            { sample_format::sc16, (1ull << 32) - 37 },
+            { sample_format::sc16, (5ull << 32) - 1 },
+            { sample_format::fc32, (1ull << 24) - 37 },
+            { sample_format::fc32, (7ull << 24) - 1 },
+        };
+        for (const auto& [format, wrap] : cases) {
+            const size_t size = item_size(format);
+            for (uint64_t first = wrap - 3; first <= wrap + 3; first++) {
+                for (size_t count : { size_t(1), size_t(7), size_t(64), size_t(101) }) {
+                    std::vector<uint8_t> fast(count * size, 0xAA), slow(count * size);
+                    ramp_fill(format, first, count, fast.data());
+                    for (size_t n = 0; n < count; n++)
+                        ramp_item(format, first + n, slow.data() + n * size);
+                    CPPUNIT_ASSERT_MESSAGE(std::to_string(first) + "+" +
+                                               std::to_string(count),
+                                           fast == slow);
+                }
+            }
+        }
     }
 
     void test_tone_is_continuous_across_calls()

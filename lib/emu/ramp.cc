@@ -23,6 +23,25 @@ void ramp_item(sample_format format, uint64_t k, uint8_t* out)
     }
 }
 
+void ramp_fill(sample_format format, uint64_t first, size_t count, uint8_t* out)
+{
+    // Plain loops over the item's words, which the compiler vectorizes: one call per
+    // item cost the emulator a third of its CPU at 1 GB/s.
+    if (format == sample_format::sc16) {
+        const uint32_t k0 = static_cast<uint32_t>(first);
+        for (size_t n = 0; n < count; n++) {
+            const uint32_t item = k0 + static_cast<uint32_t>(n); // k mod 2^32
+            std::memcpy(out + 4 * n, &item, 4);
+        }
+    } else {
+        const uint32_t k0 = static_cast<uint32_t>(first & 0xFFFFFF);
+        for (size_t n = 0; n < count; n++) {
+            const float iq[2] = { static_cast<float>((k0 + n) & 0xFFFFFF), 0.0f };
+            std::memcpy(out + 8 * n, iq, sizeof(iq));
+        }
+    }
+}
+
 void check_ramp(sample_format format,
                 uint64_t first,
                 const void* data,

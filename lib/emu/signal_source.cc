@@ -57,12 +57,9 @@ signal_source::signal_source(const signal_config& config) : d_config(config)
 void signal_source::generate(uint64_t first, size_t count, uint8_t* out) const
 {
     switch (d_config.kind) {
-    case signal_kind::ramp: {
-        const size_t size = item_size(d_config.format);
-        for (size_t n = 0; n < count; n++)
-            ramp_item(d_config.format, first + n, out + n * size);
+    case signal_kind::ramp:
+        ramp_fill(d_config.format, first, count, out);
         break;
-    }
     case signal_kind::tone:
         generate_tone(first, count, out);
         break;

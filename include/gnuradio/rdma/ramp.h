@@ -26,6 +26,11 @@ namespace rdma {
  */
 RDMA_TRANSPORT_API void ramp_item(sample_format format, uint64_t k, uint8_t* out);
 
+//! Items first .. first + count - 1 of the ramp, as ramp_item() writes them one by one:
+//! the emulator's signal generator, fast enough not to be what limits its rate.
+RDMA_TRANSPORT_API void
+ramp_fill(sample_format format, uint64_t first, size_t count, uint8_t* out);
+
 //! Mismatches found by check_ramp().
 struct ramp_errors {
     uint64_t mismatches = 0;
