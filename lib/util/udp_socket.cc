@@ -9,6 +9,7 @@
 #include "poll_wait.h"
 #include "udp_socket.h"
 #include <netinet/ip.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <algorithm>
 #include <cstring>
@@ -18,6 +19,18 @@ namespace rdma {
 
 namespace {
 constexpr size_t max_batch = 64;
+// The kernel's limits for one segmented send (UDP_MAX_SEGMENTS; one IPv4 datagram's
+// payload).
+constexpr size_t max_segments = 64;
+constexpr size_t max_segmented_bytes = 65507;
+
+// Kernels before 4.18 do not know UDP_SEGMENT, and would send a segmented batch as
+// one long datagram: ask before using it.
+bool kernel_segments(int fd)
+{
+    const int off = 0;
+    return ::setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &off, sizeof(off)) == 0;
+}
 } // namespace
 
 udp_socket::udp_socket(const socket_address& bind_to)
@@ -25,6 +38,7 @@ udp_socket::udp_socket(const socket_address& bind_to)
 {
     if (!d_fd)
         throw_errno("socket(AF_INET, SOCK_DGRAM)");
+    d_segmentation = kernel_segments(d_fd.get());
     const int on = 1;
     if (::setsockopt(d_fd.get(), IPPROTO_IP, IP_PKTINFO, &on, sizeof(on)) != 0)
         throw_errno("setsockopt(IP_PKTINFO)");
@@ -77,28 +91,74 @@ void udp_socket::send_to(const uint8_t* data, size_t len, const socket_address& 
 size_t udp_socket::send_batch(datagram* batch, size_t count)
 {
     size_t sent = 0;
-    while (sent < count) {
-        const size_t n = std::min(count - sent, max_batch);
-        mmsghdr msgs[max_batch];
-        iovec iov[max_batch];
-        for (size_t i = 0; i < n; i++) {
-            datagram& d = batch[sent + i];
-            iov[i] = { d.data, d.length };
-            msgs[i] = {};
-            msgs[i].msg_hdr.msg_name = &d.peer.native();
-            msgs[i].msg_hdr.msg_namelen = sizeof(sockaddr_in);
-            msgs[i].msg_hdr.msg_iov = &iov[i];
-            msgs[i].msg_hdr.msg_iovlen = 1;
+    bool all_sent = true;
+    while (sent < count && all_sent)
+        sent += send_groups(batch + sent, count - sent, all_sent);
+    return sent;
+}
+
+size_t udp_socket::send_groups(datagram* batch, size_t count, bool& all_sent)
+{
+    mmsghdr msgs[max_batch];
+    iovec iov[max_batch];
+    alignas(cmsghdr) char control[max_batch][CMSG_SPACE(sizeof(uint16_t))];
+    size_t group_size[max_batch];
+    const size_t limit = std::min(count, max_batch); // iov has max_batch entries
+    size_t groups = 0, taken = 0;
+    while (taken < limit) {
+        // A group: datagrams of one length to one peer (the last may be shorter), as
+        // many as one segmented send carries.
+        const datagram& head = batch[taken];
+        size_t n = 1, bytes = head.length;
+        while (d_segmentation && taken + n < limit && n < max_segments &&
+               batch[taken + n].peer == head.peer &&
+               batch[taken + n].length <= head.length &&
+               bytes + batch[taken + n].length <= max_segmented_bytes) {
+            bytes += batch[taken + n].length;
+            if (batch[taken + n++].length < head.length)
+                break; // a shorter one ends the group
         }
-        const int r = ::sendmmsg(d_fd.get(), msgs, n, 0);
-        if (r < 0) {
-            if (errno == EAGAIN || errno == ENOBUFS || errno == ECONNREFUSED)
-                return sent;
-            throw_errno("sendmmsg");
+        for (size_t i = 0; i < n; i++)
+            iov[taken + i] = { batch[taken + i].data, batch[taken + i].length };
+        mmsghdr& m = msgs[groups];
+        m = {};
+        m.msg_hdr.msg_name = const_cast<sockaddr_in*>(&head.peer.native());
+        m.msg_hdr.msg_namelen = sizeof(sockaddr_in);
+        m.msg_hdr.msg_iov = &iov[taken];
+        m.msg_hdr.msg_iovlen = n;
+        if (n > 1) {
+            m.msg_hdr.msg_control = control[groups];
+            m.msg_hdr.msg_controllen = sizeof(control[groups]);
+            cmsghdr* c = CMSG_FIRSTHDR(&m.msg_hdr);
+            c->cmsg_level = SOL_UDP;
+            c->cmsg_type = UDP_SEGMENT;
+            c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+            const uint16_t segment = static_cast<uint16_t>(head.length);
+            std::memcpy(CMSG_DATA(c), &segment, sizeof(segment));
         }
-        sent += static_cast<size_t>(r);
-        if (static_cast<size_t>(r) < n)
-            return sent;
+        group_size[groups++] = n;
+        taken += n;
+    }
+    const int r = ::sendmmsg(d_fd.get(), msgs, static_cast<unsigned>(groups), 0);
+    if (r < 0) {
+        const int err = errno;
+        if (err == EAGAIN || err == ENOBUFS || err == ECONNREFUSED) {
+            all_sent = false;
+            return 0;
+        }
+        if (d_segmentation && group_size[0] > 1 && (err == EINVAL || err == EIO)) {
+            // The route cannot segment (a datagram longer than its MTU, a device
+            // without the offload): send datagram by datagram from now on.
+            d_segmentation = false;
+            return 0;
+        }
+        throw_errno("sendmmsg");
+    }
+    // Sent in part: the caller tries the rest, which then says why it failed.
+    size_t sent = 0;
+    for (int g = 0; g < r; g++) {
+        sent += group_size[g];
+        d_segmented_sends += group_size[g] > 1;
     }
     return sent;
 }

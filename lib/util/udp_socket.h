@@ -43,9 +43,16 @@ public:
     size_t request_send_buffer(size_t bytes);
 
     void send_to(const uint8_t* data, size_t len, const socket_address& to);
-    //! Send a batch; returns the number of datagrams sent (a full socket buffer
-    //! counts as not sent; errors other than EAGAIN/ENOBUFS/ECONNREFUSED throw).
+    /*!
+     * Send a batch; returns the number of datagrams sent (a full socket buffer
+     * counts as not sent; errors other than EAGAIN/ENOBUFS/ECONNREFUSED throw).
+     * Runs of datagrams of one length to one peer leave as one UDP_SEGMENT send when
+     * the kernel offers segmentation: the receiver sees the same datagrams, and the
+     * sender's stack runs once per run instead of once per datagram.
+     */
     size_t send_batch(datagram* batch, size_t count);
+    //! Sends that carried several datagrams (UDP segmentation), since construction.
+    uint64_t segmented_sends() const { return d_segmented_sends; }
 
     //! Wait up to \p timeout for one datagram; returns false on timeout.
     bool receive(datagram& slot, std::chrono::microseconds timeout);
@@ -56,8 +63,13 @@ public:
     bool wait_readable(std::chrono::microseconds timeout, int wake_fd = -1) const;
 
 private:
+    //! Sends the groups of one sendmmsg; returns the datagrams sent.
+    size_t send_groups(datagram* batch, size_t count, bool& all_sent);
+
     file_descriptor d_fd;
     socket_address d_local;
+    bool d_segmentation; //!< the kernel knows UDP_SEGMENT and the route took it so far
+    uint64_t d_segmented_sends = 0;
 };
 
 } // namespace rdma
