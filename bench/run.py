@@ -21,15 +21,16 @@ table (docs/performance.md explains every column). Phases:
   ceiling  rx_source -> null_sink over the null stand-in (type=null): no transport,
            1 GB/s and beyond; packet size (path MTU 4096/2048/1024) with the defaults
            and tuned, a grid of message size x notification interval, and the tuned
-           setting's work_interval from 0 to 20 ms
+           setting's work_interval from 0 to 50 ms
   latency  notification latency (latency_probe=1), pooled over the repetitions
   copies   copy census (LD_PRELOAD) and pointer tests, one run per receiver
 
 Receivers: udp_source as shipped and tuned (network.udp_source -> null_sink), the
 ideal socket receiver (bench_ideal_rx), gr-rdma over the soft NIC on loopback UDP
 (rdma_udp) and over the in-process wire (rdma_inproc), each with the defaults and tuned
-(*_tuned: 64 KiB messages, a notification every 32, work_interval=0.02). The socket baseline's sender is the same
-emulator (bench_udp_sender, RX_TRANSPORT = 2).
+(*_tuned: 64 KiB messages, a notification every 32, items handed out at most every
+50 ms within a 0.2 s latency budget). The socket baseline's sender is the same emulator
+(bench_udp_sender, RX_TRANSPORT = 2).
 
 Needs root for the tuned socket buffers (sysctl net.core.rmem_default/rmem_max, as
 gr-network recommends) and for hugepages (vm.nr_hugepages); both are restored when the
@@ -59,14 +60,16 @@ SOCKET_RECEIVERS = ["udp_source_shipped", "udp_source_tuned", "ideal"]
 RDMA_RECEIVERS = {"rdma_udp": "type=emu", "rdma_inproc": "type=emu,wire=inproc"}
 # gr-rdma's own tuning knobs, as the socket buffer and timer are udp_source's: 64 KiB
 # messages (one placeholder check per 16 packets), a notification every 2 MiB and items
-# handed out at most every 20 ms (docs/device-args.md: work_interval).
-TUNED = "payload=65536,notify=32,work_interval=0.02"
-TUNED_PAYLOAD, TUNED_NOTIFY = 65536, 32
+# handed out at most every 50 ms, which needs a 0.2 s latency budget (work_interval is
+# at most a quarter of it; docs/device-args.md).
+TUNED_PAYLOAD, TUNED_NOTIFY, TUNED_WAKE, TUNED_LATENCY = 65536, 32, 0.05, 0.2
+TUNED_TAIL = "latency=%g,work_interval=%g" % (TUNED_LATENCY, TUNED_WAKE)
+TUNED = "payload=%d,notify=%d,%s" % (TUNED_PAYLOAD, TUNED_NOTIFY, TUNED_TAIL)
 RDMA_TUNED = {"rdma_udp_tuned": "type=emu," + TUNED,
               "rdma_inproc_tuned": "type=emu,wire=inproc," + TUNED}
 # gr-network's recommendation for udp_source (its GRC block documentation).
 TUNED_SYSCTL = {"net.core.rmem_default": 26214400, "net.core.rmem_max": 104857600}
-HUGEPAGES = 320  # 640 MiB of 2 MiB pages: the largest ring here (4 GB/s x 0.1 s) fits
+HUGEPAGES = 512  # 1 GiB of 2 MiB pages: the largest ring here (4 GB/s x 0.2 s) fits
 
 RUN_FIELDS = [
     "phase", "receiver", "rep", "rate_sps", "payload", "notify", "mtu", "work_interval",
@@ -249,7 +252,7 @@ class suite:
         else:
             if receiver in RDMA_TUNED and not args:
                 args, payload, notify = RDMA_TUNED[receiver], TUNED_PAYLOAD, TUNED_NOTIFY
-                work_interval = 0.02
+                work_interval = TUNED_WAKE
                 row["payload"] = payload
             args = args or "%s,payload=%d,notify=%d" % (RDMA_RECEIVERS[receiver], payload,
                                                         notify)
@@ -346,7 +349,7 @@ class suite:
     def phase_ceiling(self):
         gbps = 250e6  # 1 GB/s of sc16
         default = (8192, 16, 0)  # the bench's messages with the default notify
-        tuned = (TUNED_PAYLOAD, TUNED_NOTIFY, 0.02)
+        tuned = (TUNED_PAYLOAD, TUNED_NOTIFY, TUNED_WAKE)
         # Message size x bytes between notifications: notify = interval / size.
         grid = [(p, b // p, 0) for b in [32 << 10, 2 << 20] for p in [8192, 4096, 2048, 1024]]
         runs = []  # (what, rate, (payload, notify, work_interval), mtu)
@@ -354,11 +357,13 @@ class suite:
             runs += [("packets", gbps, setting, mtu) for mtu in [4096, 2048, 1024]]
         runs += [("grid", gbps, g, 4096) for g in grid if g != (8192, 16, 0)]
         runs += [("wake", gbps, (TUNED_PAYLOAD, TUNED_NOTIFY, w), 4096)
-                 for w in [0, 0.002, 0.005, 0.01]]
+                 for w in [0, 0.005, 0.01, 0.02]]
         runs += [("rate", r, s_, 4096) for s_ in [default, tuned] for r in [500e6, 1000e6]]
         for rep in range(self.opts.reps):
             for what, rate, (payload, notify, wake), mtu in runs:
                 args = "type=null,payload=%d,notify=%d,mtu=%d" % (payload, notify, mtu)
+                if (payload, notify) == (TUNED_PAYLOAD, TUNED_NOTIFY):
+                    args += ",latency=%g" % TUNED_LATENCY  # every wake alike: one ring size
                 if wake:
                     args += ",work_interval=%g" % wake
                 row = self.measure("ceiling", "ceiling", rep, rate, payload, notify, args,
@@ -373,12 +378,12 @@ class suite:
                   "p50_ns", "p99_ns", "p999_ns", "max_ns", "dropped", "lost", "args"]
         low = self.opts.latency_rate
         # A notification per 2 KiB message: the latency of the notification path itself.
-        # The tuned setting, at 1 GB/s: what gathering items for 20 ms costs in latency.
+        # The tuned setting, at 1 GB/s: what gathering items for 50 ms costs in latency.
         setups = {"rdma_udp": ("type=emu", low, 2048, 1, ""),
                   "rdma_inproc": ("type=emu,wire=inproc", low, 2048, 1, ""),
                   "ceiling": ("type=null", low, 2048, 1, ""),
                   "ceiling_tuned": ("type=null", 250e6, TUNED_PAYLOAD, TUNED_NOTIFY,
-                                    ",work_interval=0.02")}
+                                    "," + TUNED_TAIL)}
         for rep in range(self.opts.reps):
             for receiver, (base, rate, payload, notify, extra) in setups.items():
                 args = "%s,payload=%d,notify=%d%s,latency_probe=1" % (base, payload, notify,
