@@ -141,6 +141,18 @@ public:
         };
         receive_all(a, 0, 71, lengths);
         receive_all(b, 71, 3, lengths);
+
+        // A socket the kernel will not segment for (here: UDP checksums off, which
+        // segmentation refuses with EINVAL) sends datagram by datagram instead.
+        udp_socket plain(socket_address::parse("127.0.0.1:0"));
+        const int on = 1;
+        CPPUNIT_ASSERT_EQUAL(
+            0, ::setsockopt(plain.fd(), SOL_SOCKET, SO_NO_CHECK, &on, sizeof(on)));
+        for (size_t i = 71; i < batch.size(); i++)
+            batch[i].peer = a.local_address();
+        CPPUNIT_ASSERT_EQUAL(batch.size(), plain.send_batch(batch.data(), batch.size()));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), plain.segmented_sends());
+        receive_all(a, 0, lengths.size(), lengths);
     }
 
     void test_truncated_datagram_flagged()
