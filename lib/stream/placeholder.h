@@ -48,7 +48,7 @@ public:
     //! Whether the packet slot still holds the mark (the packet did not land).
     bool present(const uint8_t* slot, size_t items) const
     {
-        // Fixed-size loads, not memcmp: this runs once per packet.
+        // Fixed-size loads, not memcmp: this runs once per message.
         return d_item == 4 ? matches<uint32_t>(slot, items)
                            : matches<uint64_t>(slot, items);
     }
