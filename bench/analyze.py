@@ -320,12 +320,10 @@ class analysis:
         return "\n".join(lines)
 
     # -- the targets, one by one
-    def cost_at(self, rows, receiver, rate, payload=None, notify=None):
-        sel = [r for r in rows if r["receiver"] == receiver and num(r["rate_sps"]) == rate
-               and (payload is None or r["payload"] == str(payload))
-               and (notify is None or r["notify"] == str(notify))]
-        host, ok, n = self.cell(sel)
-        return host, ok, n
+    def cost_at(self, rows, receiver, rate, payload=None):
+        return self.cell([r for r in rows
+                          if r["receiver"] == receiver and num(r["rate_sps"]) == rate
+                          and (payload is None or r["payload"] == str(payload))])
 
     def ceiling_rows(self, setting, rate=GBPS, mtu="4096"):
         return [r for r in self.ceiling if num(r["rate_sps"]) == rate
