@@ -44,7 +44,8 @@ def run(args, samples=SAMPLES):
 def summary(r):
     return {k: v for k, v in r.counters.items()
             if k.startswith("host.") or k.startswith("device.") or
-            k in ("nic.naks_sent", "nic.duplicate", "nic.drop_psn_sequence")}
+            k in ("nic.naks_sent", "nic.duplicate", "nic.drop_psn_sequence",
+                  "metadata.substituted_unmatched")}
 
 
 class qa_rc_mode(gr_unittest.TestCase):
