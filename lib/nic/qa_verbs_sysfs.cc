@@ -264,6 +264,8 @@ public:
         CPPUNIT_ASSERT_EQUAL(size_t(2), c.size());
         CPPUNIT_ASSERT_EQUAL(uint64_t(12), c.at("rcvd_pkts"));
         CPPUNIT_ASSERT_EQUAL(UINT64_MAX, c.at("out_of_seq_request"));
+        CPPUNIT_ASSERT(sys.hw_counters_lifespan("rxe0", 1) == std::chrono::milliseconds(10));
+        CPPUNIT_ASSERT(sys.hw_counters_lifespan("other", 1) == std::chrono::milliseconds(0));
     }
 
     void test_uverbs_class()

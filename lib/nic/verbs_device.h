@@ -84,8 +84,15 @@ public:
     std::unique_ptr<protection_domain> alloc_pd() override;
     std::unique_ptr<completion_queue> create_cq(int entries) override;
     //! The port's hw_counters (rcvd_pkts, out_of_seq_request, ...) plus the backend's
-    //! own: completions, completion_errors and wc_<status> per error status.
+    //! own: completions, completion_errors and wc_<status> per error status. The
+    //! hw_counters are the kernel's cache, up to hw_counters_lifespan() old: to see
+    //! traffic that just ended, read after waiting that long.
     counters read_counters() const override;
+    std::chrono::milliseconds hw_counters_lifespan() const
+    {
+        return rdma_sysfs(d_ctx->sysfs_root)
+            .hw_counters_lifespan(d_ctx->location.device, d_ctx->location.port);
+    }
 
     // Beyond the interface, for tests and tools that post their own work requests.
     const roce_gid_location& location() const { return d_ctx->location; }

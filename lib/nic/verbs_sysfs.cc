@@ -281,6 +281,18 @@ counters rdma_sysfs::hw_counters(const std::string& device, unsigned port) const
     return out;
 }
 
+std::chrono::milliseconds rdma_sysfs::hw_counters_lifespan(const std::string& device,
+                                                           unsigned port) const
+{
+    for (const std::string& dir :
+         { device_dir(device) + "/ports/" + std::to_string(port) + "/hw_counters",
+           device_dir(device) + "/hw_counters" }) {
+        if (auto v = parse_unsigned(read_sysfs_line(dir + "/lifespan").value_or("")))
+            return std::chrono::milliseconds(*v);
+    }
+    return std::chrono::milliseconds(0);
+}
+
 bool rdma_sysfs::has_uverbs() const
 {
     return fs::is_directory(d_root + "/class/infiniband_verbs");

@@ -10,6 +10,7 @@
 
 #include "nic.h"
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -92,8 +93,14 @@ public:
     //! (class/net/<netdev>/device/numa_node); -1 when neither says (e.g. rxe on veth).
     int numa_node(const std::string& device, const std::string& netdev) const;
     //! ports/<p>/hw_counters/* of \p device (else its device-wide hw_counters/*), by
-    //! file name; files that do not hold a number are left out.
+    //! file name; files that do not hold a number are left out. The kernel caches
+    //! them (see hw_counters_lifespan): a value may be that old.
     counters hw_counters(const std::string& device, unsigned port) const;
+    //! How long the kernel serves cached hw_counters (hw_counters/lifespan, ms; 10 ms
+    //! by default, rounded up to jiffies): a read within that time of the last refresh,
+    //! by any reader, returns the refresh's values. 0 when the file is absent.
+    std::chrono::milliseconds hw_counters_lifespan(const std::string& device,
+                                                   unsigned port) const;
     //! Whether class/infiniband_verbs exists: ib_uverbs is loaded, so userspace verbs
     //! (libibverbs) can reach the devices.
     bool has_uverbs() const;

@@ -76,6 +76,13 @@ for _ in $(seq 100); do
 done
 grep -q ACTIVE $state 2>/dev/null || setup_failed "rxe0 port 1 not ACTIVE: $(cat $state 2>&1)"
 say "$($RDMA link show rxe0/1)"
+# The RDMA core caches hw_counters for a lifespan (10 ms by default): a read within it of
+# the last refresh returns the old values. Bursts in the tests are shorter than that on
+# a fast machine and longer on a slow one, so a test that read the counters naively
+# passed or failed by chance. A long lifespan makes every naive read stale, every run:
+# the tests must read counters settled (guest_check.h, rxe_counters_settled).
+echo 200 >/sys/class/infiniband/rxe0/ports/1/hw_counters/lifespan ||
+    setup_failed "hw_counters/lifespan"
 
 # The SDR: the emulator daemon in namespace dev, sending raw RoCEv2 frames to rxe0.
 # Pinned to CPU 0: veth queues a frame on the backlog of the CPU that sent it, so a

@@ -80,6 +80,7 @@ private:
 };
 
 //! An rxe port counter (rxe_hw_counters.c): rcvd_pkts, sent_pkts, out_of_seq_request...
+//! One raw sysfs read: it may be a cached value (see rxe_counters_settled).
 inline uint64_t rxe_counter(const std::string& name,
                             const std::string& device = rxe_device,
                             unsigned port = 1)
@@ -91,6 +92,53 @@ inline uint64_t rxe_counter(const std::string& name,
     if (!(in >> value))
         throw std::runtime_error("cannot read rxe counter " + path);
     return value;
+}
+
+/*!
+ * rxe's port counters \p names, read so that none is stale. The RDMA core caches a
+ * port's hw_counters for hw_counters/lifespan ms (update_hw_stats: a read within that
+ * time of the last refresh, by anyone, returns the values of that refresh; 10 ms by
+ * default, rounded up to jiffies). A burst shorter than that, read before and after,
+ * shows a delta of 0. So: wait out a lifespan (plus a tick either side), read, wait and
+ * read again, until two reads agree. A first read that differs from the next was
+ * stale, or packets were still arriving; \p check notes which counters moved, under
+ * \p label, so a failure says which read was cached.
+ */
+inline std::map<std::string, uint64_t>
+rxe_counters_settled(const std::vector<std::string>& names,
+                     checker& check,
+                     const std::string& label,
+                     const std::string& device = rxe_device,
+                     unsigned port = 1)
+{
+    const unsigned lifespan_ms =
+        static_cast<unsigned>(rxe_counter("lifespan", device, port));
+    // A jiffy is at most 10 ms (HZ >= 100); the cache holds while
+    // jiffies <= refresh + lifespan, so lifespan + two jiffies is past it for sure.
+    const auto wait = std::chrono::milliseconds(lifespan_ms + 20);
+    const auto read = [&] {
+        std::this_thread::sleep_for(wait);
+        std::map<std::string, uint64_t> out;
+        for (const auto& n : names)
+            out[n] = rxe_counter(n, device, port);
+        return out;
+    };
+    auto last = read();
+    for (int attempt = 0; attempt < 10; attempt++) {
+        auto next = read();
+        if (next == last)
+            return next;
+        std::string moved;
+        for (const auto& [n, v] : next)
+            if (last[n] != v)
+                moved += " " + n + " " + std::to_string(last[n]) + "->" + std::to_string(v);
+        check.note(label + "rxe counters moved between two reads " +
+                   std::to_string(wait.count()) + " ms apart (the first was cached, or " +
+                   "packets were still arriving):" + moved);
+        last = std::move(next);
+    }
+    check.note(label + "rxe counters did not settle in 10 reads; using the last");
+    return last;
 }
 
 /*!

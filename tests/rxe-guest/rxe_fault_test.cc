@@ -65,18 +65,10 @@ bool host_written(const uint8_t* p, size_t items)
     return true;
 }
 
-const char* const rxe_counter_names[] = { "rcvd_pkts",          "duplicate_request",
-                                          "out_of_seq_request", "rcvd_seq_err",
-                                          "rdma_recvs",         "send_err",
-                                          "sent_pkts" };
-
-std::map<std::string, uint64_t> rxe_counters()
-{
-    std::map<std::string, uint64_t> out;
-    for (const char* name : rxe_counter_names)
-        out[name] = rxe_guest::rxe_counter(name);
-    return out;
-}
+const std::vector<std::string> rxe_counter_names = { "rcvd_pkts",          "duplicate_request",
+                                                     "out_of_seq_request", "rcvd_seq_err",
+                                                     "rdma_recvs",         "send_err",
+                                                     "sent_pkts" };
 
 uint64_t counter(const std::map<std::string, uint64_t>& c,
                  const std::string& name,
@@ -131,7 +123,8 @@ void run_burst(rxe_guest::checker& check,
     // The ring is this program's memory: fill it so that any write shows.
     std::memset(stream.ring_base(), sentinel, stream.ring_bytes());
 
-    const auto rxe_before = rxe_counters();
+    const auto rxe_before =
+        rxe_guest::rxe_counters_settled(rxe_counter_names, check, label + "before: ");
     stream.start();
     std::vector<rx_event> reports;
     uint64_t delivered = 0;
@@ -160,7 +153,8 @@ void run_burst(rxe_guest::checker& check,
     stream.stop();
     // Leave the emulator as the next burst (or test) expects it.
     axi.write32(regs::emu_reg(0, regs::emu::fault_count), 0);
-    const auto rxe_after = rxe_counters();
+    const auto rxe_after =
+        rxe_guest::rxe_counters_settled(rxe_counter_names, check, label + "after: ");
 
     const uint8_t* ring = stream.ring_base();
     bool others_ok = true;

@@ -77,7 +77,8 @@ int main(int argc, char** argv)
                    " ring wraps");
         check.expect(wraps >= min_wraps, "the burst wraps the ring at least 10 times");
 
-        const uint64_t rcvd_before = rxe_guest::rxe_counter("rcvd_pkts");
+        const uint64_t rcvd_before =
+            rxe_guest::rxe_counters_settled({ "rcvd_pkts" }, check, "before: ")["rcvd_pkts"];
         const auto t0 = std::chrono::steady_clock::now();
         stream.start();
         const sample_format fmt = parse_sample_format(format);
@@ -124,7 +125,9 @@ int main(int argc, char** argv)
                      "the device reports the burst DONE");
         const auto c = rxe_guest::settled_counters(stream);
         stream.stop();
-        const uint64_t rcvd = rxe_guest::rxe_counter("rcvd_pkts") - rcvd_before;
+        const uint64_t rcvd =
+            rxe_guest::rxe_counters_settled({ "rcvd_pkts" }, check, "after: ")["rcvd_pkts"] -
+            rcvd_before;
         for (const auto& [name, value] : c)
             check.note("counter " + name + " = " + std::to_string(value));
         check.note("rxe rcvd_pkts delta = " + std::to_string(rcvd) + ", " +

@@ -193,7 +193,8 @@ int main()
                                IBV_QP_RQ_PSN),
              "modify QP to RTR");
 
-        const uint64_t rcvd_before = rxe_guest::rxe_counter("rcvd_pkts");
+        const uint64_t rcvd_before =
+            rxe_guest::rxe_counters_settled({ "rcvd_pkts" }, check, "before: ")["rcvd_pkts"];
         axi.write32(rx(regs::rx::dest_ipv4), ntohl(inet_addr(rxe_guest::host_ip)));
         axi.write32(rx(regs::rx::dest_udp_port), 4791);
         axi.write32(rx(regs::rx::dest_qpn), qp->qp_num);
@@ -241,7 +242,9 @@ int main()
         const uint64_t sent = axi.read64(rx(regs::rx::packets_sent_lo));
         const uint64_t imm_sent = axi.read64(rx(regs::rx::imm_sent_lo));
         axi.write32(rx(regs::rx::command), regs::command::stop);
-        const uint64_t rcvd = rxe_guest::rxe_counter("rcvd_pkts") - rcvd_before;
+        const uint64_t rcvd =
+            rxe_guest::rxe_counters_settled({ "rcvd_pkts" }, check, "after: ")["rcvd_pkts"] -
+            rcvd_before;
 
         check.expect_eq(
             imms.size(), size_t(imm_sent), "immediate completions == device.imm_sent");
