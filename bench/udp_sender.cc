@@ -94,7 +94,7 @@ int main(int argc, char** argv)
         setup.num_samples = o.samples;
         control.configure_rx(0, setup);
         if (info.has(regs::cap::emulator))
-            control.configure_signal(0, emulated_signal{}); // the ramp
+            control.configure_signal(0, test_signal_config{}); // the ramp
         control.start_rx(0);
 
         const double burst_s = double(o.samples) / o.rate;

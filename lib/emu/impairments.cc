@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "hash.h"
+#include "../util/hash.h"
 #include "impairments.h"
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 
 #include "packetizer.h"
 #include "rx_descriptor.h"
-#include "signal_source.h"
+#include <gnuradio/rdma/test_signal.h>
 #include "wire.h"
 
 namespace gr {
@@ -73,7 +73,7 @@ private:
                 outgoing_packet* out);
 
     const rx_descriptor d_desc;
-    const signal_source d_signal;
+    const test_signal d_signal;
     const size_t d_item;
     const uint64_t d_spm;
     const uint64_t d_packets_per_message; // of a whole message: PSN stride

@@ -13,7 +13,7 @@
 #include "../roce/roce_packet.h"
 #include "../util/udp_socket.h"
 #include "emulator.h"
-#include "signal_source.h"
+#include <gnuradio/rdma/test_signal.h>
 #include <gnuradio/rdma/ramp.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>

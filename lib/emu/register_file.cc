@@ -440,7 +440,7 @@ status register_file::write_emu(unsigned s, uint32_t reg, uint32_t value)
         return status::decerr;
     if (reg == regs::emu::fault_log || reg == regs::emu::fault_log_level)
         return status::slverr;
-    if (reg == regs::emu::signal && value > regs::signal::noise)
+    if (reg == regs::emu::signal && value > regs::signal::extremes)
         return status::slverr;
     if ((reg == regs::emu::loss_ppm || reg == regs::emu::duplicate_ppm ||
          reg == regs::emu::corrupt_ppm || reg == regs::emu::delay_ppm) &&
@@ -480,8 +480,8 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     d.num_samples =
         regs::join_words(at(regs::rx::num_samples_lo), at(regs::rx::num_samples_hi));
     d.signal.format = static_cast<sample_format>(at(regs::rx::format));
-    d.signal.kind = static_cast<signal_kind>(e[regs::emu::signal / 4]);
-    d.signal.tone_freq_hz = static_cast<int32_t>(e[regs::emu::tone_freq_hz / 4]);
+    d.signal.kind = static_cast<test_signal_kind>(e[regs::emu::signal / 4]);
+    d.signal.freq_hz = static_cast<int32_t>(e[regs::emu::tone_freq_hz / 4]);
     std::memcpy(&d.signal.amplitude, &e[regs::emu::amplitude / 4], 4);
     d.signal.seed = e[regs::emu::seed / 4];
     d.signal.sample_rate = double(d.rate_num) / double(d.rate_den ? d.rate_den : 1);

@@ -10,7 +10,7 @@
 
 #include "../util/socket_address.h"
 #include "impairments.h"
-#include "signal_source.h"
+#include <gnuradio/rdma/test_signal.h>
 #include <cstdint>
 
 namespace gr {
@@ -39,7 +39,7 @@ struct rx_descriptor {
     uint64_t start_time_ns = 0;     //!< device time of sample 0; 0: now
     uint64_t num_samples = 0;       //!< 0: continuous
     uint32_t fifo_us = 30000;       //!< device FIFO depth: later samples overflow
-    signal_config signal;
+    test_signal_config signal;
     impairment_config impairments;
 };
 

@@ -10,7 +10,7 @@
 
 #include "packetizer.h"
 #include "rx_descriptor.h"
-#include "signal_source.h"
+#include <gnuradio/rdma/test_signal.h>
 #include "wire.h"
 
 namespace gr {
@@ -58,7 +58,7 @@ public:
 
 private:
     const uint64_t d_num_samples;
-    const signal_source d_signal;
+    const test_signal d_signal;
     const size_t d_item;
     const uint64_t d_spm;
 };

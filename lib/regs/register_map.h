@@ -259,10 +259,15 @@ constexpr uint32_t emu_reg(unsigned s, uint32_t reg)
     return emu_base + s * emu_stride + reg;
 }
 
+//! EMU_SIGNAL values: gnuradio/rdma/test_signal.h (test_signal_kind) defines each.
 namespace signal {
 constexpr uint32_t ramp = 0;
 constexpr uint32_t tone = 1;
 constexpr uint32_t noise = 2;
+constexpr uint32_t clipped_noise = 3;
+constexpr uint32_t clipped_tone = 4;
+constexpr uint32_t square = 5;
+constexpr uint32_t extremes = 6;
 } // namespace signal
 
 } // namespace regs

@@ -96,10 +96,11 @@ void device_controller::configure_rx(unsigned stream, const rx_setup& s)
                    count - before - 1);
 }
 
-void device_controller::configure_signal(unsigned stream, const emulated_signal& signal)
+void device_controller::configure_signal(unsigned stream, const test_signal_config& signal)
 {
+    const auto freq = static_cast<int32_t>(signal.freq_hz);
     uint32_t w[4] = {
-        signal.kind, static_cast<uint32_t>(signal.tone_freq_hz), 0, signal.seed
+        static_cast<uint32_t>(signal.kind), static_cast<uint32_t>(freq), 0, signal.seed
     };
     std::memcpy(&w[2], &signal.amplitude, 4);
     d_client.write(regs::emu_reg(stream, regs::emu::signal), w, 4);

@@ -11,6 +11,7 @@
 #include "../axioe/axioe_client.h"
 #include "../regs/register_map.h"
 #include <gnuradio/rdma/sample_format.h>
+#include <gnuradio/rdma/test_signal.h>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -54,14 +55,6 @@ struct rx_setup {
     uint64_t start_time_ns = 0;
     uint64_t num_samples = 0;
     uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
-};
-
-//! Emulator-only signal settings (the emulator extension block).
-struct emulated_signal {
-    uint32_t kind = regs::signal::ramp;
-    int32_t tone_freq_hz = 100000;
-    float amplitude = 0.5f;
-    uint32_t seed = 1;
 };
 
 //! Emulator-only impairments (the emulator extension block; docs/register-map.md).
@@ -125,7 +118,9 @@ public:
     link_state read_link(unsigned link);
 
     void configure_rx(unsigned stream, const rx_setup& setup);
-    void configure_signal(unsigned stream, const emulated_signal& signal);
+    //! The emulator's test signal (its extension block): kind, frequency (whole Hz),
+    //! amplitude, seed.
+    void configure_signal(unsigned stream, const test_signal_config& signal);
     void configure_impairments(unsigned stream, const emulated_impairments& impairments);
     //! Drain the emulator's log of injected faults (oldest first).
     std::vector<injected_fault> read_fault_log(unsigned stream);

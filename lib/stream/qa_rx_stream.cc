@@ -7,7 +7,7 @@
 
 // rx_stream end to end without GNU Radio: embedded emulator -> UDP -> soft NIC -> ring.
 
-#include "../emu/signal_source.h"
+#include <gnuradio/rdma/test_signal.h>
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/sample_format.h>

@@ -90,6 +90,7 @@ private:
     void allocate_ring(const device_args& args);
     void drain_completions();
     void pump_completions();
+    void on_notification(const nic::work_completion& wc, uint64_t produced_bound);
     rx_device_counters read_device_counters();
     void await_last_notification();
     void update_progress(uint64_t released);
@@ -97,7 +98,7 @@ private:
 
     logger_ptr d_logger;
     rx_stream_plan d_plan;
-    emulated_signal d_signal;
+    test_signal_config d_signal; // what the emulator generates (type=emu, or a daemon)
     emulated_impairments d_impairments;
 
     // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and

@@ -12,6 +12,7 @@
 #include "../util/net_interface.h"
 #include "nic_factory.h"
 #include "rx_stream_impl.h"
+#include "signal_args.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -209,14 +210,7 @@ void rx_stream::impl::open_device(const device_args& args)
                                     to_string(d_plan.format));
     d_link = d_device->read_link(0);
 
-    const std::string signal =
-        args.get_choice("signal", { "ramp", "tone", "noise" }, "ramp");
-    d_signal.kind = signal == "ramp"   ? regs::signal::ramp
-                    : signal == "tone" ? regs::signal::tone
-                                       : regs::signal::noise;
-    d_signal.tone_freq_hz = static_cast<int32_t>(args.get_double("freq", 100e3));
-    d_signal.amplitude = static_cast<float>(args.get_double("amplitude", 0.5));
-    d_signal.seed = static_cast<uint32_t>(args.get_uint("seed", 1));
+    d_signal = parse_test_signal_args(args, d_plan.format, d_plan.sample_rate);
     parse_impairments(args);
     const bool wants_signal = args.has("signal") || args.has("freq") ||
                               args.has("amplitude") || args.has("seed") ||

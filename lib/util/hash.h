@@ -5,15 +5,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_EMU_HASH_H
-#define INCLUDED_RDMA_EMU_HASH_H
+#ifndef INCLUDED_RDMA_UTIL_HASH_H
+#define INCLUDED_RDMA_UTIL_HASH_H
 
 #include <cstdint>
 
 namespace gr {
 namespace rdma {
-namespace emu {
-
 //! SplitMix64's finalizer: a stateless hash, so that a message number or sample index
 //! alone decides an impairment or a noise value (reproducible, no generator state).
 inline uint64_t splitmix64(uint64_t x)
@@ -24,7 +22,6 @@ inline uint64_t splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-} // namespace emu
 } // namespace rdma
 } // namespace gr
 
