@@ -10,8 +10,11 @@
 
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/ramp_check.h>
+#include <gnuradio/rdma/test_signal.h>
 #include <atomic>
 #include <map>
+#include <array>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -21,7 +24,10 @@ namespace rdma {
 class ramp_check_impl : public ramp_check
 {
 public:
-    ramp_check_impl(const std::string& format, uint64_t range_base, uint64_t range_bytes);
+    ramp_check_impl(const std::string& format,
+                    uint64_t range_base,
+                    uint64_t range_bytes,
+                    const std::string& signal);
 
     uint64_t items_checked() const override { return d_items; }
     uint64_t mismatches() const override { return d_mismatches; }
@@ -47,8 +53,14 @@ private:
     void on_event(const pmt::pmt_t& msg);
     bool is_zero(const uint8_t* item) const;
     uint64_t data_sample(const uint8_t* item) const;
+    bool is_ramp() const { return d_signal_config.kind == test_signal_kind::ramp; }
 
     const sample_format d_format;
+    const std::string d_signal_args;
+    test_signal_config d_signal_config;
+    std::unique_ptr<test_signal> d_signal; // made once the rate is known
+    static constexpr size_t scratch_items = 4096;
+    std::array<uint8_t, scratch_items * 8> d_expect{}; // the reference, a chunk at a time
     const size_t d_item;
     const uintptr_t d_range_base;
     const uint64_t d_range_bytes;

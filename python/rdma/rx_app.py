@@ -39,8 +39,9 @@ def parse_args(argv):
     p.add_argument("--output", metavar="FILE",
                    help="record the samples to FILE (raw items, as gr file_sink writes)")
     p.add_argument("--check", action="store_true",
-                   help="verify the ramp and that every sample is read in place in the "
-                        "ring (needs signal=ramp)")
+                   help="verify every sample against the emulator's test signal, "
+                        "recomputed from --args, and that every sample is read in place "
+                        "in the ring")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--timeout", type=float, default=10.0,
                    help="seconds to wait beyond the stream's length before giving up")
@@ -67,7 +68,7 @@ class receiver(gr.top_block):
         self.check = None
         if opts.check:
             self.check = rdma.ramp_check(opts.format, self.src.ring_base(),
-                                         2 * self.src.ring_bytes())
+                                         2 * self.src.ring_bytes(), opts.args)
             self.connect(self.src, self.check)
             self.msg_connect((self.src, "async_msgs"), (self.check, "events"))
 

@@ -17,18 +17,20 @@ namespace gr {
 namespace rdma {
 
 /*!
- * \brief Check an RDMA source's ramp against its own reports, sample by sample.
+ * \brief Check an RDMA source's test signal against its own reports, sample by sample.
  * \ingroup rdma
  *
  * \details
  * A sink for link tests. It follows the source's tags: "rx_time" (with "rx_rate")
- * tells which device sample each item is, so the expected ramp value is known after
- * overruns too, and every rx_time is checked against the sample the data itself
- * encodes; "rx_gap" announces items delivered as zeros, which must be zeros. Connect
- * the source's "async_msgs" port to the "events" port so that samples reported lost
- * after delivery (overwritten while unread, or replaced by zeros on the device) are
- * excused. Everything else must match the ramp
- * (gnuradio/rdma/ramp.h) exactly.
+ * tells which device sample each item is, so the expected value is known after
+ * overruns too; "rx_gap" announces items delivered as zeros, which must be zeros.
+ * Connect the source's "async_msgs" port to the "events" port so that samples reported
+ * lost after delivery (overwritten while unread, or replaced by zeros on the device) are
+ * excused. Everything else must match the emulator's test signal exactly: the ramp
+ * (gnuradio/rdma/ramp.h) by default, or any signal of gnuradio/rdma/test_signal.h,
+ * recomputed from the same device args the source was given. With the ramp, whose
+ * items encode their own index, every rx_time is also checked against the sample the
+ * data carries.
  *
  * When given a memory range (e.g. the source's ring_base() and 2 * ring_bytes()) it
  * also counts work() calls whose input lies outside it: the zero-copy check.
@@ -42,10 +44,14 @@ public:
      * \param format "fc32" or "sc16"
      * \param range_base start of the memory range the input must lie in (0: no check)
      * \param range_bytes length of that range
+     * \param signal the source's device args, or just their signal keys (signal=,
+     *        freq=, amplitude=, seed=; other keys are ignored): the signal to expect.
+     *        Empty: the ramp.
      */
     static sptr make(const std::string& format = "fc32",
                      uint64_t range_base = 0,
-                     uint64_t range_bytes = 0);
+                     uint64_t range_bytes = 0,
+                     const std::string& signal = "");
 
     virtual uint64_t items_checked() const = 0;
     //! Items that matched neither the ramp nor a reported gap's zeros.

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ramp_check.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(dde036f83425095661c7b909bf56f7c0) */
+/* BINDTOOL_HEADER_FILE_HASH(69351d056435fa553ce9d72b5e1366ef) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -38,6 +38,7 @@ void bind_ramp_check(py::module& m)
              py::arg("format") = "fc32",
              py::arg("range_base") = 0,
              py::arg("range_bytes") = 0,
+             py::arg("signal") = "",
              D(ramp_check, make))
 
         .def("items_checked", &ramp_check::items_checked, D(ramp_check, items_checked))
