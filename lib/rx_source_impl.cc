@@ -157,10 +157,15 @@ void rx_source_impl::publish_events()
         } else {
             const pmt::pmt_t info = report_dict(e);
             // Tags reach readers that have not passed the item yet; the message always
-            // arrives. Device events say nothing about the items: the message alone.
-            const char* tag = e.type == rx_event::kind::gap ? "rx_gap" : "rx_overrun";
-            if (e.type != rx_event::kind::device)
-                add_item_tag(0, e.item, pmt::mp(tag), info, d_id);
+            // arrives. Device events and notices are no loss: the message alone.
+            const bool loss =
+                e.type == rx_event::kind::gap || e.type == rx_event::kind::overrun;
+            if (loss)
+                add_item_tag(0,
+                             e.item,
+                             pmt::mp(e.type == rx_event::kind::gap ? "rx_gap" : "rx_overrun"),
+                             info,
+                             d_id);
             message_port_pub(pmt::mp("async_msgs"),
                              pmt::cons(pmt::mp("rdma_rx_event"), info));
         }

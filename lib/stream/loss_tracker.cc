@@ -24,6 +24,8 @@ const char* to_string(rx_event::kind k)
         return "time";
     case rx_event::kind::device:
         return "device";
+    case rx_event::kind::notice:
+        return "notice";
     }
     return "unknown";
 }
@@ -49,6 +51,8 @@ const char* to_string(rx_event::reason r)
         return "device_overflow";
     case rx_event::reason::device_other:
         return "device_other";
+    case rx_event::reason::mark_imitated:
+        return "mark_imitated";
     }
     return "unknown";
 }
@@ -130,6 +134,9 @@ void loss_tracker::reset()
     d_in_gap = false;
     d_event_head = d_event_count = 0;
     d_events_discarded = 0;
+    d_proof_head = d_proof_count = 0;
+    d_imitations = 0;
+    d_mark.renew();
     // A fresh run sees no samples of the last one: blocks with history read the end of
     // the ring as the zeros before item 0.
     std::memset(d_geometry.ring, 0, d_geometry.ring_items * d_item);
@@ -171,8 +178,21 @@ void loss_tracker::verify(uint64_t message, size_t index)
     uint8_t* memory = slot_memory_at(index);
     const uint64_t n = items_in(message);
     slot_state state = slot_state::unverifiable;
-    if (s.armed_for == message)
+    if (s.armed_for == message) {
         state = mark_present(index, n) ? slot_state::lost : slot_state::landed;
+        if (state == slot_state::lost && proven(message)) {
+            // The samples equal the mark, yet the NIC says the message landed: believe
+            // the NIC, and say so.
+            state = slot_state::landed;
+            d_imitations++;
+            const uint64_t first = message * d_geometry.message_items;
+            report_run(rx_event::kind::notice,
+                       rx_event::reason::mark_imitated,
+                       first >= d_offset ? first - d_offset : 0,
+                       first,
+                       n);
+        }
+    }
     // Never hand out unproven data: what did not land, or cannot be proven, is zeros.
     if (state != slot_state::landed)
         std::memset(memory, 0, n * d_item);
@@ -463,6 +483,35 @@ loss_tracker::cut_at_substitution(uint64_t device_item, uint64_t count, bool& ze
         return std::min(count, r.end - device_item);
     }
     return std::min(count, r.first - device_item);
+}
+
+void loss_tracker::prove_landed(uint64_t first_message, uint64_t end_message)
+{
+    if (end_message <= first_message)
+        return;
+    if (d_proof_count) {
+        item_range& last = d_proofs[(d_proof_head + d_proof_count - 1) % max_proofs];
+        if (first_message <= last.end) { // RC: each proof extends the last
+            last.end = std::max(last.end, end_message);
+            return;
+        }
+    }
+    if (d_proof_count == max_proofs) {
+        d_proof_head = (d_proof_head + 1) % max_proofs;
+        d_proof_count--;
+    }
+    d_proofs[(d_proof_head + d_proof_count) % max_proofs] = { first_message, end_message };
+    d_proof_count++;
+}
+
+bool loss_tracker::proven(uint64_t message)
+{
+    // Messages are verified in order: proofs that end before this one are spent.
+    while (d_proof_count && d_proofs[d_proof_head].end <= message) {
+        d_proof_head = (d_proof_head + 1) % max_proofs;
+        d_proof_count--;
+    }
+    return d_proof_count && d_proofs[d_proof_head].first <= message;
 }
 
 uint64_t loss_tracker::consumer_total() const

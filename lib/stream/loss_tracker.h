@@ -70,8 +70,23 @@ class loss_tracker
 public:
     loss_tracker(const ring_geometry& geometry, sample_format format);
 
-    //! Start a run: arm every slot for the first wrap.
+    //! Start a run: draw a new mark, arm every slot for the first wrap.
     void reset();
+
+    /*!
+     * The NIC proved that messages [first, end) landed whole: on RC, every message
+     * before a notification's (the responder takes packets in order only); on UC, a
+     * notification's own message, completed with its full length. A mark still found in
+     * such a message is not a loss but the samples themselves, equal to the mark by
+     * chance (placeholder.h): they are delivered as received, counted
+     * (imitations()) and reported (kind::notice, reason::mark_imitated). Call in
+     * increasing order of \p first.
+     */
+    void prove_landed(uint64_t first_message, uint64_t end_message);
+    //! Messages found holding the mark although proven landed.
+    uint64_t imitations() const { return d_imitations; }
+    //! The mark of this run (tests write it into a slot to play a signal that imitates it).
+    const placeholder& mark() const { return d_mark; }
 
     //! Verify messages that became final, zero-fill the lost ones, re-arm what may be.
     void on_progress(uint64_t final_upto, uint64_t written_bound);
@@ -186,8 +201,10 @@ private:
                     uint64_t device_item,
                     uint64_t count);
 
+    bool proven(uint64_t message);
+
     const ring_geometry d_geometry;
-    const placeholder d_mark;
+    placeholder d_mark;
     const size_t d_item;
     const size_t d_packet_items;
     const uint64_t
@@ -217,6 +234,14 @@ private:
     // Device items the device substituted with zeros, not handed out yet: sorted,
     // disjoint, at most max_substitutions (reserved up front: no allocation later).
     static constexpr size_t max_substitutions = 1024;
+    // Messages the NIC proved landed, oldest first, not yet verified (a ring: no
+    // allocation). Dropping the oldest when full only loses a proof: a possible imitation
+    // is then reported as a loss, as before proofs existed.
+    static constexpr size_t max_proofs = 64;
+    std::array<item_range, max_proofs> d_proofs{};
+    size_t d_proof_head = 0;
+    size_t d_proof_count = 0;
+    uint64_t d_imitations = 0;
     std::vector<item_range> d_substituted;
     uint64_t d_substitutions_unmatched = 0;
     // A pending gap or overwrite report, extended while consecutive messages match.

@@ -6,20 +6,35 @@
  */
 
 #include "placeholder.h"
-#include <cstring>
+#include <random>
+#include <stdexcept>
 
 namespace gr {
 namespace rdma {
 
-placeholder::placeholder(sample_format format) : d_item(item_size(format))
+placeholder::placeholder(sample_format format) : d_item(item_size(format)) { renew(); }
+
+void placeholder::renew()
 {
-    if (format == sample_format::sc16) {
-        d_first = 0x80008000ull;  // I = Q = -32768 (little-endian int16 pairs)
-        d_second = 0x7FFF7FFFull; // I = Q = +32767
-    } else {
-        d_first = 0x7FC0DEAD7FC0DEADull;
-        d_second = 0x7FC0BEEF7FC0BEEFull;
-    }
+    std::random_device source;
+    const auto word = [&] {
+        const uint64_t mask = d_item == 4 ? 0xFFFFFFFFull : ~0ull;
+        uint64_t w = 0;
+        while (w == 0) // never a word of zeros: lost samples read as zeros
+            w = ((uint64_t(source()) << 32) | source()) & mask;
+        return w;
+    };
+    d_first = word();
+    d_second = word();
+}
+
+void placeholder::set_mark(uint64_t first, uint64_t second)
+{
+    const uint64_t mask = d_item == 4 ? 0xFFFFFFFFull : ~0ull;
+    if ((first & mask) == 0 || (second & mask) == 0)
+        throw std::invalid_argument("placeholder: a mark word of zeros reads as lost");
+    d_first = first & mask;
+    d_second = second & mask;
 }
 
 } // namespace rdma

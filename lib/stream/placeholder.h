@@ -18,15 +18,16 @@ namespace rdma {
 
 /*!
  * Placeholder values that mark a packet slot of the ring as "not yet written": the
- * first two items of the slot are set to a pair no converter produces; a packet that
- * lands overwrites both. Finding the pair in a slot after the packet must have landed
- * localizes a loss exactly, without reading any header.
+ * first two items of the slot are set to a mark; a packet that lands overwrites both.
+ * Finding the mark in a slot after the packet must have landed localizes a loss
+ * exactly, without reading any header.
  *
- *  sc16: (-32768, -32768) then (+32767, +32767): a full-scale swing on both channels
- *        within one sample, which a band-limited converter output cannot make (the
- *        test ramp never does either: consecutive ramp items differ by one).
- *  fc32: two quiet NaNs with payloads 0x7FC0DEAD and 0x7FC0BEEF; converters never
- *        yield NaN.
+ * No fixed value will do: an overdriven converter produces any pair of extreme values
+ * (sc16 (-32768, -32768) then (+32767, +32767) was the mark once, and saturated noise
+ * makes it at 1 in 16 message boundaries). The mark is random, drawn anew for every run
+ * (renew()): 64 bits for sc16, 128 for fc32. Samples equal it only by chance, whatever
+ * the signal, since the device never learns it: 2^-64 per message for sc16 (a false loss
+ * once in some 10^6 years of 64 KiB messages at 10 GB/s), 2^-128 for fc32.
  *
  * The marks sit at the start of a packet so that the end of the ring stays zero:
  * GNU Radio blocks with history read a few items before item 0 and expect zeros. The
@@ -35,7 +36,16 @@ namespace rdma {
 class placeholder
 {
 public:
+    //! A placeholder for items of \p format, with a fresh random mark.
     explicit placeholder(sample_format format);
+
+    //! Draw a new random mark (std::random_device): once per run, before arming.
+    void renew();
+    //! Use this mark: item-sized words (the low 32 bits for sc16); neither may be 0
+    //! (zeros are what lost samples read as). For tests.
+    void set_mark(uint64_t first, uint64_t second);
+    uint64_t first_word() const { return d_first; }
+    uint64_t second_word() const { return d_second; }
 
     //! Mark the packet slot of \p items items at \p slot as not written.
     void arm(uint8_t* slot, size_t items) const

@@ -13,31 +13,54 @@ namespace rdma {
 
 void progress_tracker::reset(uint64_t items_per_message,
                              uint64_t total_items,
-                             uint64_t notify_interval)
+                             uint64_t notify_interval,
+                             uint32_t item_bytes)
 {
     d_items_per_message = items_per_message ? items_per_message : 1;
     d_total = total_items;
     d_notify_interval = notify_interval ? notify_interval : 1;
+    d_item_bytes = item_bytes;
     d_out_of_sequence = 0;
+    d_wrong_length = 0;
+    d_implausible = 0;
     d_next_message = 0;
     d_landed = 0;
 }
 
-void progress_tracker::on_immediate(uint32_t imm)
+uint64_t progress_tracker::items_in(uint64_t m) const
+{
+    const uint64_t first = m * d_items_per_message;
+    if (!d_total)
+        return d_items_per_message;
+    return first >= d_total ? 0 : std::min(d_items_per_message, d_total - first);
+}
+
+progress_tracker::verdict
+progress_tracker::on_immediate(uint32_t imm, uint32_t byte_len, uint64_t produced_bound)
 {
     // Forward distance from the next expected message, modulo 2^32: anything in the
     // upper half is behind us.
     const uint32_t ahead = imm - static_cast<uint32_t>(d_next_message);
     if (ahead >= 0x80000000u) {
         d_out_of_sequence++;
-        return;
+        return verdict::stale;
     }
-    if (!is_notification_point(d_next_message + ahead))
+    const uint64_t message = d_next_message + ahead;
+    const uint64_t items = items_in(message);
+    if (items == 0 || byte_len != items * d_item_bytes) {
+        d_wrong_length++;
+        return verdict::wrong_length;
+    }
+    const uint64_t end = message * d_items_per_message + items;
+    if (end > produced_bound) {
+        d_implausible++;
+        return verdict::implausible;
+    }
+    if (!is_notification_point(message))
         d_out_of_sequence++;
-    d_next_message += uint64_t(ahead) + 1;
-    d_landed = d_next_message * d_items_per_message;
-    if (d_total)
-        d_landed = std::min(d_landed, d_total);
+    d_next_message = message + 1;
+    d_landed = end;
+    return verdict::accepted;
 }
 
 bool progress_tracker::is_notification_point(uint64_t message) const

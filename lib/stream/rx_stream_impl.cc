@@ -70,7 +70,8 @@ void rx_stream::impl::start()
 
     d_progress.reset(d_plan.payload_bytes / rdma::item_size(d_plan.format),
                      d_plan.num_samples,
-                     d_plan.notify_interval);
+                     d_plan.notify_interval,
+                     static_cast<uint32_t>(rdma::item_size(d_plan.format)));
     if (d_probe)
         d_probe->reset();
     // Placeholders go in before the device may write anything.
@@ -117,18 +118,32 @@ void rx_stream::impl::drain_completions()
     }
 }
 
+void rx_stream::impl::on_notification(const nic::work_completion& wc,
+                                      uint64_t produced_bound)
+{
+    const uint64_t before = d_progress.landed_messages();
+    if (d_progress.on_immediate(wc.imm_data, wc.byte_len, produced_bound) !=
+        progress_tracker::verdict::accepted)
+        return;
+    // RC takes packets in order only: everything up to here landed. UC: this message
+    // did, whole (its completion has its full length).
+    const uint64_t end = d_progress.landed_messages();
+    d_tracker->prove_landed(d_plan.rc ? before : end - 1, end);
+    if (d_probe)
+        d_probe->on_notification(d_progress.landed(), wc.written_ns);
+}
+
 void rx_stream::impl::pump_completions()
 {
     nic::work_completion wc[32];
     int n;
     while ((n = d_cq->poll(wc, 32)) > 0) {
+        // What the device can have produced by now bounds what a notification may claim.
+        const uint64_t produced = d_clock.written_bound(host_time_ns());
         for (int i = 0; i < n; i++) {
             if (wc[i].status == nic::wc_status::success && d_qp &&
-                wc[i].qpn == d_qp->qpn()) {
-                d_progress.on_immediate(wc[i].imm_data);
-                if (d_probe)
-                    d_probe->on_notification(d_progress.landed(), wc[i].written_ns);
-            }
+                wc[i].qpn == d_qp->qpn())
+                on_notification(wc[i], produced);
         }
         d_completions += n;
         // Every completion consumed a posted receive (the host posts nothing else).
@@ -343,6 +358,9 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.events_discarded"] = d_tracker->events_discarded();
     out["host.completions"] = d_completions;
     out["host.imm_out_of_sequence"] = d_progress.out_of_sequence();
+    out["host.imm_wrong_length"] = d_progress.wrong_length();
+    out["host.imm_implausible"] = d_progress.implausible();
+    out["host.mark_imitations"] = d_tracker->imitations();
     if (d_metadata)
         d_metadata->read_counters(out, *d_tracker);
     if (d_probe)

@@ -7,7 +7,9 @@
 
 """Every sample accounted for: the device's own counters against what the host
 reports, gap by gap, under injected loss, with and without notifications, with a
-throttled consumer (overruns), and over 10^8 clean samples of each signal."""
+throttled consumer (overruns), and over 10^8 clean samples of each signal, the saturating
+ones (what an overdriven radio sends, the old fixed gap marks among them) in both
+formats."""
 
 import time
 
@@ -42,7 +44,8 @@ def run(args, fmt="sc16", rate=20e6, samples=int(4e6), throttle=None, check=True
     if throttle:
         head = blocks.throttle(item, throttle, True)
         tb.connect(src, head)
-    sink = rdma.ramp_check(fmt) if check else blocks.null_sink(item)
+    # The checker recomputes whatever signal the args ask the emulator for.
+    sink = rdma.ramp_check(fmt, 0, 0, args) if check else blocks.null_sink(item)
     tb.connect(head, sink)
     if check:
         tb.msg_connect((src, "async_msgs"), (sink, "events"))
@@ -170,7 +173,7 @@ class qa_loss_accounting(gr_unittest.TestCase):
         self.run_behind(blocks.stream_to_vector(gr.sizeof_gr_complex, 7),
                         7 * gr.sizeof_gr_complex)
 
-    def no_false_gap(self, signal, samples=int(1e8)):
+    def no_false_gap(self, signal, samples=int(1e8), fmt="sc16"):
         # An overloaded machine can make the emulator overflow (it drops what it could
         # not send in time, and logs it) or loopback drop packets: each reported gap
         # must be one of those. Without real loss nothing may be reported. A run starved
@@ -178,21 +181,26 @@ class qa_loss_accounting(gr_unittest.TestCase):
         # cores) can also have its consumer lapped, or packets land after the clock
         # made them final: such a run cannot tell, so it is run once more, and only a
         # result seen twice fails.
+        packet_items = 4096 // (4 if fmt == "sc16" else 8)  # loopback: 4 KiB packets
         for attempt in (1, 2):
-            r = run("type=emu,signal=%s" % signal, samples=samples, check=(signal == "ramp"))
+            r = run("type=emu,signal=%s" % signal, fmt=fmt, samples=samples)
             self.assert_identity(r, samples)
             c = r.counters
             really_lost_packets = (c["device.packets_dropped"] +
                                    c["device.packets_sent"] - c["nic.rx_packets"])
             lapped = c["host.lost_skipped"] + c["host.lost_overwritten"]
-            if lapped == 0 and c["host.lost_gap"] == really_lost_packets * 1024:
+            if lapped == 0 and c["host.lost_gap"] == really_lost_packets * packet_items:
                 break
         self.assertEqual(lapped, 0, "lapped twice: the machine is overloaded")
-        self.assertEqual(c["host.lost_gap"], really_lost_packets * 1024,
+        self.assertEqual(c["host.lost_gap"], really_lost_packets * packet_items,
                          "reported gaps that did not happen (false gaps), twice")
         self.assertTrue(all(f["kind"] == "overflow" for f in r.faults))
+        # Every sample handed out is the emulator's, bit for bit (recomputed).
+        self.assertEqual(r.sink.items_checked(), samples)
+        self.assertEqual(r.sink.unexplained_mismatches(), 0,
+                         "first mismatch at item %d" % r.sink.first_mismatch())
         if signal == "ramp":
-            self.assert_checked(r, samples)
+            self.assertEqual(r.sink.time_errors(), 0)
 
     def test_no_false_gap_ramp(self):
         self.no_false_gap("ramp")
@@ -202,6 +210,33 @@ class qa_loss_accounting(gr_unittest.TestCase):
 
     def test_no_false_gap_noise(self):
         self.no_false_gap("noise")
+
+    # What an overdriven radio sends: saturated values, I and Q independent or in
+    # phase. The extremes hold the old fixed gap marks at every message boundary, and
+    # for fc32 +-1.0, infinities and denormals.
+    def test_no_false_gap_clipped_noise_sc16(self):
+        self.no_false_gap("clipped_noise")
+
+    def test_no_false_gap_clipped_noise_fc32(self):
+        self.no_false_gap("clipped_noise", fmt="fc32")
+
+    def test_no_false_gap_clipped_tone_at_half_rate_sc16(self):
+        self.no_false_gap("clipped_tone,freq=10e6")
+
+    def test_no_false_gap_clipped_tone_at_half_rate_fc32(self):
+        self.no_false_gap("clipped_tone,freq=10e6", fmt="fc32")
+
+    def test_no_false_gap_square_sc16(self):
+        self.no_false_gap("square")
+
+    def test_no_false_gap_square_fc32(self):
+        self.no_false_gap("square", fmt="fc32")
+
+    def test_old_marks_as_data_sc16(self):
+        self.no_false_gap("extremes")
+
+    def test_old_marks_as_data_fc32(self):
+        self.no_false_gap("extremes", fmt="fc32")
 
 
 if __name__ == '__main__':

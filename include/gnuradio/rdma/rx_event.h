@@ -28,6 +28,7 @@ struct rx_event {
         time,    //!< item carries device time time_ns (start, after every discontinuity)
         device,  //!< the device reported an event (metadata channel); see cause, code,
                  //!< value
+        notice,  //!< not a loss: something the host noticed about delivered samples
     };
     enum class reason : uint8_t {
         none,
@@ -43,6 +44,8 @@ struct rx_event {
                         //!< into the message starting at device_item
         device_overflow, //!< device: it lost `value` samples from device_item (overflow)
         device_other,    //!< device: an event code this host does not know (see code)
+        mark_imitated, //!< notice: samples item..item+count equal the gap mark, yet the
+                       //!< NIC proved they landed: delivered as received
     };
     kind type = kind::time;
     reason cause = reason::none;
