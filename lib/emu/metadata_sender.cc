@@ -26,7 +26,7 @@ uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 // The block's registers: offset inside the block, 4-byte aligned, up to the counters.
 bool exists(uint32_t offset)
 {
-    return offset % 4 == 0 && offset <= md::packets_dropped_hi;
+    return offset % 4 == 0 && offset <= md::source_udp_port;
 }
 bool writable(uint32_t offset) { return offset <= md::control; }
 
@@ -43,7 +43,9 @@ metadata_sender::metadata_sender(const socket_address& bind_to, unsigned streams
 metadata_registers metadata_sender::registers() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_regs;
+    metadata_registers r = d_regs;
+    r.source_udp_port = d_socket.local_address().port();
+    return r;
 }
 
 status metadata_sender::read_register(const metadata_registers& r,
@@ -74,6 +76,9 @@ status metadata_sender::read_register(const metadata_registers& r,
         return status::okay;
     case md::packets_dropped_hi:
         value = hi(r.packets_dropped);
+        return status::okay;
+    case md::source_udp_port:
+        value = r.source_udp_port;
         return status::okay;
     default:
         return status::decerr;

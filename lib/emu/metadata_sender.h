@@ -28,6 +28,7 @@ struct metadata_registers {
     uint32_t control = 0;     //!< bit 0: enable
     uint64_t packets_sent = 0;
     uint64_t packets_dropped = 0;
+    uint32_t source_udp_port = 0; //!< where the records leave from (read-only)
 };
 
 /*!

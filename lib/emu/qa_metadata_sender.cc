@@ -140,6 +140,7 @@ class qa_metadata_sender : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_metadata_sender);
     CPPUNIT_TEST(test_register_block);
+    CPPUNIT_TEST(test_source_port_is_where_records_come_from);
     CPPUNIT_TEST(test_finite_burst_records);
     CPPUNIT_TEST(test_disabled_sends_nothing_and_enable_any_time);
     CPPUNIT_TEST(test_records_carry_the_stream);
@@ -147,6 +148,22 @@ class qa_metadata_sender : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE_END();
 
 public:
+    void test_source_port_is_where_records_come_from()
+    {
+        // MD_SOURCE_UDP_PORT: the host believes records from that port only.
+        metadata_bench b;
+        b.program_metadata(0, md::control_bits::enable);
+        b.start_burst(0, 1000000, 1000);
+        const auto got =
+            b.receive([](const std::vector<received>&) { return true; }, 2000ms);
+        CPPUNIT_ASSERT(!got.empty());
+        const uint32_t md0 = regs::metadata_reg(0);
+        CPPUNIT_ASSERT_EQUAL(uint32_t(got[0].from.port()),
+                             b.axi.read32(md0 + md::source_udp_port));
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(md0 + md::source_udp_port, 1); }) ==
+                       axioe::status::slverr);
+    }
+
     void test_register_block()
     {
         metadata_bench b;
@@ -170,7 +187,9 @@ public:
                        status::slverr);
         CPPUNIT_ASSERT(code_of([&] { b.axi.write32(md0 + md::dest_udp_port, 70000); }) ==
                        status::slverr);
-        CPPUNIT_ASSERT(code_of([&] { b.axi.read32(md0 + 0x20); }) == status::decerr);
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write32(md0 + md::source_udp_port, 1); }) ==
+                       status::slverr);
+        CPPUNIT_ASSERT(code_of([&] { b.axi.read32(md0 + 0x24); }) == status::decerr);
         // A burst with a refused word changes nothing, not even the words before it.
         const uint32_t burst[5] = { 0x0A000001, 9, 5, 1, 7 };
         CPPUNIT_ASSERT(code_of([&] { b.axi.write(md0, burst, 5); }) == status::slverr);

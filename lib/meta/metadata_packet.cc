@@ -150,6 +150,15 @@ sequence_counter::verdict sequence_counter::on_packet(uint32_t sequence)
     }
     // Distance from the expected number, modulo 2^32: ahead (>= 0) or behind.
     const uint32_t ahead = sequence - d_next;
+    if (ahead > max_jump && ahead < 0x80000000u) {
+        // Farther ahead than any real loss: start over from here, count nothing lost.
+        d_next = sequence + 1;
+        d_seen = 1;
+        d_missing = 0;
+        d_accepted++;
+        d_resyncs++;
+        return verdict::resync;
+    }
     if (ahead < 0x80000000u) {
         d_lost += ahead;
         const uint64_t skipped =

@@ -122,6 +122,10 @@ public:
     uint64_t accepted() const { return d_accepted; }
     uint64_t resyncs() const { return d_resyncs; }
 
+    //! A jump ahead larger than this is no loss the device can have had (it is a
+    //! forgery or a restart): a new base, like a count far behind, not max_jump lost.
+    static constexpr uint32_t max_jump = 65536;
+
 private:
     static constexpr uint32_t window = 64;
     bool d_started = false;

@@ -205,6 +205,7 @@ constexpr uint32_t packets_sent_hi = 0x14;
 constexpr uint32_t packets_dropped_lo =
     0x18; // ro 64: records not sent (transmit queue full)
 constexpr uint32_t packets_dropped_hi = 0x1C;
+constexpr uint32_t source_udp_port = 0x20; // ro: the UDP port the records leave from
 namespace control_bits {
 constexpr uint32_t enable = 1u << 0;
 } // namespace control_bits

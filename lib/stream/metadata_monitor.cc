@@ -39,11 +39,13 @@ metadata_settings parse_metadata_args(const device_args& args, const device_info
 // ---- clock_refiner
 // ---------------------------------------------------------------------
 
-void clock_refiner::reset(const clock_estimate& start)
+void clock_refiner::reset(const clock_estimate& start, int64_t host_ns)
 {
     const int64_t error = static_cast<int64_t>(start.error_ns);
     d_lo = start.offset_ns - error;
     d_hi = start.offset_ns + error;
+    d_hi_start = d_hi;
+    d_start_host_ns = host_ns;
     d_count = 0;
     d_next = 0;
 }
@@ -52,7 +54,7 @@ bool clock_refiner::add(uint64_t device_ns, int64_t arrival_ns)
 {
     // The sample was taken before the record left, which was before it arrived.
     const int64_t bound = static_cast<int64_t>(device_ns) - arrival_ns;
-    if (bound > d_hi + max_step_ns)
+    if (bound > d_hi_start + drift_allowance(arrival_ns))
         return false;
     if (bound > d_hi) { // the device drifted ahead of the upper end: move the interval
         d_lo += bound - d_hi;
@@ -80,10 +82,17 @@ clock_estimate clock_refiner::estimate() const
 // ---- metadata_monitor
 // ------------------------------------------------------------------
 
+int64_t clock_refiner::drift_allowance(int64_t host_ns) const
+{
+    const int64_t elapsed = std::max<int64_t>(0, host_ns - d_start_host_ns);
+    return static_cast<int64_t>(static_cast<double>(elapsed) * max_drift);
+}
+
 metadata_monitor::metadata_monitor(const socket_address& nic,
                                    uint32_t device_ip,
-                                   unsigned stream)
-    : d_receiver(nic.with_port(0), device_ip), d_stream(stream)
+                                   unsigned stream,
+                                   bool rc)
+    : d_receiver(nic.with_port(0), device_ip), d_stream(stream), d_rc(rc)
 {
 }
 
@@ -96,24 +105,38 @@ void metadata_monitor::configure(axioe::client& device, uint32_t interval_us)
         here.ip(), here.port(), interval_us, regs::metadata::control_bits::enable
     };
     device.write(regs::metadata_reg(regs::metadata::dest_ipv4), words, 4);
+    // Only the device's own port is believed; a device that does not say which port it
+    // sends from is believed from any port of its address.
+    uint16_t port = 0;
+    try {
+        port = static_cast<uint16_t>(
+            device.read32(regs::metadata_reg(regs::metadata::source_udp_port)));
+    } catch (const axioe::error&) {
+    }
+    d_receiver.expect_port(port);
 }
 
 void metadata_monitor::start(rational rate,
                              uint64_t t0_ns,
                              uint64_t grace_ns,
-                             const clock_estimate& start)
+                             const clock_estimate& start,
+                             int64_t host_ns,
+                             uint64_t sample_base,
+                             uint64_t run_t0_ns)
 {
+    d_run_t0 = run_t0_ns ? run_t0_ns : t0_ns;
     d_rate = rate;
     d_t0 = t0_ns;
     d_grace = grace_ns;
-    d_refiner.reset(start);
+    d_base = sample_base;
+    d_refiner.reset(start, host_ns);
     d_timeline = stream_clock(rate, t0_ns, 0, 0, 0);
     d_clock = stream_clock(rate, t0_ns, start.offset_ns, start.error_ns, grace_ns);
     d_last_poll = 0;
     // A run's reports and counts are its own: nothing of the last run carries over.
-    d_head = d_count = 0;
-    d_events_discarded = 0;
+    d_queue.clear();
     d_rejected = d_t0_mismatch = d_timestamps = d_events = d_zero_substituted = 0;
+    d_zero_substituted_ignored = 0;
     d_started = true;
 }
 
@@ -125,7 +148,8 @@ bool metadata_monitor::fits_run(const received_record& r, uint64_t end_sample) c
     const uint64_t diff = r.record.time_ns > expected ? r.record.time_ns - expected
                                                       : expected - r.record.time_ns;
     return diff <= time_tolerance_ns && end_sample >= r.record.sample &&
-           end_sample <= d_clock.written_bound(r.arrival_ns + clock_refiner::max_step_ns);
+           end_sample <= d_clock.written_bound(r.arrival_ns +
+                                               d_refiner.drift_allowance(r.arrival_ns));
 }
 
 bool metadata_monitor::poll(int64_t host_ns, loss_tracker& tracker, stream_clock& clock)
@@ -137,12 +161,13 @@ bool metadata_monitor::poll(int64_t host_ns, loss_tracker& tracker, stream_clock
     bool refined = false;
     const size_t n = d_receiver.poll();
     for (size_t i = 0; i < n; i++) {
-        const received_record& r = d_receiver.record(i);
+        received_record r = d_receiver.record(i);
         if (r.record.stream != d_stream)
             continue; // another stream of the device: one destination serves all
+        r.record.sample += d_base; // the device run's sample, as this stream counts
         switch (r.record.type) {
         case meta::record_type::stream_start:
-            if (r.record.sample != 0 || r.record.time_ns != d_t0)
+            if (r.record.sample != d_base || r.record.time_ns != d_run_t0)
                 d_t0_mismatch++;
             break;
         case meta::record_type::timestamp:
@@ -182,6 +207,10 @@ void metadata_monitor::on_event(const received_record& r, loss_tracker& tracker)
         d_rejected++;
         return;
     }
+    if (m.code == meta::event_code::zero_substituted && !d_rc) {
+        d_zero_substituted_ignored++; // a UC device sends no zeros in place of samples
+        return;
+    }
     d_events++;
     if (m.code == meta::event_code::zero_substituted) {
         // Not a report of its own: the samples become a gap where they are handed out.
@@ -203,25 +232,9 @@ void metadata_monitor::on_event(const received_record& r, loss_tracker& tracker)
     queue(e);
 }
 
-void metadata_monitor::queue(const rx_event& e)
-{
-    if (d_count == event_capacity) {
-        d_events_discarded++;
-        return;
-    }
-    d_queue[(d_head + d_count) % event_capacity] = e;
-    d_count++;
-}
+void metadata_monitor::queue(const rx_event& e) { d_queue.push(e); }
 
-bool metadata_monitor::poll_event(rx_event& out)
-{
-    if (d_count == 0)
-        return false;
-    out = d_queue[d_head];
-    d_head = (d_head + 1) % event_capacity;
-    d_count--;
-    return true;
-}
+bool metadata_monitor::poll_event(rx_event& out) { return d_queue.pop(out); }
 
 void metadata_monitor::read_counters(std::map<std::string, uint64_t>& out,
                                      const loss_tracker& tracker) const
@@ -240,8 +253,11 @@ void metadata_monitor::read_counters(std::map<std::string, uint64_t>& out,
     out["metadata.clock_offset_ns"] = static_cast<uint64_t>(e.offset_ns);
     out["metadata.clock_error_ns"] = e.error_ns;
     out["metadata.events"] = d_events;
-    out["metadata.events_discarded"] = d_events_discarded;
+    out["metadata.events_discarded"] = d_queue.discarded();
     out["metadata.zero_substituted"] = d_zero_substituted;
+    out["metadata.zero_substituted_ignored"] = d_zero_substituted_ignored;
+    out["metadata.resyncs"] = d_receiver.counts().resyncs;
+    out["metadata.clock_shift_ns"] = static_cast<uint64_t>(d_refiner.shift_ns());
     out["metadata.substituted_unmatched"] = tracker.substitutions_unmatched();
 }
 

@@ -11,6 +11,7 @@
 #include "../axioe/axioe_client.h"
 #include "device_args.h"
 #include "device_controller.h"
+#include "event_queue.h"
 #include "loss_tracker.h"
 #include "metadata_receiver.h"
 #include "stream_clock.h"
@@ -43,8 +44,13 @@ metadata_settings parse_metadata_args(const device_args& args, const device_info
  * offset >= T - H. The largest such bound over the last `window` timestamps (a
  * minimum-one-way-delay filter) raises the lower end of the interval the AXIoE round
  * trips gave at start; the upper end stays. Should a timestamp prove the device ahead
- * of the upper end (drift), the interval moves up by as much, keeping its width; one
- * that would move it more than max_step_ns at once is implausible and rejected.
+ * of the upper end (drift), the interval moves up by as much, keeping its width.
+ *
+ * Nothing a record says may move the clock further than physics allows: the interval's
+ * total shift since start is bounded by what a clock can drift in the time elapsed
+ * (max_drift, 100 ppm: a crystal oscillator keeps within 50), however the claims are
+ * split into records; a timestamp beyond that is implausible and rejected. So forged
+ * records can at most narrow the start interval and move it by the drift allowance.
  *
  * Monotonic where it matters: the upper end never comes down (what the device may have
  * written only grows), and the lower end never drops below the shifted start interval.
@@ -53,17 +59,24 @@ class clock_refiner
 {
 public:
     static constexpr size_t window = 16; // 1.6 s of timestamps at the default interval
-    static constexpr int64_t max_step_ns = 1000000;
+    static constexpr double max_drift = 100e-6;
 
-    void reset(const clock_estimate& start);
+    //! Start from the AXIoE estimate \p start, taken at host time \p host_ns.
+    void reset(const clock_estimate& start, int64_t host_ns);
     //! A timestamp: device time \p device_ns reached before host time \p arrival_ns.
     //! Returns false when rejected.
     bool add(uint64_t device_ns, int64_t arrival_ns);
     clock_estimate estimate() const;
+    //! How much a clock may have drifted by host time \p host_ns (max_drift since start).
+    int64_t drift_allowance(int64_t host_ns) const;
+    //! How far the interval moved up since start (drift proven by timestamps).
+    int64_t shift_ns() const { return d_hi - d_hi_start; }
 
 private:
     int64_t d_lo = 0; // the start interval [lo, hi], shifted up by drift
     int64_t d_hi = 0;
+    int64_t d_hi_start = 0;
+    int64_t d_start_host_ns = 0;
     std::array<int64_t, window> d_bounds{};
     size_t d_count = 0;
     size_t d_next = 0;
@@ -76,8 +89,9 @@ private:
  *  - stream_start: t0 must equal what START read back (a mismatch is counted);
  *  - timestamps refine the device clock estimate (clock_refiner), which decides when
  *    packets are final in clock mode;
- *  - events: zero_substituted marks samples lost in the loss tracker; the others are
- *    queued as rx_event reports (kind::device).
+ *  - events: zero_substituted marks samples lost in the loss tracker (RC only: a UC
+ *    device never substitutes, so on UC such a record is counted and ignored); the
+ *    others are queued as rx_event reports (kind::device).
  * A record must fit this run: its time must be t0 + sample / rate (within 1 us) and its
  * samples must be ones the device can have produced by the time it arrived; records of
  * an earlier run, or made up, are counted as rejected and change nothing.
@@ -86,17 +100,33 @@ class metadata_monitor
 {
 public:
     //! \p nic: the host address to receive on (port 0: any); \p device_ip: the link
-    //! address the records come from; \p stream: the RX stream whose records count.
-    metadata_monitor(const socket_address& nic, uint32_t device_ip, unsigned stream);
+    //! address the records come from; \p stream: the RX stream whose records count;
+    //! \p rc: whether it streams on RC (only then may the device substitute zeros).
+    metadata_monitor(const socket_address& nic,
+                     uint32_t device_ip,
+                     unsigned stream,
+                     bool rc = false);
 
     socket_address local_address() const { return d_receiver.local_address(); }
 
-    //! Before START: drop stale records and point the device's metadata block here
-    //! (one burst: destination, interval, enable).
+    //! Before START: drop stale records, point the device's metadata block here (one
+    //! burst: destination, interval, enable) and learn the port records come from.
     void configure(axioe::client& device, uint32_t interval_us);
-    //! After START: the run's clock parameters and the AXIoE clock estimate.
-    void
-    start(rational rate, uint64_t t0_ns, uint64_t grace_ns, const clock_estimate& start);
+    /*!
+     * After START: the run's clock parameters and the AXIoE clock estimate, taken at
+     * host time \p host_ns. \p sample_base: this stream's sample of the device run's
+     * sample 0 (a run that continues the stream after the device restarted;
+     * loss_tracker::jump), \p t0_ns the time of the stream's sample 0 and
+     * \p run_t0_ns the device run's own START time (0: \p t0_ns), which its
+     * stream_start record must carry.
+     */
+    void start(rational rate,
+               uint64_t t0_ns,
+               uint64_t grace_ns,
+               const clock_estimate& start,
+               int64_t host_ns,
+               uint64_t sample_base = 0,
+               uint64_t run_t0_ns = 0);
     /*!
      * Take in what arrived, at most every poll_period_ns (one non-blocking recvmmsg).
      * Marks substituted samples in \p tracker; when the clock estimate changed, sets
@@ -120,6 +150,9 @@ private:
 
     metadata_receiver d_receiver;
     const unsigned d_stream;
+    const bool d_rc;
+    uint64_t d_base = 0;   // added to every record's sample (see start())
+    uint64_t d_run_t0 = 0; // the device run's sample 0, in its time
     bool d_started = false;
     stream_clock d_timeline; // t0 and rate (the offset does not matter for time_of)
     stream_clock d_clock;    // the current estimate, for what the device can have written
@@ -134,12 +167,9 @@ private:
     uint64_t d_timestamps = 0;
     uint64_t d_events = 0;
     uint64_t d_zero_substituted = 0;
+    uint64_t d_zero_substituted_ignored = 0; // UC: no device substitutes there
 
-    static constexpr size_t event_capacity = 256;
-    std::array<rx_event, event_capacity> d_queue{};
-    size_t d_head = 0;
-    size_t d_count = 0;
-    uint64_t d_events_discarded = 0;
+    event_queue<256> d_queue;
 };
 
 } // namespace rdma

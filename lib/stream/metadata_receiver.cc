@@ -59,6 +59,7 @@ size_t metadata_receiver::poll()
             (h.msg_flags & MSG_TRUNC) ? d_buffers[i].size() + 1 : msgs[i].msg_len;
         received_record& out = d_records[accepted];
         if ((d_device_ip && ntohl(from[i].sin_addr.s_addr) != d_device_ip) ||
+            (d_device_port && ntohs(from[i].sin_port) != d_device_port) ||
             meta::parse(d_buffers[i].data(), length, out.record) !=
                 meta::parse_status::ok) {
             d_counts.bad++;
@@ -83,6 +84,7 @@ size_t metadata_receiver::poll()
         accepted++;
     }
     d_counts.lost = d_sequence.lost();
+    d_counts.resyncs = d_sequence.resyncs();
     return accepted;
 }
 

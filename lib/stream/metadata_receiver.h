@@ -29,13 +29,16 @@ struct metadata_counts {
     uint64_t bad = 0;        //!< datagrams dropped: malformed, or not from the device
     uint64_t lost = 0;       //!< sequence numbers never seen
     uint64_t duplicates = 0; //!< sequence numbers seen twice (dropped)
+    uint64_t resyncs = 0;    //!< sequence jumps no loss explains: counted afresh
 };
 
 /*!
  * The host end of the metadata channel (docs/metadata.md): a UDP socket bound to the
  * NIC's address, drained without blocking. Nothing in a datagram is trusted: it must
- * come from the device's link address and parse as a record, else it is counted and
- * dropped; sequence numbers count lost and duplicated packets.
+ * come from the device's link address and the port its records leave from
+ * (MD_SOURCE_UDP_PORT: another process on that host cannot send from it) and parse as a
+ * record, else it is counted and dropped; sequence numbers count lost and duplicated
+ * packets (a jump no real loss explains is a new base, not a loss).
  *
  * poll() costs one recvmmsg and allocates nothing: records land in a fixed array,
  * valid until the next poll().
@@ -53,6 +56,9 @@ public:
 
     //! Where the device must send (MD_DEST_IPV4, MD_DEST_UDP_PORT).
     socket_address local_address() const { return d_socket.local_address(); }
+    //! Accept records only from this source port (0: any, for a device that does not
+    //! say which: no MD_SOURCE_UDP_PORT).
+    void expect_port(uint16_t port) { d_device_port = port; }
 
     //! Take in what has arrived, up to max_records; returns the records accepted.
     size_t poll();
@@ -68,6 +74,7 @@ private:
 
     udp_socket d_socket;
     const uint32_t d_device_ip;
+    uint16_t d_device_port = 0;
     meta::sequence_counter d_sequence;
     metadata_counts d_counts;
     size_t d_last_datagrams = 0; // datagrams the last poll() took in

@@ -99,8 +99,11 @@ class qa_metadata_receiver : public CppUnit::TestFixture
     CPPUNIT_TEST(test_more_than_one_batch_waiting);
     CPPUNIT_TEST(test_refiner_bounds);
     CPPUNIT_TEST(test_refiner_drift_and_implausible);
+    CPPUNIT_TEST(test_refiner_total_correction_is_bounded);
     CPPUNIT_TEST(test_monitor_configures_the_device);
     CPPUNIT_TEST(test_monitor_uses_records_of_its_run);
+    CPPUNIT_TEST(test_only_the_devices_port_and_no_uc_substitution);
+    CPPUNIT_TEST(test_a_forged_sequence_jump_is_no_loss);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -195,7 +198,7 @@ public:
     void test_refiner_bounds()
     {
         clock_refiner c;
-        c.reset({ 1000, 500 }); // offset in [500, 1500]
+        c.reset({ 1000, 500 }, 0); // offset in [500, 1500]
         clock_estimate e = c.estimate();
         CPPUNIT_ASSERT_EQUAL(int64_t(1000), e.offset_ns);
         CPPUNIT_ASSERT_EQUAL(uint64_t(500), e.error_ns);
@@ -228,25 +231,46 @@ public:
     void test_refiner_drift_and_implausible()
     {
         clock_refiner c;
-        c.reset({ 0, 1000 }); // [-1000, 1000]
-        // The device proves itself 300 ns past the upper end: the interval moves up.
-        CPPUNIT_ASSERT(c.add(5000, 5000 - 1300));
+        c.reset({ 0, 1000 }, 0); // [-1000, 1000] at host time 0
+        // 10 s later a clock may have drifted 1 ms (100 ppm). The device proves itself
+        // 300 ns past the upper end: the interval moves up.
+        const int64_t later = 10000000000;
+        CPPUNIT_ASSERT_EQUAL(int64_t(1000000), c.drift_allowance(later));
+        CPPUNIT_ASSERT(c.add(later + 1300, later));
         clock_estimate e = c.estimate();
         CPPUNIT_ASSERT_EQUAL(int64_t(1300), e.offset_ns); // [1300, 1300]
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), e.error_ns);
+        CPPUNIT_ASSERT_EQUAL(int64_t(300), c.shift_ns());
         // Once the bound ages out, the (moved) start interval is what is known.
         for (size_t i = 0; i < clock_refiner::window; i++)
-            c.add(9000, 9000 + 5000);
+            c.add(later + 9000, later + 9000 + 5000);
         e = c.estimate();
         CPPUNIT_ASSERT_EQUAL(int64_t(300), e.offset_ns); // [-700, 1300]
         CPPUNIT_ASSERT_EQUAL(uint64_t(1000), e.error_ns);
-        // A jump beyond max_step is not drift: rejected, nothing changes.
-        CPPUNIT_ASSERT(
-            !c.add(2000000000, 2000000000 - 1300 - clock_refiner::max_step_ns - 1));
+        // More than the drift allowance in all, since start: rejected, nothing changes.
+        CPPUNIT_ASSERT(!c.add(later + 1000 + 1000001, later));
         CPPUNIT_ASSERT_EQUAL(int64_t(300), c.estimate().offset_ns);
-        CPPUNIT_ASSERT(c.add(2000000000, 2000000000 - 1300 - clock_refiner::max_step_ns));
-        CPPUNIT_ASSERT_EQUAL(int64_t(1300 + clock_refiner::max_step_ns),
-                             c.estimate().offset_ns);
+        CPPUNIT_ASSERT(c.add(later + 1000 + 1000000, later));
+        CPPUNIT_ASSERT_EQUAL(int64_t(1000000), c.shift_ns());
+    }
+
+    void test_refiner_total_correction_is_bounded()
+    {
+        // Forged timestamps, each 0.9 ms ahead of the last, 300 of them in 0.3 s: the
+        // total correction stays within what a clock can drift in that time (30 us),
+        // not 300 x 0.9 ms. Each claim beyond is rejected.
+        clock_refiner c;
+        c.reset({ 0, 50000 }, 0); // AXIoE: within 50 us
+        unsigned rejected = 0;
+        for (int i = 1; i <= 300; i++) {
+            const int64_t arrival = i * 1000000;
+            rejected += c.add(arrival + 50000 + i * 900000, arrival) ? 0 : 1;
+        }
+        CPPUNIT_ASSERT_EQUAL(300u, rejected);
+        CPPUNIT_ASSERT(c.shift_ns() <= c.drift_allowance(300000000));
+        CPPUNIT_ASSERT_EQUAL(int64_t(30000), c.drift_allowance(300000000));
+        const clock_estimate e = c.estimate();
+        CPPUNIT_ASSERT(e.offset_ns + int64_t(e.error_ns) <= 50000 + 30000);
     }
 
     void test_monitor_configures_the_device()
@@ -268,12 +292,13 @@ public:
     {
         std::vector<uint8_t> ring(2 * 64 * 4);
         loss_tracker tracker({ ring.data(), 64, 8, 0 }, sample_format::sc16);
-        metadata_monitor m(socket_address::parse("127.0.0.1:0"), 0x7F000001, 1);
+        // RC: the only transport on which a device substitutes zeros.
+        metadata_monitor m(socket_address::parse("127.0.0.1:0"), 0x7F000001, 1, true);
         fake_device dev;
         const rational rate{ 1000000, 1 }; // 1 MS/s: sample k at t0 + 1000 k ns
         const int64_t now = host_time_ns();
         const uint64_t t0 = static_cast<uint64_t>(now) - 1000000000; // a second ago
-        m.start(rate, t0, 20000000, { 0, 5000000 }); // AXIoE said: within 5 ms
+        m.start(rate, t0, 20000000, { 0, 5000000 }, now); // AXIoE said: within 5 ms
         stream_clock clock(rate, t0, 0, 5000000, 20000000);
         const auto to = m.local_address();
         auto at = [t0](uint64_t k) { return t0 + 1000 * k; };
@@ -364,6 +389,66 @@ public:
         CPPUNIT_ASSERT(ev[2].cause == rx_event::reason::device_overflow);
         CPPUNIT_ASSERT_EQUAL(uint64_t(64), ev[2].count);
         CPPUNIT_ASSERT_EQUAL(std::string("device"), std::string(to_string(ev[2].type)));
+    }
+
+    void test_only_the_devices_port_and_no_uc_substitution()
+    {
+        std::vector<uint8_t> ring(2 * 64 * 4);
+        loss_tracker tracker({ ring.data(), 64, 8, 0 }, sample_format::sc16);
+        metadata_monitor m(socket_address::parse("127.0.0.1:0"), 0x7F000001, 0, false);
+        const rational rate{ 1000000, 1 };
+        const int64_t now = host_time_ns();
+        const uint64_t t0 = static_cast<uint64_t>(now) - 1000000000;
+        m.start(rate, t0, 20000000, { 0, 5000000 }, now);
+        fake_device dev, other;
+        const auto to = m.local_address();
+        auto at = [t0](uint64_t k) { return t0 + 1000 * k; };
+        // A UC device never sends zeros in place of samples: such a record is a
+        // forgery (or a device bug) and must zero nothing.
+        dev.send(to,
+                 make(meta::record_type::event,
+                      4000,
+                      at(4000),
+                      meta::event_code::zero_substituted,
+                      100));
+        std::this_thread::sleep_for(20ms);
+        stream_clock clock(rate, t0, 0, 5000000, 20000000);
+        m.poll(host_time_ns(), tracker, clock);
+        std::map<std::string, uint64_t> c;
+        m.read_counters(c, tracker);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.at("metadata.zero_substituted_ignored"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.at("metadata.zero_substituted"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.at("metadata.events"));
+
+        // Records are believed from the device's port only (MD_SOURCE_UDP_PORT).
+        metadata_receiver rx(socket_address::parse("127.0.0.1:0"), 0x7F000001);
+        rx.expect_port(dev.socket.local_address().port());
+        other.send(rx.local_address(), make(meta::record_type::timestamp, 1, 1));
+        dev.send(rx.local_address(), make(meta::record_type::timestamp, 2, 2));
+        const auto got = take(rx, 1);
+        std::this_thread::sleep_for(10ms);
+        rx.poll();
+        CPPUNIT_ASSERT_EQUAL(size_t(1), got.size());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), got[0].record.sample);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), rx.counts().bad);
+    }
+
+    void test_a_forged_sequence_jump_is_no_loss()
+    {
+        // A record whose sequence number lies 2^31 - 1 ahead would count that many
+        // records lost; no loss explains a jump past max_jump: a new base instead.
+        metadata_receiver rx(socket_address::parse("127.0.0.1:0"), 0x7F000001);
+        fake_device dev;
+        meta::record r = make(meta::record_type::timestamp, 1, 1);
+        r.sequence = 10;
+        dev.send(rx.local_address(), r, true);
+        r.sequence = 10 + 0x7FFFFFFF;
+        dev.send(rx.local_address(), r, true);
+        r.sequence = 11 + 0x7FFFFFFF + 5; // 5 lost after the new base
+        dev.send(rx.local_address(), r, true);
+        take(rx, 3);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(5), rx.counts().lost);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), rx.counts().resyncs);
     }
 };
 

@@ -279,7 +279,9 @@ public:
             device_side.send_to(j.data(), j.size(), socket_address(0x7F000001, port));
         stranger.send_to(good, sizeof(good), socket_address(0x7F000001, port));
 
-        // Device events: a fault at sample 300000, 5000 samples sent as zeros at 100000.
+        // Well-formed records from the device's address but not from its port: another
+        // process on the device's host, a forger. A fault at sample 300000, and 5000
+        // samples "sent as zeros" at 100000 (which on UC never happens).
         send_record(device_side, port, fault);
         meta::record zeros = fault;
         zeros.sequence = 2;
@@ -295,37 +297,19 @@ public:
         s.stop();
         const std::string all = describe(c);
         CPPUNIT_ASSERT_EQUAL(uint64_t(1000000), r.items);
+        // All counted as not from the device, none believed: nothing is lost, no
+        // device event is reported.
         CPPUNIT_ASSERT_EQUAL_MESSAGE(
-            all, uint64_t(junk.size() + 1), c.at("metadata.bad"));
+            all, uint64_t(junk.size() + 1 + 2), c.at("metadata.bad"));
         CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("metadata.t0_mismatch"));
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(2), c.at("metadata.events"));
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(
-            all, uint64_t(5000), c.at("metadata.zero_substituted"));
-        // The substituted samples are a gap of zeros; everything else is the ramp.
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("metadata.events"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("metadata.zero_substituted"));
         const rx_stream::accounting a = s.counts();
-        CPPUNIT_ASSERT_EQUAL(uint64_t(5000), a.lost_gap);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(1000000 - 5000), a.delivered);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), a.lost());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1000000), a.delivered);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.nonzero_gaps);
-        uint64_t substituted = 0, first = UINT64_MAX, devices = 0;
-        for (const auto& e : r.events) {
-            if (e.type == rx_event::kind::gap) {
-                CPPUNIT_ASSERT(e.cause == rx_event::reason::zero_substituted);
-                substituted += e.count;
-                first = std::min(first, e.device_item);
-            }
-            if (e.type == rx_event::kind::device) {
-                devices++;
-                CPPUNIT_ASSERT(e.cause == rx_event::reason::fault_injected);
-                CPPUNIT_ASSERT_EQUAL(uint64_t(300000), e.device_item);
-                CPPUNIT_ASSERT_EQUAL(uint64_t(300000), e.item);
-                CPPUNIT_ASSERT_EQUAL(uint64_t(5), e.value);
-                CPPUNIT_ASSERT_EQUAL(t0 + 300000 * 500, e.time_ns);
-            }
-        }
-        CPPUNIT_ASSERT_EQUAL(uint64_t(5000), substituted);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(100000), first);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(1), devices);
+        for (const auto& e : r.events)
+            CPPUNIT_ASSERT(e.type == rx_event::kind::time);
 
         // The next run starts with its own counts: none of this run's events.
         s.start();
