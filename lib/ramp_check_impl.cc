@@ -194,7 +194,7 @@ void ramp_check_impl::on_event(const pmt::pmt_t& msg)
     if (!pmt::is_symbol(cause))
         return;
     const std::string why = pmt::symbol_to_string(cause);
-    if (why != "overwritten" && why != "zero_substituted")
+    if (why != "overwritten" && why != "zero_substituted" && why != "gap_overwritten")
         return;
     const uint64_t first =
         pmt::to_uint64(pmt::dict_ref(info, pmt::mp("first_sample"), pmt::from_uint64(0)));

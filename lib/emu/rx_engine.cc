@@ -132,6 +132,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     const uint64_t t0 = d.start_time_ns ? d.start_time_ns : now;
     d_mono_t0_ns = monotonic_ns() + static_cast<int64_t>(t0 - now);
     d_start_time_ns = t0;
+    d_next_message = 0;
     for (auto* c : { &d_packets_sent,
                      &d_samples_emitted,
                      &d_packets_dropped,
@@ -152,7 +153,38 @@ uint32_t rx_engine::start(const rx_descriptor& d)
 void rx_engine::stop()
 {
     d_thread.stop();
-    d_status = d_status.load() & ~regs::status::running;
+    const uint32_t status = d_status.load();
+    if (status & regs::status::running)
+        account_unsent(monotonic_ns());
+    d_status = status & ~regs::status::running;
+}
+
+void rx_engine::account_unsent(int64_t now_ns)
+{
+    // A converter does not stop producing because the link fell behind: everything it
+    // produced before the STOP counts as emitted, and what never left as dropped (the
+    // messages not yet sent, the one still filling, and those held back). The host
+    // accounts for the same samples, up to the device's final count.
+    const rx_descriptor& d = d_desc;
+    const uint64_t burst = d.num_samples ? d.num_samples : UINT64_MAX;
+    const uint64_t produced = std::min(samples_at(d, now_ns - d_mono_t0_ns), burst);
+    const uint64_t spm = d_builder->samples_per_message();
+    uint64_t samples = 0, packets = 0;
+    for (const held_message& h : d_held) {
+        samples += d_builder->samples_in(h.message);
+        packets += h.packets;
+    }
+    d_held.clear();
+    const uint64_t sent_upto = d_next_message * spm; // next is 0 before the first send
+    if (produced > sent_upto) {
+        samples += produced - sent_upto;
+        const uint64_t whole = produced / spm; // messages complete at the converter
+        for (uint64_t m = d_next_message; m < whole; m++)
+            packets += d_builder->packets_in(m);
+    }
+    d_samples_emitted += samples;
+    d_samples_dropped += samples;
+    d_packets_dropped += packets;
 }
 
 uint32_t rx_engine::status() const { return d_status.load(); }
@@ -183,7 +215,7 @@ void rx_engine::stream(stream_thread::lock_type& lock)
     const uint64_t spm = d_builder->samples_per_message();
     const uint64_t total = d_builder->total_messages();
     const uint64_t burst = d.num_samples ? d.num_samples : UINT64_MAX;
-    uint64_t next = 0;
+    uint64_t& next = d_next_message;
 
     while (d_thread.running()) {
         if (d_rc) {

@@ -50,7 +50,9 @@ public:
     //! Validate and start; returns regs::error_code::none or why not. On success the
     //! time of sample 0 is fixed (start_time_ns()) before this returns.
     uint32_t start(const rx_descriptor& d);
-    //! Stop; once this returns, no further packet of this stream leaves the device.
+    //! Stop; once this returns, no further packet of this stream leaves the device, and
+    //! the counters are final: what the converter produced and the link did not send
+    //! counts as dropped (docs/register-map.md, RX_SAMPLES_EMITTED).
     void stop();
 
     uint32_t status() const; //!< regs::status bits and error code
@@ -67,6 +69,7 @@ private:
     };
 
     void stream(stream_thread::lock_type& lock);
+    void account_unsent(int64_t now_ns);
     size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total);
     bool overflowed(uint64_t message) const;
     size_t take_held(uint64_t sent_up_to, size_t count);
@@ -84,6 +87,7 @@ private:
     rx_descriptor d_desc; // guarded by d_thread's lock while not running; the thread's
                           // while running
     int64_t d_mono_t0_ns = 0;
+    uint64_t d_next_message = 0; // the next message to send (the thread's while running)
 
     // Owned by the sending thread while running (set up by start()).
     std::unique_ptr<packetizer> d_builder;

@@ -53,6 +53,20 @@ const char* to_string(rx_event::reason r)
         return "device_other";
     case rx_event::reason::mark_imitated:
         return "mark_imitated";
+    case rx_event::reason::gap_overwritten:
+        return "gap_overwritten";
+    case rx_event::reason::device_lost:
+        return "device_lost";
+    case rx_event::reason::device_back:
+        return "device_back";
+    case rx_event::reason::stream_stopped:
+        return "stream_stopped";
+    case rx_event::reason::stream_failed:
+        return "stream_failed";
+    case rx_event::reason::nic_error:
+        return "nic_error";
+    case rx_event::reason::device_outage:
+        return "device_outage";
     }
     return "unknown";
 }
@@ -132,10 +146,11 @@ void loss_tracker::reset()
     d_substitutions_unmatched = 0;
     d_open_valid = false;
     d_in_gap = false;
-    d_event_head = d_event_count = 0;
-    d_events_discarded = 0;
+    d_events.clear();
     d_proof_head = d_proof_count = 0;
     d_imitations = 0;
+    d_overaccounted = 0;
+    d_outage_items = 0;
     d_mark.renew();
     // A fresh run sees no samples of the last one: blocks with history read the end of
     // the ring as the zeros before item 0.
@@ -161,12 +176,17 @@ void loss_tracker::evict(size_t index)
     s.delivered = false;
     if (!s.counted)
         return;
-    const uint64_t n = s.counted; // what is still counted delivered of it
+    const uint64_t n = s.counted; // what is still counted delivered (or zeros) of it
     s.counted = 0;
-    d_counts.delivered -= n;
-    d_counts.lost_overwritten += n;
+    // Zeros handed out for a gap are lost already; what the consumer reads there now is
+    // no longer zeros, so it is told again, without counting the samples twice.
+    if (!s.as_zeros) {
+        d_counts.delivered -= n;
+        d_counts.lost_overwritten += n;
+    }
     report_run(rx_event::kind::overrun,
-               rx_event::reason::overwritten,
+               s.as_zeros ? rx_event::reason::gap_overwritten
+                          : rx_event::reason::overwritten,
                s.consumer_item + s.first_counted,
                s.occupant * d_geometry.message_items + s.first_counted,
                n);
@@ -199,6 +219,7 @@ void loss_tracker::verify(uint64_t message, size_t index)
     s.occupant = message;
     s.state = state;
     s.delivered = false;
+    s.as_zeros = state != slot_state::landed;
     s.counted = 0;
 }
 
@@ -396,6 +417,13 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
                 report_run(rx_event::kind::time, rx_event::reason::none, item, k, 0);
             }
         } else {
+            // Handed out as zeros: should the device lap them before they are released,
+            // the consumer must hear that they no longer are (evict()).
+            if (!s.delivered)
+                s.first_counted = static_cast<uint32_t>(k - p * P);
+            s.counted += static_cast<uint32_t>(n);
+            s.delivered = true;
+            s.consumer_item = p * P - d_offset;
             d_in_gap = true;
             d_counts.lost_gap += n;
             report_run(rx_event::kind::gap,
@@ -485,6 +513,66 @@ loss_tracker::cut_at_substitution(uint64_t device_item, uint64_t count, bool& ze
     return std::min(count, r.first - device_item);
 }
 
+void loss_tracker::stopped(uint64_t emitted)
+{
+    if (d_geometry.burst_items)
+        emitted = std::min(emitted, d_geometry.burst_items);
+    const uint64_t covered = accounted();
+    if (emitted < covered) {
+        d_overaccounted = covered - emitted;
+        return;
+    }
+    // Counted once: the tail now lies behind the accounting, as skipped samples do.
+    d_counts.lost_at_stop += emitted - covered;
+    d_offset += emitted - covered;
+}
+
+void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bound)
+{
+    const uint64_t P = d_geometry.message_items;
+    const uint64_t N = d_geometry.ring_items;
+    const uint64_t S = d_slots.size();
+    const uint64_t k = accounted();
+    if (to < k || to % N || written_bound > to)
+        throw std::logic_error(
+            "loss_tracker: a jump goes forward to a ring boundary the device has not "
+            "reached");
+    const uint64_t lost = std::min(std::max(emitted_upto, k), to) - k;
+    d_counts.lost_at_stop += lost;
+    d_outage_items += to - k - lost;
+    const uint64_t next = d_handed_out;
+    if (k != d_skip_to)
+        d_skip_from = k;
+    d_skip_to = to;
+    d_offset += to - k;
+    d_skip_consumer.push_back(next);
+    d_skip_offset.push_back(d_offset);
+    d_final_items = std::max(d_final_items, to);
+    d_final_messages = std::max(d_final_messages, to / P);
+    d_hold_since_w = UINT64_MAX;
+    d_in_gap = false;
+    // The new run writes every slot from its start (its message to/P in slot 0): arm
+    // them all now, before it may. Nothing of the old run can land any more (its queue
+    // pair is gone), so no reordering window is kept; what the consumer still held in
+    // a slot is overwritten.
+    d_verify_cursor = d_rearm_cursor = d_commit_cursor = d_release_cursor = slot_cursor{};
+    for (uint64_t i = 0; i < S; i++) {
+        evict(i);
+        slot& s = d_slots[i];
+        s.occupant = UINT64_MAX;
+        s.state = slot_state::pending;
+        s.armed_for = UINT64_MAX;
+        const uint64_t m = to / P + i;
+        if (items_in(m)) {
+            arm(i, items_in(m));
+            s.armed_for = m;
+        }
+    }
+    d_rearm_next = to / P;
+    d_released_device = std::max(d_released_device, to);
+    report_run(rx_event::kind::time, rx_event::reason::none, next, to, 0);
+}
+
 void loss_tracker::prove_landed(uint64_t first_message, uint64_t end_message)
 {
     if (end_message <= first_message)
@@ -550,15 +638,7 @@ void loss_tracker::report_run(rx_event::kind type,
     d_open_valid = true;
 }
 
-void loss_tracker::report(const rx_event& e)
-{
-    if (d_event_count == event_capacity) {
-        d_events_discarded++;
-        return;
-    }
-    d_events[(d_event_head + d_event_count) % event_capacity] = e;
-    d_event_count++;
-}
+void loss_tracker::report(const rx_event& e) { d_events.push(e); }
 
 bool loss_tracker::poll_event(rx_event& out)
 {
@@ -566,12 +646,7 @@ bool loss_tracker::poll_event(rx_event& out)
         report(d_open);
         d_open_valid = false;
     }
-    if (d_event_count == 0)
-        return false;
-    out = d_events[d_event_head];
-    d_event_head = (d_event_head + 1) % event_capacity;
-    d_event_count--;
-    return true;
+    return d_events.pop(out);
 }
 
 } // namespace rdma

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_STREAM_LOSS_TRACKER_H
 #define INCLUDED_RDMA_STREAM_LOSS_TRACKER_H
 
+#include "event_queue.h"
 #include "placeholder.h"
 #include <gnuradio/rdma/rx_event.h>
 #include <algorithm>
@@ -32,7 +33,11 @@ struct loss_counts {
     uint64_t lost_gap = 0;     //!< handed out as zeros: message lost or slot unverifiable
     uint64_t lost_skipped = 0; //!< never handed out: the reader was lapped
     uint64_t lost_overwritten = 0; //!< handed out, then overwritten before released
-    uint64_t lost() const { return lost_gap + lost_skipped + lost_overwritten; }
+    uint64_t lost_at_stop = 0; //!< emitted, never handed out: the run stopped first
+    uint64_t lost() const
+    {
+        return lost_gap + lost_skipped + lost_overwritten + lost_at_stop;
+    }
 };
 
 /*!
@@ -103,6 +108,29 @@ public:
     //! released against its final position, as if released now.
     void settle(uint64_t written_bound) { on_release(d_handed_out, written_bound); }
     /*!
+     * The run stopped and the device says it emitted \p emitted samples in all (its
+     * final count): those it emitted past what was handed out or skipped will never be
+     * handed out, and count as lost_at_stop. A device count below that is recorded
+     * (overaccounted()): the host declared samples final that the device says it never
+     * produced.
+     */
+    void stopped(uint64_t emitted);
+    /*!
+     * The device's run ended early (it restarted, or was stopped by someone else) and a
+     * new run continues the stream at device item \p to, a multiple of the ring (so
+     * that item k still lands in slot k mod N). The consumer resumes there, with a time
+     * mark. Of the items it skips, those below \p emitted_upto (what the old run
+     * emitted, as far as the device told) count as lost_at_stop; the rest, which no
+     * device produced, as outage_items() (not lost: not emitted). Every slot is re-armed
+     * for the new run's first wrap (evicting what the consumer still held there).
+     */
+    void jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bound);
+    //! Items of the stream's timeline no device produced (outages bridged by jump()).
+    uint64_t outage_items() const { return d_outage_items; }
+    //! Device items handed out or skipped so far: what the accounting covers.
+    uint64_t accounted() const { return d_handed_out + d_offset; }
+    uint64_t overaccounted() const { return d_overaccounted; }
+    /*!
      * The device sent device items [first, first + count) as zeros (RC: they had left its
      * retransmit buffer; docs/metadata.md, event zero_substituted). Their slots look
      * landed, yet they are not the samples: they count as lost, reported as a gap with
@@ -126,7 +154,7 @@ public:
     uint64_t handed_out() const { return d_handed_out; }
 
     bool poll_event(rx_event& out);
-    uint64_t events_discarded() const { return d_events_discarded; }
+    uint64_t events_discarded() const { return d_events.discarded(); }
     const loss_counts& counts() const { return d_counts; }
 
 private:
@@ -140,7 +168,8 @@ private:
         uint32_t counted = 0;            // items of the message counted as delivered
         uint32_t first_counted = 0;      // the first of them, from the message's start
         slot_state state = slot_state::pending;
-        bool delivered = false; // handed out as landed (so it can be overwritten unread)
+        bool delivered = false; // handed out (so it can be overwritten unread)
+        bool as_zeros = false;  // ... as zeros, a gap: counted lost already
     };
     static_assert(sizeof(slot) == 40, "keep the slot table small");
     struct item_range {
@@ -242,6 +271,8 @@ private:
     size_t d_proof_head = 0;
     size_t d_proof_count = 0;
     uint64_t d_imitations = 0;
+    uint64_t d_overaccounted = 0;
+    uint64_t d_outage_items = 0;
     std::vector<item_range> d_substituted;
     uint64_t d_substitutions_unmatched = 0;
     // A pending gap or overwrite report, extended while consecutive messages match.
@@ -249,11 +280,7 @@ private:
     bool d_open_valid = false;
     bool d_in_gap = false; // the last item handed out was lost
 
-    static constexpr size_t event_capacity = 4096;
-    std::array<rx_event, event_capacity> d_events;
-    size_t d_event_head = 0;
-    size_t d_event_count = 0;
-    uint64_t d_events_discarded = 0;
+    event_queue<4096> d_events;
 };
 
 } // namespace rdma

@@ -23,8 +23,16 @@ void progress_tracker::reset(uint64_t items_per_message,
     d_out_of_sequence = 0;
     d_wrong_length = 0;
     d_implausible = 0;
+    d_base = 0;
     d_next_message = 0;
     d_landed = 0;
+}
+
+void progress_tracker::rebase(uint64_t message)
+{
+    d_base = message;
+    d_next_message = std::max(d_next_message, message);
+    d_landed = std::max(d_landed, message * d_items_per_message);
 }
 
 uint64_t progress_tracker::items_in(uint64_t m) const
@@ -40,7 +48,7 @@ progress_tracker::on_immediate(uint32_t imm, uint32_t byte_len, uint64_t produce
 {
     // Forward distance from the next expected message, modulo 2^32: anything in the
     // upper half is behind us.
-    const uint32_t ahead = imm - static_cast<uint32_t>(d_next_message);
+    const uint32_t ahead = imm - static_cast<uint32_t>(d_next_message - d_base);
     if (ahead >= 0x80000000u) {
         d_out_of_sequence++;
         return verdict::stale;

@@ -46,6 +46,12 @@ public:
                uint32_t item_bytes = 4);
 
     /*!
+     * The stream continues with a new run of the device (it restarted), whose message 0
+     * is this stream's message \p message: its immediates count from there.
+     */
+    void rebase(uint64_t message);
+
+    /*!
      * A completion with immediate data \p imm of a WRITE of \p byte_len bytes, taken in
      * when the device can have produced at most \p produced_bound samples (the clock's
      * upper bound; UINT64_MAX: no bound).
@@ -77,6 +83,7 @@ private:
     uint64_t d_out_of_sequence = 0;
     uint64_t d_wrong_length = 0;
     uint64_t d_implausible = 0;
+    uint64_t d_base = 0;         // this stream's message of the device run's message 0
     uint64_t d_next_message = 0; // messages landed so far
     uint64_t d_landed = 0;
 };

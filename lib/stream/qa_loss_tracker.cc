@@ -127,6 +127,7 @@ class qa_loss_tracker : public CppUnit::TestFixture
     CPPUNIT_TEST(test_mark_is_random_per_run);
     CPPUNIT_TEST(test_old_fixed_marks_are_data_now);
     CPPUNIT_TEST(test_samples_equal_to_the_mark_need_a_proof);
+    CPPUNIT_TEST(test_gap_overwritten_while_unread_is_told_again);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -569,6 +570,42 @@ public:
         for (const auto& e : b.events)
             if (e.type == rx_event::kind::notice)
                 CPPUNIT_ASSERT_EQUAL(uint64_t(P), e.item);
+    }
+
+    void test_gap_overwritten_while_unread_is_told_again()
+    {
+        // A gap is handed out as zeros; the reader holds it while the device laps the
+        // ring and writes the slot's next message: what the reader holds is no longer
+        // zeros. It must hear so (gap_overwritten), and nothing is counted twice.
+        bench b;
+        for (uint64_t p = 0; p < 4; p++) {
+            if (p != 1)
+                b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(P), b.consume((p + 1) * P, false));
+        }
+        for (uint64_t p = 8; p < 12; p++) // a ring later, into slots 0..3
+            b.device_writes(p);
+        b.tracker.on_release(b.next, 12 * P);
+        rx_event e;
+        while (b.tracker.poll_event(e))
+            b.events.push_back(e);
+        const auto& c = b.tracker.counts();
+        CPPUNIT_ASSERT_EQUAL(uint64_t(P), c.lost_gap);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(3 * P), c.lost_overwritten);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.delivered);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4 * P), c.delivered + c.lost());
+        std::vector<std::pair<uint64_t, uint64_t>> zeros_gone, overwritten;
+        for (const auto& ev : b.events) {
+            if (ev.cause == rx_event::reason::gap_overwritten)
+                zeros_gone.emplace_back(ev.item, ev.count);
+            if (ev.cause == rx_event::reason::overwritten)
+                overwritten.emplace_back(ev.item, ev.count);
+        }
+        CPPUNIT_ASSERT((zeros_gone == std::vector<std::pair<uint64_t, uint64_t>>{
+                            { P, P } }));
+        CPPUNIT_ASSERT((overwritten == std::vector<std::pair<uint64_t, uint64_t>>{
+                            { 0, P }, { 2 * P, 2 * P } }));
     }
 };
 

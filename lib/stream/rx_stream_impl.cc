@@ -18,56 +18,11 @@
 namespace gr {
 namespace rdma {
 
-namespace {
-
-uint32_t random_psn()
-{
-    std::random_device rd;
-    return rd() & 0xFFFFFF;
-}
-
-} // namespace
 
 void rx_stream::impl::start()
 {
     if (d_running)
         return;
-    d_qp = d_pd->create_qp(
-        d_plan.rc ? nic::qp_type::rc : nic::qp_type::uc, *d_cq, max_receives);
-    d_qp->to_init(nic::access_remote_write);
-    d_qp->post_receives(d_next_wr_id, max_receives);
-    d_next_wr_id += max_receives;
-    d_receives_posted = max_receives;
-    const uint32_t psn = random_psn();
-    const uint32_t device_qpn = d_device->client().read32(
-        regs::rx_reg(d_plan.stream_index, regs::rx::source_qpn));
-    // RC: the NIC ACKs to the link's RoCE port (d_link.roce), where the device listens.
-    d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
-    d_qp->to_rts(psn);
-
-    rx_setup setup;
-    setup.destination = d_nic->roce_address();
-    setup.dest_qpn = d_qp->qpn();
-    setup.start_psn = psn;
-    setup.rkey = d_mr->rkey();
-    setup.va = reinterpret_cast<uintptr_t>(d_ring->base());
-    setup.ring_bytes = d_ring->bytes();
-    setup.payload_bytes = d_plan.payload_bytes;
-    setup.path_mtu = d_plan.path_mtu;
-    setup.notify_interval = d_plan.notify_interval;
-    const rational r = rational_rate(d_plan.sample_rate);
-    setup.rate_num = r.num;
-    setup.rate_den = r.den;
-    setup.format = d_plan.format;
-    setup.num_samples = d_plan.num_samples;
-    setup.transport = d_plan.rc ? regs::transport_type::rc : regs::transport_type::uc;
-    setup.retx_window_bytes = d_plan.retx_window_bytes;
-    d_device->configure_rx(d_plan.stream_index, setup);
-    if (d_info.has(regs::cap::emulator)) {
-        d_device->configure_signal(d_plan.stream_index, d_signal);
-        d_device->configure_impairments(d_plan.stream_index, d_impairments);
-    }
-
     d_progress.reset(d_plan.payload_bytes / rdma::item_size(d_plan.format),
                      d_plan.num_samples,
                      d_plan.notify_interval,
@@ -82,20 +37,24 @@ void rx_stream::impl::start()
     d_completions = 0;
     d_last_notification_awaited = false;
     d_last_handout_ns = INT64_MIN / 2;
-    if (d_metadata)
-        d_metadata->configure(d_device->client(), d_metadata_settings.interval_us);
+    d_events.clear();
+    d_error.clear();
+    d_device_note.clear();
+    d_final_known = false;
+    d_outage = false;
+    d_run_base = 0;
     d_clock_estimate = d_device->estimate_clock();
-    d_start_time_ns = d_device->start_rx(d_plan.stream_index);
-    d_clock = stream_clock(r,
+    const int64_t host_now = host_time_ns();
+    d_start_time_ns = program_device(0);
+    d_clock = stream_clock(d_rate,
                            d_start_time_ns,
                            d_clock_estimate.offset_ns,
                            d_clock_estimate.error_ns,
-                           static_cast<uint64_t>(d_plan.grace_s * 1e9));
+                           grace_ns());
     if (d_metadata)
-        d_metadata->start(r,
-                          d_start_time_ns,
-                          static_cast<uint64_t>(d_plan.grace_s * 1e9),
-                          d_clock_estimate);
+        d_metadata->start(
+            d_rate, d_start_time_ns, grace_ns(), d_clock_estimate, host_now);
+    d_watch->start();
     d_running = true;
 }
 
@@ -104,7 +63,8 @@ void rx_stream::impl::stop()
     if (!d_running.exchange(false))
         return;
     d_cq->interrupt();
-    d_device->stop_rx(d_plan.stream_index);
+    d_watch->stop();
+    settle_stop();
     // A new run gets a new QP: packets of this run still in flight then find no QP.
     d_qp->to_reset();
     drain_completions();
@@ -141,9 +101,18 @@ void rx_stream::impl::pump_completions()
         // What the device can have produced by now bounds what a notification may claim.
         const uint64_t produced = d_clock.written_bound(host_time_ns());
         for (int i = 0; i < n; i++) {
-            if (wc[i].status == nic::wc_status::success && d_qp &&
-                wc[i].qpn == d_qp->qpn())
+            if (!d_qp || wc[i].qpn != d_qp->qpn())
+                continue; // a queue pair of an earlier run
+            if (wc[i].status == nic::wc_status::success) {
                 on_notification(wc[i], produced);
+            } else {
+                // The NIC failed the queue pair (RC: a NAK it could not recover from, an
+                // access error; its receives are flushed): nothing more will land.
+                fail(rx_event::reason::nic_error,
+                     static_cast<uint64_t>(wc[i].status),
+                     "the NIC " + d_nic->name() + " failed the stream's queue pair: " +
+                         nic::to_string(wc[i].status));
+            }
         }
         d_completions += n;
         // Every completion consumed a posted receive (the host posts nothing else).
@@ -179,8 +148,11 @@ void rx_stream::impl::update_progress(uint64_t released)
 {
     const int64_t now = host_time_ns();
     const uint64_t written = d_clock.written_bound(now);
-    // Final: what immediate data proved, or what the clock says must have landed.
-    const uint64_t final_upto = std::max(d_progress.landed(), d_clock.final_by(now));
+    // Final: what immediate data proved, or what the clock says must have landed. Not
+    // the clock while the device is lost: it may have stopped, or be late.
+    const uint64_t final_upto =
+        d_outage ? d_progress.landed()
+                 : std::max(d_progress.landed(), d_clock.final_by(now));
     d_tracker->on_release(released, written);
     d_tracker->on_progress(final_upto, written);
 }
@@ -191,6 +163,17 @@ size_t rx_stream::impl::wait_items(uint64_t next,
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (true) {
+        if (d_running && !watch_device()) {
+            // The run ended (end_of_stream() says so), or the device is lost and the
+            // stream waits for it: nothing new until it answers.
+            const auto left = deadline - std::chrono::steady_clock::now();
+            if (!d_error.empty() || left.count() <= 0)
+                return 0;
+            std::this_thread::sleep_for(
+                std::min<std::chrono::steady_clock::duration>(
+                    left, std::chrono::milliseconds(10)));
+            continue;
+        }
         pump_completions();
         if (d_metadata) // refines d_clock, marks substituted samples (~1 ms apart)
             d_metadata->poll(host_time_ns(), *d_tracker, d_clock);
@@ -257,7 +240,8 @@ void rx_stream::impl::commit(uint64_t next, size_t count)
 
 bool rx_stream::impl::poll_event(rx_event& out)
 {
-    if (!d_tracker->poll_event(out) && !(d_metadata && d_metadata->poll_event(out)))
+    if (!d_tracker->poll_event(out) && !(d_metadata && d_metadata->poll_event(out)) &&
+        !d_events.pop(out))
         return false;
     out.time_ns = d_clock.time_of(out.device_item);
     return true;
@@ -265,7 +249,8 @@ bool rx_stream::impl::poll_event(rx_event& out)
 
 bool rx_stream::impl::end_of_stream(uint64_t next) const
 {
-    return d_plan.num_samples && next >= d_tracker->consumer_total();
+    return !d_error.empty() ||
+           (d_plan.num_samples && next >= d_tracker->consumer_total());
 }
 
 rx_stream::accounting rx_stream::impl::counts() const
@@ -276,6 +261,7 @@ rx_stream::accounting rx_stream::impl::counts() const
     a.lost_gap = c.lost_gap;
     a.lost_skipped = c.lost_skipped;
     a.lost_overwritten = c.lost_overwritten;
+    a.lost_at_stop = c.lost_at_stop;
     return a;
 }
 
@@ -315,6 +301,13 @@ void rx_stream::impl::release(size_t items)
 
 rx_device_counters rx_stream::impl::read_device_counters()
 {
+    // After stop(), the device's final count (and no exchange with a device that may
+    // be gone).
+    if (!d_running && d_final_known)
+        return d_final;
+    if (!d_running && !d_device_note.empty())
+        throw std::runtime_error("the device at " + d_device->address().to_string() +
+                                 ": " + d_device_note);
     rx_device_counters dev = d_device->read_rx_counters(d_plan.stream_index);
     // A device counts a batch just after sending it, so the host can hold the whole
     // burst a moment before the device's counters do. Once it does, wait for the
@@ -333,19 +326,18 @@ rx_device_counters rx_stream::impl::read_device_counters()
 std::map<std::string, uint64_t> rx_stream::impl::read_counters()
 {
     std::map<std::string, uint64_t> out;
-    const rx_device_counters dev = read_device_counters();
-    out["device.packets_sent"] = dev.packets_sent;
-    out["device.samples_emitted"] = dev.samples_emitted;
-    out["device.packets_dropped"] = dev.packets_dropped;
-    out["device.samples_dropped"] = dev.samples_dropped;
-    out["device.imm_sent"] = dev.imm_sent;
-    out["device.packets_faulted"] = dev.packets_faulted;
-    out["device.samples_faulted"] = dev.samples_faulted;
-    out["device.packets_duplicated"] = dev.packets_duplicated;
-    out["device.messages_delayed"] = dev.messages_delayed;
-    out["device.naks_received"] = dev.naks_received;
-    out["device.retransmits"] = dev.retransmits;
-    out["device.zero_substituted"] = dev.zero_substituted;
+    rx_device_counters dev;
+    try {
+        dev = read_device_counters();
+        out["device.counters_known"] = 1;
+    } catch (const std::exception& e) {
+        // The host's side still counts: say which side could not be read (device_note()).
+        if (d_device_note.empty())
+            d_device_note = e.what();
+        out["device.counters_known"] = 0;
+    }
+    if (out["device.counters_known"])
+        export_device_counters(dev, out);
     for (const auto& [name, value] : d_nic->read_counters())
         out["nic." + name] = value;
     out["host.items_landed"] = d_progress.landed();
@@ -354,7 +346,12 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.lost_gap"] = c.lost_gap;
     out["host.lost_skipped"] = c.lost_skipped;
     out["host.lost_overwritten"] = c.lost_overwritten;
+    out["host.lost_at_stop"] = c.lost_at_stop;
     out["host.lost"] = c.lost();
+    out["host.outage_items"] = d_tracker->outage_items();
+    out["host.overaccounted"] = d_tracker->overaccounted();
+    out["host.rearms"] = d_rearms;
+    out["host.reports_discarded"] = d_events.discarded();
     out["host.events_discarded"] = d_tracker->events_discarded();
     out["host.completions"] = d_completions;
     out["host.imm_out_of_sequence"] = d_progress.out_of_sequence();
@@ -366,6 +363,26 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     if (d_probe)
         d_probe->export_counters("host.latency.", out);
     return out;
+}
+
+void rx_stream::impl::export_device_counters(const rx_device_counters& dev,
+                                             std::map<std::string, uint64_t>& out) const
+{
+    // The device counts from its run's start; this stream counts from its own start
+    // (the same, unless the device was re-armed: then its last run only).
+    out["device.packets_sent"] = dev.packets_sent;
+    out["device.samples_emitted"] = d_run_base + dev.samples_emitted;
+    out["device.packets_dropped"] = dev.packets_dropped;
+    out["device.samples_dropped"] = dev.samples_dropped;
+    out["device.imm_sent"] = dev.imm_sent;
+    out["device.packets_faulted"] = dev.packets_faulted;
+    out["device.samples_faulted"] = dev.samples_faulted;
+    out["device.packets_duplicated"] = dev.packets_duplicated;
+    out["device.messages_delayed"] = dev.messages_delayed;
+    out["device.naks_received"] = dev.naks_received;
+    out["device.retransmits"] = dev.retransmits;
+    out["device.zero_substituted"] = dev.zero_substituted;
+    out["device.status"] = dev.status;
 }
 
 std::vector<rx_stream::injected_fault> rx_stream::impl::read_injected_faults()

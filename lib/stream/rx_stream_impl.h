@@ -15,6 +15,8 @@
 #include "../util/log.h"
 #include "device_args.h"
 #include "device_controller.h"
+#include "device_watch.h"
+#include "event_queue.h"
 #include "latency_probe.h"
 #include "loss_tracker.h"
 #include "metadata_monitor.h"
@@ -44,6 +46,11 @@ struct rx_stream_plan {
     uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
     //! Hand out new items at most once per this many ns (0: as soon as they are final).
     int64_t work_interval_ns = 0;
+    //! on_device_loss=: end the run when the device is lost (else wait for it, and
+    //! continue the stream with a new run of the device if its run is gone).
+    bool end_on_device_loss = true;
+    //! device_timeout=: the device is lost when it has not answered for this long.
+    int64_t device_timeout_ns = 500000000;
 };
 
 class rx_stream::impl
@@ -69,6 +76,9 @@ public:
     std::map<std::string, uint64_t> read_counters();
     std::vector<injected_fault> read_injected_faults();
 
+    const std::string& error() const { return d_error; }
+    const std::string& device_note() const { return d_device_note; }
+
     const rx_stream_plan& plan() const { return d_plan; }
     const ring_memory& ring() const { return *d_ring; }
     size_t ring_items() const { return d_ring->bytes() / rdma::item_size(d_plan.format); }
@@ -82,16 +92,30 @@ private:
     // How long the end of a burst waits for the completion of its last message.
     static constexpr std::chrono::milliseconds last_notification_timeout{ 20 };
 
+    // rx_stream_device.cc: the device's side of a run, and what happens when it fails.
+    uint64_t program_device(uint64_t start_time_ns);
+    void settle_stop();
+    bool watch_device();
+    void begin_outage(int64_t now_ns);
+    void end_outage(int64_t now_ns);
+    void fail(rx_event::reason why, uint64_t value, const std::string& text);
+    void rearm();
+    void report(rx_event::reason why, uint64_t count = 0, uint64_t value = 0);
+    uint64_t grace_ns() const { return static_cast<uint64_t>(d_plan.grace_s * 1e9); }
+
     void open_device(const device_args& args);
     void parse_impairments(const device_args& args);
     void settle_grace(const device_args& args);
     void settle_transport(const device_args& args);
     void settle_work_interval(const device_args& args);
+    void settle_device_loss(const device_args& args);
     void allocate_ring(const device_args& args);
     void drain_completions();
     void pump_completions();
     void on_notification(const nic::work_completion& wc, uint64_t produced_bound);
     rx_device_counters read_device_counters();
+    void export_device_counters(const rx_device_counters& dev,
+                                std::map<std::string, uint64_t>& out) const;
     void await_last_notification();
     void update_progress(uint64_t released);
     bool gathering(uint64_t next, uint64_t ready, int64_t now) const;
@@ -120,6 +144,8 @@ private:
     std::unique_ptr<metadata_monitor> d_metadata; // metadata channel (docs/metadata.md)
     metadata_settings d_metadata_settings;
     std::unique_ptr<latency_probe> d_probe; // latency_probe=1 only (benchmarks)
+    std::unique_ptr<device_watch> d_watch;  // the heartbeat (after d_device: uses it)
+    rational d_rate;
     stream_clock d_clock;
     clock_estimate d_clock_estimate;
     std::atomic<bool> d_running{ false };
@@ -132,6 +158,17 @@ private:
     uint64_t d_read_position = 0;              // standalone consumer (recv/release)
     uint64_t d_handed_out = 0;                 // standalone consumer: committed so far
     size_t d_last_chunk = 0;
+
+    // The device's health (rx_stream_device.cc).
+    event_queue<64> d_events; // device and NIC reports
+    std::string d_error;       // why the run ended early; empty: it did not
+    std::string d_device_note; // why the device's final counters are not known
+    bool d_outage = false;     // the device is lost and the stream waits for it
+    int64_t d_outage_since_ns = 0;
+    uint64_t d_run_base = 0; // this stream's sample of the device run's sample 0
+    uint64_t d_rearms = 0;
+    bool d_final_known = false; // d_final holds the device's counters after its STOP
+    rx_device_counters d_final;
 };
 
 } // namespace rdma

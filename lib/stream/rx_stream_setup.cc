@@ -63,6 +63,8 @@ const std::set<std::string> known_keys = {
     "metadata",
     "metadata_interval",
     "work_interval",
+    "on_device_loss",
+    "device_timeout",
 };
 
 constexpr size_t min_notify_intervals = 4;
@@ -92,6 +94,7 @@ rx_stream::impl::impl(const std::string& args_text,
         throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +
                                     " S/s is out of range (0, 4e9]");
     d_plan.sample_rate = rate;
+    d_rate = rational_rate(rate);
     d_plan.num_samples = num_samples;
     d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0));
     d_plan.notify_interval = static_cast<uint32_t>(args.get_uint("notify", 16));
@@ -113,6 +116,7 @@ rx_stream::impl::impl(const std::string& args_text,
                                                   : route_source_ip(d_link.roce.ip()));
     settle_transport(args);
     settle_work_interval(args);
+    settle_device_loss(args);
     allocate_ring(args);
 
     const size_t item = rdma::item_size(d_plan.format);
@@ -133,7 +137,14 @@ rx_stream::impl::impl(const std::string& args_text,
     d_metadata_settings = parse_metadata_args(args, d_info);
     if (d_metadata_settings.enabled)
         d_metadata = std::make_unique<metadata_monitor>(
-            d_nic->roce_address(), d_link.roce.ip(), d_plan.stream_index);
+            d_nic->roce_address(), d_link.roce.ip(), d_plan.stream_index, d_plan.rc);
+    // The heartbeat: a fifth of the time after which the device counts as lost, so that
+    // one lost answer alone does not make it so.
+    d_watch = std::make_unique<device_watch>(
+        *d_device,
+        d_plan.stream_index,
+        std::chrono::milliseconds(d_plan.device_timeout_ns / 5000000),
+        std::chrono::milliseconds(d_plan.device_timeout_ns / 1000000));
     d_logger->info(
         "RX stream {} {} at {} S/s: ring {} bytes ({} items, {}), payload {} B, "
         "path MTU {}, NIC {} at {}, device {}",
@@ -155,8 +166,7 @@ rx_stream::impl::~impl()
     try {
         stop();
     } catch (const std::exception& e) {
-        d_logger->warn("stopping the device failed while closing the stream: {}",
-                       e.what());
+        d_logger->warn("stopping the stream failed while closing it: {}", e.what());
     }
 }
 
@@ -370,6 +380,18 @@ void rx_stream::impl::settle_work_interval(const device_args& args)
                 " or lower work_interval=");
     }
     d_plan.work_interval_ns = static_cast<int64_t>(interval * 1e9);
+}
+
+void rx_stream::impl::settle_device_loss(const device_args& args)
+{
+    d_plan.end_on_device_loss =
+        args.get_choice("on_device_loss", { "end", "wait" }, "end") == "end";
+    const double timeout = args.get_double("device_timeout", 0.5);
+    if (!(timeout >= 0.1 && timeout <= 60))
+        throw std::invalid_argument("device args: device_timeout=" +
+                                    args.get("device_timeout", "") +
+                                    " is invalid: expected seconds 0.1..60");
+    d_plan.device_timeout_ns = static_cast<int64_t>(timeout * 1e9);
 }
 
 void rx_stream::impl::allocate_ring(const device_args& args)

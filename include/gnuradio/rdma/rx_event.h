@@ -46,6 +46,19 @@ struct rx_event {
         device_other,    //!< device: an event code this host does not know (see code)
         mark_imitated, //!< notice: samples item..item+count equal the gap mark, yet the
                        //!< NIC proved they landed: delivered as received
+        gap_overwritten, //!< overrun: items of a gap (reported lost, handed out as zeros)
+                         //!< were overwritten before the reader released them: they no
+                         //!< longer read as zeros. Counted lost once, by the gap.
+        device_lost,     //!< device: it stopped answering (value: ms without an answer)
+        device_back,     //!< device: it answers again (value: the outage, in ms)
+        stream_stopped,  //!< device: the stream stopped under us (stopped by another
+                         //!< host, its ownership lease lapsed, or the device restarted)
+        stream_failed,   //!< device: it reports the stream in error (code: RX_STATUS)
+        nic_error,       //!< the host's NIC failed the stream's queue pair (value: the
+                         //!< completion status); the run ends
+        device_outage,   //!< device: the stream continues with a new run of the device;
+                         //!< count: samples of the timeline from item on that no device
+                         //!< run produced (not handed out, not lost: never emitted)
     };
     kind type = kind::time;
     reason cause = reason::none;

@@ -88,13 +88,22 @@ public:
     //! Items in the finite burst (0: continuous).
     uint64_t burst_items() const;
 
-    //! This run's accounting: delivered + lost = samples the device emitted so far.
+    /*!
+     * This run's accounting: delivered + lost = samples the device emitted. While the
+     * stream runs it covers what was handed out (and skipped); after stop() it covers
+     * everything the device emitted until its STOP (lost_at_stop: emitted, never handed
+     * out), when the device could tell its final count (see device_note()).
+     */
     struct accounting {
         uint64_t delivered = 0;
         uint64_t lost_gap = 0;
         uint64_t lost_skipped = 0;
         uint64_t lost_overwritten = 0;
-        uint64_t lost() const { return lost_gap + lost_skipped + lost_overwritten; }
+        uint64_t lost_at_stop = 0;
+        uint64_t lost() const
+        {
+            return lost_gap + lost_skipped + lost_overwritten + lost_at_stop;
+        }
     };
     accounting counts() const;
 

@@ -1,0 +1,94 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_DEVICE_WATCH_H
+#define INCLUDED_RDMA_STREAM_DEVICE_WATCH_H
+
+#include "device_controller.h"
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * The host's heartbeat to the device of one RX stream: a thread ("rdma-watch", charged
+ * to the host) reads the stream's status and counters over AXIoE every period, and the
+ * data path asks, with a few atomic loads, how the device is.
+ *
+ * A device that has not answered for lost_after is *lost*, whether its last exchange is
+ * still retrying or has failed: so a dead device is known within lost_after (plus one
+ * period), however long the AXIoE client's own timeout. Each answer also renews the
+ * stream's ownership lease on the device (any exchange from the owner does).
+ */
+class device_watch
+{
+public:
+    enum class state {
+        ok,            //!< answering, the stream runs (or finished its burst)
+        lost,          //!< no answer for lost_after
+        stream_stopped, //!< answering, but the stream is neither running nor done
+        stream_failed, //!< the device reports the stream in error (e.g. RC gave up)
+    };
+
+    device_watch(device_controller& device,
+                 unsigned stream,
+                 std::chrono::milliseconds period,
+                 std::chrono::milliseconds lost_after);
+    ~device_watch();
+    device_watch(const device_watch&) = delete;
+    device_watch& operator=(const device_watch&) = delete;
+
+    //! Watch from now on (after START): the device counts as answering now.
+    void start();
+    //! Stop watching; returns once the thread is idle (an exchange under way may take
+    //! the AXIoE client's timeout to end).
+    void stop();
+
+    //! How the device is, as of \p now_ns (steady clock). Cheap: for the data path.
+    state current(int64_t now_ns) const;
+    //! When the device last answered (steady clock, ns).
+    int64_t last_answer_ns() const { return d_last_answer_ns.load(); }
+    //! RX_STATUS and RX_SAMPLES_EMITTED at the last answer.
+    uint32_t last_status() const { return d_status.load(); }
+    uint64_t last_emitted() const { return d_emitted.load(); }
+    //! Why the last exchange failed (empty after an answer). Not for the data path.
+    std::string last_failure() const;
+
+    static int64_t now_ns();
+
+private:
+    void run();
+    void beat();
+
+    device_controller& d_device;
+    const unsigned d_stream;
+    const std::chrono::milliseconds d_period;
+    const int64_t d_lost_after_ns;
+
+    std::atomic<int64_t> d_last_answer_ns{ 0 };
+    std::atomic<uint32_t> d_status{ 0 };
+    std::atomic<uint64_t> d_emitted{ 0 };
+
+    mutable std::mutex d_mutex;
+    std::condition_variable d_wake;
+    bool d_watching = false; // guarded by d_mutex
+    bool d_shutdown = false; // guarded by d_mutex
+    bool d_busy = false;     // guarded by d_mutex: an exchange is under way
+    std::string d_failure;   // guarded by d_mutex
+    std::thread d_thread;    // last: it uses everything above
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,290 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The device's side of an rx_stream's run: programming it, stopping it with a final
+// count of what it emitted, and what the stream does when the device fails it (lost,
+// stopped under us, in error) or the NIC does. The data path is in rx_stream_impl.cc.
+
+#include "rx_stream_impl.h"
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+
+uint32_t random_psn()
+{
+    std::random_device rd;
+    return rd() & 0xFFFFFF;
+}
+
+constexpr int64_t ns_per_ms = 1000000;
+// A re-armed run starts this far ahead of the device's clock: time to program it.
+constexpr int64_t rearm_lead_ns = 100 * ns_per_ms;
+
+} // namespace
+
+uint64_t rx_stream::impl::program_device(uint64_t start_time_ns)
+{
+    d_qp = d_pd->create_qp(
+        d_plan.rc ? nic::qp_type::rc : nic::qp_type::uc, *d_cq, max_receives);
+    d_qp->to_init(nic::access_remote_write);
+    d_qp->post_receives(d_next_wr_id, max_receives);
+    d_next_wr_id += max_receives;
+    d_receives_posted = max_receives;
+    const uint32_t psn = random_psn();
+    const uint32_t device_qpn = d_device->client().read32(
+        regs::rx_reg(d_plan.stream_index, regs::rx::source_qpn));
+    // RC: the NIC ACKs to the link's RoCE port (d_link.roce), where the device listens.
+    d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
+    d_qp->to_rts(psn);
+
+    rx_setup setup;
+    setup.destination = d_nic->roce_address();
+    setup.dest_qpn = d_qp->qpn();
+    setup.start_psn = psn;
+    setup.rkey = d_mr->rkey();
+    setup.va = reinterpret_cast<uintptr_t>(d_ring->base());
+    setup.ring_bytes = d_ring->bytes();
+    setup.payload_bytes = d_plan.payload_bytes;
+    setup.path_mtu = d_plan.path_mtu;
+    setup.notify_interval = d_plan.notify_interval;
+    setup.rate_num = d_rate.num;
+    setup.rate_den = d_rate.den;
+    setup.format = d_plan.format;
+    setup.num_samples = d_plan.num_samples;
+    setup.start_time_ns = start_time_ns;
+    setup.transport = d_plan.rc ? regs::transport_type::rc : regs::transport_type::uc;
+    setup.retx_window_bytes = d_plan.retx_window_bytes;
+    d_device->configure_rx(d_plan.stream_index, setup);
+    if (d_info.has(regs::cap::emulator)) {
+        d_device->configure_signal(d_plan.stream_index, d_signal);
+        d_device->configure_impairments(d_plan.stream_index, d_impairments);
+    }
+    if (d_metadata)
+        d_metadata->configure(d_device->client(), d_metadata_settings.interval_us);
+    return d_device->start_rx(d_plan.stream_index);
+}
+
+void rx_stream::impl::settle_stop()
+{
+    // STOP, then the device's final count: everything it emitted is accounted for,
+    // what was never handed out as lost_at_stop. Neither may throw out of stop(): a
+    // device that does not answer is said, not fatal.
+    const std::string where = "the device at " + d_device->address().to_string();
+    try {
+        d_device->stop_rx(d_plan.stream_index);
+    } catch (const std::exception& e) {
+        d_device_note = "STOP failed, so its final counters are unknown: " +
+                        std::string(e.what());
+        d_logger->error("RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
+        return;
+    }
+    try {
+        d_final = d_device->read_rx_counters(d_plan.stream_index);
+        d_final_known = true;
+        d_tracker->stopped(d_run_base + d_final.samples_emitted);
+    } catch (const std::exception& e) {
+        d_device_note =
+            "its counters could not be read after STOP: " + std::string(e.what());
+        d_logger->error("RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
+    }
+    if (d_rearms && d_device_note.empty())
+        d_device_note = "the device restarted " + std::to_string(d_rearms) +
+                        " time(s) in this run: its counters cover only its last run";
+}
+
+void rx_stream::impl::report(rx_event::reason why, uint64_t count, uint64_t value)
+{
+    rx_event e;
+    e.type = why == rx_event::reason::nic_error ? rx_event::kind::notice
+                                                : rx_event::kind::device;
+    e.cause = why;
+    e.item = d_tracker->handed_out();
+    e.device_item = d_tracker->accounted();
+    e.count = count;
+    e.value = value;
+    d_events.push(e);
+}
+
+void rx_stream::impl::fail(rx_event::reason why, uint64_t value, const std::string& text)
+{
+    if (!d_error.empty())
+        return; // the first failure ends the run; later ones follow from it
+    d_error = text;
+    d_logger->error("RX stream {}: {}; the stream ends", d_plan.stream_index, text);
+    report(why, 0, value);
+}
+
+void rx_stream::impl::begin_outage(int64_t now_ns)
+{
+    d_outage = true;
+    d_outage_since_ns = d_watch->last_answer_ns();
+    const uint64_t silent_ms = (now_ns - d_outage_since_ns) / ns_per_ms;
+    const std::string why = d_watch->last_failure();
+    const std::string text = "the device at " + d_device->address().to_string() +
+                             " has not answered for " + std::to_string(silent_ms) +
+                             " ms" + (why.empty() ? "" : " (" + why + ")");
+    if (d_plan.end_on_device_loss) {
+        fail(rx_event::reason::device_lost, silent_ms, text + " (on_device_loss=end)");
+        return;
+    }
+    d_logger->warn("RX stream {}: {}; waiting for it (on_device_loss=wait)",
+                   d_plan.stream_index,
+                   text);
+    report(rx_event::reason::device_lost, 0, silent_ms);
+}
+
+void rx_stream::impl::end_outage(int64_t now_ns)
+{
+    d_outage = false;
+    const uint64_t outage_ms = (now_ns - d_outage_since_ns) / ns_per_ms;
+    d_logger->info("RX stream {}: the device at {} answers again after {} ms",
+                   d_plan.stream_index,
+                   d_device->address().to_string(),
+                   outage_ms);
+    report(rx_event::reason::device_back, 0, outage_ms);
+}
+
+bool rx_stream::impl::watch_device()
+{
+    if (!d_error.empty())
+        return false;
+    const int64_t now = device_watch::now_ns();
+    switch (d_watch->current(now)) {
+    case device_watch::state::ok:
+        if (d_outage)
+            end_outage(now);
+        return true;
+    case device_watch::state::lost:
+        if (!d_outage)
+            begin_outage(now);
+        return false;
+    case device_watch::state::stream_failed: {
+        const uint32_t status = d_watch->last_status();
+        const uint32_t code =
+            (status & regs::status::error_mask) >> regs::status::error_shift;
+        fail(rx_event::reason::stream_failed,
+             status,
+             "the device at " + d_device->address().to_string() + " reports RX stream " +
+                 std::to_string(d_plan.stream_index) + " in error (RX_STATUS 0x" +
+                 [status] {
+                     char hex[9];
+                     std::snprintf(hex, sizeof(hex), "%x", status);
+                     return std::string(hex);
+                 }() +
+                 (code ? std::string(": ") + regs::describe_error(code)
+                       : std::string(d_plan.rc ? ": its RC requester gave up (a fatal "
+                                                 "NAK, or retries exhausted)"
+                                               : "")) +
+                 ")");
+        return false;
+    }
+    case device_watch::state::stream_stopped:
+        break;
+    }
+    // Answering, but the stream is gone: stopped by another host, its ownership lease
+    // lapsed, or the device restarted.
+    if (d_outage)
+        end_outage(now);
+    const std::string text = "RX stream " + std::to_string(d_plan.stream_index) +
+                             " no longer runs on the device at " +
+                             d_device->address().to_string() +
+                             " (stopped by another host, its lease lapsed, or the "
+                             "device restarted)";
+    if (d_plan.end_on_device_loss || d_plan.num_samples) {
+        fail(rx_event::reason::stream_stopped,
+             0,
+             text + (d_plan.num_samples ? " (a burst is not re-armed)"
+                                        : " (on_device_loss=end)"));
+        return false;
+    }
+    d_logger->warn("{}; re-arming it (on_device_loss=wait)", text);
+    report(rx_event::reason::stream_stopped);
+    rearm();
+    return d_error.empty();
+}
+
+void rx_stream::impl::rearm()
+{
+    // The stream continues with a new run of the device, at the first ring boundary its
+    // clock has not reached with time to spare: item k still lands in slot k mod N, and
+    // the new run's samples keep this stream's timeline (its START_TIME is t0 + B/rate).
+    try {
+        d_watch->stop();
+        // What the old run emitted, if the device still knows (its run was stopped, not
+        // lost with a restart: then its start time is still ours).
+        uint64_t emitted_upto = d_tracker->accounted();
+        const rx_device_counters old = d_device->read_rx_counters(d_plan.stream_index);
+        const uint64_t old_t0 = d_device->client().read64(
+            regs::rx_reg(d_plan.stream_index, regs::rx::start_time_lo));
+        const bool same_run = old_t0 == d_clock.time_of(d_run_base);
+        if (same_run)
+            emitted_upto = d_run_base + old.samples_emitted;
+        else
+            d_device_note = "the device restarted: how much of its earlier run it "
+                            "emitted is unknown";
+        d_qp->to_reset();
+        drain_completions();
+        d_qp.reset();
+
+        d_clock_estimate = d_device->estimate_clock();
+        const int64_t host_now = host_time_ns();
+        const int64_t device_now = host_now + d_clock_estimate.offset_ns;
+        const stream_clock timeline(d_rate, d_start_time_ns, 0, 0, 0);
+        const uint64_t N = ring_items();
+        const uint64_t ahead = timeline.samples_at(device_now + rearm_lead_ns);
+        if (ahead == 0)
+            throw std::runtime_error("the device's clock is before this stream's start");
+        const uint64_t base =
+            (std::max({ ahead, emitted_upto, d_tracker->accounted() }) + N - 1) / N * N;
+        const uint64_t start_time = timeline.time_of(base) + 1; // rounded up to a ns
+        d_clock = stream_clock(d_rate,
+                               d_start_time_ns,
+                               d_clock_estimate.offset_ns,
+                               d_clock_estimate.error_ns,
+                               grace_ns());
+        const uint64_t skipped_from = d_tracker->accounted();
+        d_tracker->jump(base, emitted_upto, d_clock.written_bound(host_now));
+        d_progress.rebase(base / d_plan.message_items);
+        d_run_base = base;
+        const uint64_t t0 = program_device(start_time);
+        if (t0 != start_time)
+            throw std::runtime_error("the device started at " + std::to_string(t0) +
+                                     " ns, not at the START_TIME asked, " +
+                                     std::to_string(start_time));
+        if (d_metadata)
+            d_metadata->start(d_rate,
+                              d_start_time_ns,
+                              grace_ns(),
+                              d_clock_estimate,
+                              host_now,
+                              base,
+                              t0);
+        d_rearms++;
+        d_watch->start();
+        const uint64_t outage = base - std::max(emitted_upto, skipped_from);
+        d_logger->info("RX stream {}: re-armed; the stream continues at sample {}, "
+                       "after {} samples no run of the device produced",
+                       d_plan.stream_index,
+                       base,
+                       outage);
+        report(rx_event::reason::device_outage, outage, base);
+    } catch (const std::exception& e) {
+        fail(rx_event::reason::stream_stopped,
+             0,
+             "re-arming RX stream " + std::to_string(d_plan.stream_index) +
+                 " failed: " + e.what());
+    }
+}
+
+} // namespace rdma
+} // namespace gr
