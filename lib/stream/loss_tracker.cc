@@ -108,6 +108,15 @@ bool loss_tracker::mark_present(size_t slot, uint64_t items) const
     return d_mark.present(slot_memory_at(slot) + at * d_item, items - at);
 }
 
+void loss_tracker::on_stop(uint64_t device_emitted)
+{
+    // Every device item below handed_out + offset is delivered or lost already; a host
+    // ahead of the device would break the identity, and is left to show there.
+    const uint64_t covered = d_handed_out + d_offset;
+    if (device_emitted > covered)
+        d_counts.lost_stopped += device_emitted - covered;
+}
+
 void loss_tracker::reset()
 {
     d_verify_cursor = d_rearm_cursor = d_commit_cursor = d_release_cursor = slot_cursor{};

@@ -32,7 +32,11 @@ struct loss_counts {
     uint64_t lost_gap = 0;     //!< handed out as zeros: message lost or slot unverifiable
     uint64_t lost_skipped = 0; //!< never handed out: the reader was lapped
     uint64_t lost_overwritten = 0; //!< handed out, then overwritten before released
-    uint64_t lost() const { return lost_gap + lost_skipped + lost_overwritten; }
+    uint64_t lost_stopped = 0;     //!< never handed out: the stream was stopped first
+    uint64_t lost() const
+    {
+        return lost_gap + lost_skipped + lost_overwritten + lost_stopped;
+    }
 };
 
 /*!
@@ -96,6 +100,12 @@ public:
      * counted lost already (gap, skipped, overwritten) are not counted twice.
      */
     void mark_substituted(uint64_t first, uint64_t count);
+    /*!
+     * The run was stopped and the device emitted \p device_emitted items in all: those
+     * past what was handed out (or skipped) never will be, and count as lost. Zero when
+     * a burst was consumed to its end.
+     */
+    void on_stop(uint64_t device_emitted);
     //! Substituted items that could not be classified: their slot held a later message
     //! already (reported more than a ring late), or too many ranges were pending.
     uint64_t substitutions_unmatched() const { return d_substitutions_unmatched; }

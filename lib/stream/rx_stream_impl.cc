@@ -104,6 +104,17 @@ void rx_stream::impl::stop()
         return;
     d_cq->interrupt();
     d_device->stop_rx(d_plan.stream_index);
+    // STOP returns once no further packet leaves, so the device's count is final: what
+    // it emitted past the last hand-out is accounted as lost to the stop, and a run
+    // stopped early (Ctrl-C in gr-rdma-rx) still has emitted = delivered + lost.
+    try {
+        d_tracker->on_stop(
+            d_device->read_rx_counters(d_plan.stream_index).samples_emitted);
+    } catch (const std::exception& e) {
+        d_logger->warn("could not read the device's final sample count after STOP ({}): "
+                       "samples it emitted after the last hand-out are not accounted",
+                       e.what());
+    }
     // A new run gets a new QP: packets of this run still in flight then find no QP.
     d_qp->to_reset();
     drain_completions();
@@ -261,6 +272,7 @@ rx_stream::accounting rx_stream::impl::counts() const
     a.lost_gap = c.lost_gap;
     a.lost_skipped = c.lost_skipped;
     a.lost_overwritten = c.lost_overwritten;
+    a.lost_stopped = c.lost_stopped;
     return a;
 }
 
@@ -339,6 +351,7 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.lost_gap"] = c.lost_gap;
     out["host.lost_skipped"] = c.lost_skipped;
     out["host.lost_overwritten"] = c.lost_overwritten;
+    out["host.lost_stopped"] = c.lost_stopped;
     out["host.lost"] = c.lost();
     out["host.events_discarded"] = d_tracker->events_discarded();
     out["host.completions"] = d_completions;

@@ -220,7 +220,9 @@ def run(opts, tb, stop):
         "items_through_flowgraph": tb.sink.nitems_read(0),
         "lost_by_cause": {"gap": counters["host.lost_gap"],
                           "overrun_skipped": counters["host.lost_skipped"],
-                          "overrun_overwritten": counters["host.lost_overwritten"]},
+                          "overrun_overwritten": counters["host.lost_overwritten"],
+                          # emitted before the stop took effect (interrupted runs)
+                          "stopped": counters["host.lost_stopped"]},
         "gaps": len(gaps),
         "gap_ranges": [[e["first_sample"], e["count"]] for e in gaps],
         "overruns": len(overruns),

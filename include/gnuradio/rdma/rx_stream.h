@@ -94,7 +94,13 @@ public:
         uint64_t lost_gap = 0;
         uint64_t lost_skipped = 0;
         uint64_t lost_overwritten = 0;
-        uint64_t lost() const { return lost_gap + lost_skipped + lost_overwritten; }
+        //! Emitted before stop() took effect, never handed out (zero for a burst
+        //! consumed to its end).
+        uint64_t lost_stopped = 0;
+        uint64_t lost() const
+        {
+            return lost_gap + lost_skipped + lost_overwritten + lost_stopped;
+        }
     };
     accounting counts() const;
 

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(328e003962bc0f21304cf80a51621af2) */
+/* BINDTOOL_HEADER_FILE_HASH(046b4f2e47bfafaede6e741b3c876502) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -175,6 +175,7 @@ void bind_rx_stream(py::module& m)
                 d["lost_gap"] = c.lost_gap;
                 d["lost_skipped"] = c.lost_skipped;
                 d["lost_overwritten"] = c.lost_overwritten;
+                d["lost_stopped"] = c.lost_stopped;
                 d["lost"] = c.lost();
                 return d;
             },
