@@ -9,11 +9,14 @@
 // type=remote,addr=<control address> in their device args.
 
 #include "emu/emulator.h"
+#include "util/parse_number.h"
 #include <signal.h>
 #include <unistd.h>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -33,11 +36,60 @@ void usage(const char* argv0)
         "                    --link must be an address of the sending interface;\n"
         "                    RoCEv2 comes back on its port 4791. Needs CAP_NET_RAW:\n"
         "                    run as root or setcap cap_net_raw+ep gr-rdma-emu\n"
-        "  --streams  number of RX streams (default 1)\n"
+        "  --streams  number of RX streams, 1..16 (default 1)\n"
         "  --fifo-ms  how late it may send before dropping samples (overflow,\n"
-        "             counted and logged; default 30)\n"
-        "Runs until SIGINT or SIGTERM.\n",
+        "             counted and logged), 0.1..10000 (default 30)\n"
+        "Runs until SIGINT or SIGTERM, then exits 0. Exit status 2: a usage error;\n"
+        "1: the emulator could not start (e.g. the address is in use).\n",
         argv0);
+}
+
+// A command line that cannot work: one line naming the flag, exit 2 (as argparse does).
+struct usage_error : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+[[noreturn]] void
+bad_flag(const std::string& flag, const std::string& value, const std::string& expected)
+{
+    throw usage_error(flag + " " + value + " is invalid: expected " + expected);
+}
+
+unsigned parse_streams(const std::string& value)
+{
+    // The register map addresses 16 RX streams (0x2000 + 0x100 s).
+    const auto n = gr::rdma::parse_uint(value);
+    if (!n || *n < 1 || *n > 16)
+        bad_flag("--streams", value, "an integer 1..16");
+    return static_cast<unsigned>(*n);
+}
+
+uint32_t parse_fifo_us(const std::string& value)
+{
+    // RX_FIFO_US is 32-bit microseconds; beyond 10 s no latency budget a host may
+    // choose (at most 60 s, docs/device-args.md) leaves room for the grace it needs.
+    const auto ms = gr::rdma::parse_double(value);
+    if (!ms || *ms < 0.1 || *ms > 10000)
+        bad_flag("--fifo-ms", value, "milliseconds 0.1..10000");
+    return static_cast<uint32_t>(std::lround(*ms * 1000));
+}
+
+gr::rdma::socket_address
+parse_address(const std::string& flag, const std::string& value, uint16_t default_port)
+{
+    try {
+        return gr::rdma::socket_address::parse(value, default_port);
+    } catch (const std::invalid_argument&) {
+        bad_flag(flag, value, "an IPv4 address a.b.c.d or a.b.c.d:port, port 0..65535");
+    }
+}
+
+gr::rdma::emu::wire_type parse_wire(const std::string& value)
+{
+    // inproc hands frames to a NIC in the same process: a daemon has none.
+    if (value != "udp" && value != "raw")
+        bad_flag("--wire", value, "udp or raw");
+    return gr::rdma::emu::parse_wire_type(value);
 }
 
 } // namespace
@@ -53,25 +105,27 @@ int main(int argc, char** argv)
                 usage(argv[0]);
                 return 0;
             }
-            if (i + 1 >= argc) {
+            const bool known = arg == "--control" || arg == "--link" || arg == "--wire" ||
+                               arg == "--streams" || arg == "--fifo-ms";
+            if (!known || i + 1 >= argc) {
                 usage(argv[0]);
+                std::fprintf(stderr,
+                             known ? "gr-rdma-emu: %s needs a value\n"
+                                   : "gr-rdma-emu: unknown flag '%s'\n",
+                             arg.c_str());
                 return 2;
             }
             const std::string value = argv[++i];
             if (arg == "--control")
-                config.control = gr::rdma::socket_address::parse(value, 50100);
+                config.control = parse_address(arg, value, 50100);
             else if (arg == "--link")
-                config.link = gr::rdma::socket_address::parse(value);
+                config.link = parse_address(arg, value, 0);
             else if (arg == "--wire")
-                config.wire = gr::rdma::emu::parse_wire_type(value);
+                config.wire = parse_wire(value);
             else if (arg == "--streams")
-                config.rx_streams = static_cast<unsigned>(std::stoul(value));
-            else if (arg == "--fifo-ms")
-                config.fifo_us = static_cast<uint32_t>(std::stod(value) * 1000);
-            else {
-                usage(argv[0]);
-                return 2;
-            }
+                config.rx_streams = parse_streams(value);
+            else
+                config.fifo_us = parse_fifo_us(value);
         }
         // Block the stop signals before any thread starts, so only sigwait sees them.
         sigset_t stop_signals;
@@ -91,6 +145,9 @@ int main(int argc, char** argv)
         sigwait(&stop_signals, &received);
         std::printf("gr-rdma-emu: %s, stopping\n", strsignal(received));
         return 0;
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "gr-rdma-emu: %s\n", e.what());
+        return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gr-rdma-emu: %s\n", e.what());
         return 1;

@@ -5,8 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../util/parse_number.h"
 #include "device_args.h"
-#include <cmath>
+#include <algorithm>
 #include <stdexcept>
 
 namespace gr {
@@ -65,39 +66,87 @@ std::string device_args::get(const std::string& key, const std::string& fallback
     return it == d_values.end() ? fallback : it->second;
 }
 
-double device_args::get_double(const std::string& key, double fallback) const
+uint64_t device_args::get_uint(const std::string& key,
+                               uint64_t fallback,
+                               uint64_t min,
+                               uint64_t max,
+                               const std::string& unit,
+                               const std::string& hint) const
 {
     const auto it = d_values.find(key);
     if (it == d_values.end())
         return fallback;
-    size_t used = 0;
-    double v = 0;
-    try {
-        v = std::stod(it->second, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || used != it->second.size() || !std::isfinite(v))
-        bad_value(key, it->second, "a number");
-    return v;
+    const auto v = parse_uint(it->second);
+    if (!v || *v < min || *v > max)
+        bad_value(key,
+                  it->second,
+                  unit + " " + std::to_string(min) + ".." + std::to_string(max) +
+                      (hint.empty() ? "" : "; " + hint));
+    return *v;
 }
 
-uint64_t device_args::get_uint(const std::string& key, uint64_t fallback) const
+double device_args::get_double(const std::string& key,
+                               double fallback,
+                               double min,
+                               double max,
+                               const std::string& unit,
+                               const std::string& hint) const
 {
     const auto it = d_values.find(key);
     if (it == d_values.end())
         return fallback;
-    size_t used = 0;
-    uint64_t v = 0;
-    try {
-        if (!it->second.empty() && it->second[0] != '-')
-            v = std::stoull(it->second, &used, 0);
-    } catch (const std::exception&) {
-        used = 0;
+    const auto v = parse_double(it->second);
+    if (!v || *v < min || *v > max)
+        bad_value(key,
+                  it->second,
+                  unit + " " + format_number(min) + ".." + format_number(max) +
+                      (hint.empty() ? "" : "; " + hint));
+    return *v;
+}
+
+bool device_args::get_flag(const std::string& key, bool fallback) const
+{
+    const std::string v = get(key, fallback ? "1" : "0");
+    if (v != "0" && v != "1")
+        bad_value(key, v, "0 (off) or 1 (on)");
+    return v == "1";
+}
+
+std::vector<uint64_t> device_args::get_uint_list(const std::string& key,
+                                                 uint64_t min,
+                                                 uint64_t max,
+                                                 const std::string& unit) const
+{
+    std::vector<uint64_t> out;
+    const auto it = d_values.find(key);
+    if (it == d_values.end())
+        return out;
+    const std::string& list = it->second;
+    // An empty item ("3::4", "3:", or the key given empty) is a typo, not "none".
+    for (size_t at = 0; at <= list.size();) {
+        const size_t colon = std::min(list.find(':', at), list.size());
+        const auto v = parse_uint(std::string_view(list).substr(at, colon - at));
+        if (!v || *v < min || *v > max)
+            bad_value(key,
+                      list,
+                      unit + " " + std::to_string(min) + ".." + std::to_string(max) +
+                          " separated by ':', e.g. " + key + "=3:17:200");
+        out.push_back(*v);
+        at = colon + 1;
     }
-    if (used == 0 || used != it->second.size())
-        bad_value(key, it->second, "a non-negative integer");
-    return v;
+    return out;
+}
+
+socket_address device_args::get_address(const std::string& key,
+                                        const std::string& fallback,
+                                        uint16_t default_port) const
+{
+    const std::string v = get(key, fallback);
+    try {
+        return socket_address::parse(v, default_port);
+    } catch (const std::invalid_argument&) {
+        bad_value(key, v, "an IPv4 address a.b.c.d or a.b.c.d:port, port 0..65535");
+    }
 }
 
 std::string device_args::get_choice(const std::string& key,

@@ -8,10 +8,12 @@
 #ifndef INCLUDED_RDMA_STREAM_DEVICE_ARGS_H
 #define INCLUDED_RDMA_STREAM_DEVICE_ARGS_H
 
+#include "../util/socket_address.h"
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -19,7 +21,13 @@ namespace rdma {
 /*!
  * A UHD-style device address: "key=value,key=value". Keys are documented in
  * docs/device-args.md. Every getter validates and throws std::invalid_argument with a
- * message that names the key, the bad value and what is accepted.
+ * message that names the key, the bad value and what is accepted, in one shape:
+ *
+ *   device args: stream=4294967296 is invalid: expected an integer 0..15
+ *
+ * Numbers are parsed strictly (lib/util/parse_number.h): no wrap, no NaN or infinity,
+ * no trailing text, and every numeric getter takes the key's valid range, so no caller
+ * can cast an unchecked value.
  */
 class device_args
 {
@@ -30,8 +38,35 @@ public:
 
     bool has(const std::string& key) const { return d_values.count(key) != 0; }
     std::string get(const std::string& key, const std::string& fallback) const;
-    double get_double(const std::string& key, double fallback) const;
-    uint64_t get_uint(const std::string& key, uint64_t fallback) const;
+    /*!
+     * An integer (decimal, or hex with 0x) in [\p min, \p max]; \p fallback when absent.
+     * \p unit names what it counts in the message ("bytes", "a UDP port"); \p hint,
+     * when given, follows it after "; " (what the bounds mean, or the fix).
+     */
+    uint64_t get_uint(const std::string& key,
+                      uint64_t fallback,
+                      uint64_t min,
+                      uint64_t max,
+                      const std::string& unit = "an integer",
+                      const std::string& hint = "") const;
+    //! A finite decimal number in [\p min, \p max]; as get_uint() otherwise.
+    double get_double(const std::string& key,
+                      double fallback,
+                      double min,
+                      double max,
+                      const std::string& unit = "a number",
+                      const std::string& hint = "") const;
+    //! 0 or 1.
+    bool get_flag(const std::string& key, bool fallback) const;
+    //! Integers in [\p min, \p max] separated by ':' ("3:17:200"); empty when absent.
+    std::vector<uint64_t> get_uint_list(const std::string& key,
+                                        uint64_t min,
+                                        uint64_t max,
+                                        const std::string& unit) const;
+    //! An IPv4 address, "a.b.c.d[:port]" (\p default_port when none is given).
+    socket_address get_address(const std::string& key,
+                               const std::string& fallback,
+                               uint16_t default_port) const;
     //! \p key must hold one of \p choices (or be absent: \p fallback).
     std::string get_choice(const std::string& key,
                            const std::set<std::string>& choices,

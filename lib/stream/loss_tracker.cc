@@ -523,7 +523,7 @@ void loss_tracker::stopped(uint64_t emitted)
         return;
     }
     // Counted once: the tail now lies behind the accounting, as skipped samples do.
-    d_counts.lost_at_stop += emitted - covered;
+    d_counts.lost_stopped += emitted - covered;
     d_offset += emitted - covered;
 }
 
@@ -538,7 +538,7 @@ void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bou
             "loss_tracker: a jump goes forward to a ring boundary the device has not "
             "reached");
     const uint64_t lost = std::min(std::max(emitted_upto, k), to) - k;
-    d_counts.lost_at_stop += lost;
+    d_counts.lost_stopped += lost;
     d_outage_items += to - k - lost;
     const uint64_t next = d_handed_out;
     if (k != d_skip_to)

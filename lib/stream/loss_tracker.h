@@ -33,10 +33,10 @@ struct loss_counts {
     uint64_t lost_gap = 0;     //!< handed out as zeros: message lost or slot unverifiable
     uint64_t lost_skipped = 0; //!< never handed out: the reader was lapped
     uint64_t lost_overwritten = 0; //!< handed out, then overwritten before released
-    uint64_t lost_at_stop = 0; //!< emitted, never handed out: the run stopped first
+    uint64_t lost_stopped = 0;     //!< never handed out: the stream was stopped first
     uint64_t lost() const
     {
-        return lost_gap + lost_skipped + lost_overwritten + lost_at_stop;
+        return lost_gap + lost_skipped + lost_overwritten + lost_stopped;
     }
 };
 
@@ -110,7 +110,7 @@ public:
     /*!
      * The run stopped and the device says it emitted \p emitted samples in all (its
      * final count): those it emitted past what was handed out or skipped will never be
-     * handed out, and count as lost_at_stop. A device count below that is recorded
+     * handed out, and count as lost_stopped. A device count below that is recorded
      * (overaccounted()): the host declared samples final that the device says it never
      * produced.
      */
@@ -120,7 +120,7 @@ public:
      * new run continues the stream at device item \p to, a multiple of the ring (so
      * that item k still lands in slot k mod N). The consumer resumes there, with a time
      * mark. Of the items it skips, those below \p emitted_upto (what the old run
-     * emitted, as far as the device told) count as lost_at_stop; the rest, which no
+     * emitted, as far as the device told) count as lost_stopped; the rest, which no
      * device produced, as outage_items() (not lost: not emitted). Every slot is re-armed
      * for the new run's first wrap (evicting what the consumer still held there).
      */

@@ -18,20 +18,15 @@ metadata_settings parse_metadata_args(const device_args& args, const device_info
 {
     metadata_settings s;
     const bool capable = device.has(regs::cap::metadata);
-    const uint64_t wanted = args.get_uint("metadata", capable ? 1 : 0);
-    if (wanted > 1)
-        throw std::invalid_argument("device args: metadata=" + std::to_string(wanted) +
-                                    " is invalid: expected 0 (off) or 1 (on)");
+    const bool wanted = args.get_flag("metadata", capable);
     if (wanted && !capable)
         throw std::invalid_argument(
             "device args: metadata=1, but the device does not send "
             "metadata (no METADATA capability); drop the key");
-    const double interval = args.get_double("metadata_interval", 0.1);
-    if (!(interval >= 0) || interval > 4000)
-        throw std::invalid_argument(
-            "device args: metadata_interval= is in seconds: expected "
-            "0 (no timestamps) .. 4000");
-    s.enabled = wanted != 0;
+    // MD_INTERVAL_US is 32-bit microseconds: at most some 4295 s.
+    const double interval =
+        args.get_double("metadata_interval", 0.1, 0, 4000, "seconds", "0: no timestamps");
+    s.enabled = wanted;
     s.interval_us = static_cast<uint32_t>(std::llround(interval * 1e6));
     return s;
 }

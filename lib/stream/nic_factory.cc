@@ -26,9 +26,8 @@ std::unique_ptr<nic::device> open_verbs(const device_args& args, uint32_t defaul
     if (args.has("nic_if"))
         config.interface = args.get("nic_if", "");
     else
-        config.ip = args.has("nic_addr")
-                        ? socket_address::parse(args.get("nic_addr", "")).ip()
-                        : default_ip;
+        config.ip =
+            args.has("nic_addr") ? args.get_address("nic_addr", "", 0).ip() : default_ip;
     return std::make_unique<nic::verbs_device>(config);
 }
 
@@ -38,12 +37,10 @@ std::unique_ptr<nic::device> open_soft(const device_args& args, uint32_t default
         throw std::invalid_argument("device args: nic_if= selects the RDMA device of "
                                     "nic=verbs; for nic=soft give nic_addr=<local IPv4>");
     const socket_address local = args.has("nic_addr")
-                                     ? socket_address::parse(args.get("nic_addr", ""))
+                                     ? args.get_address("nic_addr", "", 0)
                                      : socket_address(default_ip, 0);
-    const uint64_t port = args.get_uint("nic_port", 0);
-    if (port > 65535)
-        throw std::invalid_argument("device args: nic_port=" + std::to_string(port) +
-                                    " is invalid: expected 0 (any free port) .. 65535");
+    const uint64_t port =
+        args.get_uint("nic_port", 0, 0, 65535, "a UDP port", "0: any free port");
     nic::soft_nic_config config;
     config.bind_to = local.with_port(static_cast<uint16_t>(port));
     return std::make_unique<nic::soft_nic>(config);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <vector>
 
 using namespace gr::rdma;
 
@@ -38,6 +39,8 @@ class qa_device_args : public CppUnit::TestFixture
     CPPUNIT_TEST(test_typed_getters);
     CPPUNIT_TEST(test_errors_name_the_fix);
     CPPUNIT_TEST(test_rational_rate);
+    CPPUNIT_TEST(test_one_message_shape);
+    CPPUNIT_TEST(test_getters_refuse_every_bad_number);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -47,7 +50,7 @@ public:
         CPPUNIT_ASSERT(a.has("type"));
         CPPUNIT_ASSERT_EQUAL(std::string("emu"), a.get("type", ""));
         CPPUNIT_ASSERT_EQUAL(std::string("ramp"), a.get("signal", ""));
-        CPPUNIT_ASSERT_EQUAL(0.25, a.get_double("latency", 0));
+        CPPUNIT_ASSERT_EQUAL(0.25, a.get_double("latency", 0, 0, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("x"), a.get("absent", "x"));
         CPPUNIT_ASSERT_EQUAL(std::string("latency=0.25,signal=ramp,type=emu"),
                              a.to_string());
@@ -56,13 +59,22 @@ public:
 
     void test_typed_getters()
     {
-        const auto a = device_args::parse("n=42,h=0x10,f=1e6,mode=on");
-        CPPUNIT_ASSERT_EQUAL(uint64_t(42), a.get_uint("n", 0));
-        CPPUNIT_ASSERT_EQUAL(uint64_t(16), a.get_uint("h", 0));
-        CPPUNIT_ASSERT_EQUAL(1e6, a.get_double("f", 0));
+        const auto a =
+            device_args::parse("n=42,h=0x10,f=1e6,g=-2.5,mode=on,b=1,l=3:0x11:200");
+        CPPUNIT_ASSERT_EQUAL(uint64_t(42), a.get_uint("n", 0, 0, 42));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(16), a.get_uint("h", 0, 16, 16));
+        CPPUNIT_ASSERT_EQUAL(1e6, a.get_double("f", 0, 0, 1e6));
+        CPPUNIT_ASSERT_EQUAL(-2.5, a.get_double("g", 0, -3, 0));
         CPPUNIT_ASSERT_EQUAL(std::string("on"),
                              a.get_choice("mode", { "on", "off" }, "off"));
-        CPPUNIT_ASSERT_EQUAL(uint64_t(7), a.get_uint("absent", 7));
+        CPPUNIT_ASSERT(a.get_flag("b", false));
+        CPPUNIT_ASSERT(a.get_flag("absent", true));
+        CPPUNIT_ASSERT(std::vector<uint64_t>({ 3, 17, 200 }) ==
+                       a.get_uint_list("l", 0, 200, "indices"));
+        CPPUNIT_ASSERT(a.get_uint_list("absent", 0, 1, "indices").empty());
+        // The fallback is the caller's constant: not range-checked.
+        CPPUNIT_ASSERT_EQUAL(uint64_t(7), a.get_uint("absent", 7, 0, 1));
+        CPPUNIT_ASSERT_EQUAL(0.5, a.get_double("absent", 0.5, 0, 0.1));
     }
 
     void test_errors_name_the_fix()
@@ -74,8 +86,9 @@ public:
         CPPUNIT_ASSERT(
             contains(message_of([] { device_args::parse("=1"); }), "empty key"));
         const auto a = device_args::parse("n=-3,f=abc,mode=maybe,sgnal=ramp");
-        CPPUNIT_ASSERT(contains(message_of([&] { a.get_uint("n", 0); }), "n=-3"));
-        CPPUNIT_ASSERT(contains(message_of([&] { a.get_double("f", 0); }), "a number"));
+        CPPUNIT_ASSERT(contains(message_of([&] { a.get_uint("n", 0, 0, 9); }), "n=-3"));
+        CPPUNIT_ASSERT(
+            contains(message_of([&] { a.get_double("f", 0, 0, 1); }), "a number"));
         CPPUNIT_ASSERT(contains(message_of([&] {
                                     a.get_choice("mode", { "on", "off" }, "on");
                                 }),
@@ -85,6 +98,95 @@ public:
         });
         CPPUNIT_ASSERT(contains(unknown, "'sgnal'"));
         CPPUNIT_ASSERT(contains(unknown, "signal"));
+    }
+
+    void test_one_message_shape()
+    {
+        const auto a = device_args::parse(
+            "stream=4294967296,t=nan,w=-1,p=70000,l=3::4,flag=2,addr=1.2.3.4:65536");
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("device args: stream=4294967296 is invalid: expected an integer "
+                        "0..15"),
+            message_of([&] { a.get_uint("stream", 0, 0, 15); }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("device args: t=nan is invalid: expected seconds 0.001..3600"),
+            message_of([&] { a.get_double("t", 1, 0.001, 3600, "seconds"); }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("device args: w=-1 is invalid: expected bytes 0..4294967295; "
+                        "the fix"),
+            message_of([&] { a.get_uint("w", 0, 0, UINT32_MAX, "bytes", "the fix"); }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("device args: p=70000 is invalid: expected a UDP port 0..65535"),
+            message_of([&] { a.get_uint("p", 0, 0, 65535, "a UDP port"); }));
+        CPPUNIT_ASSERT_EQUAL(std::string("device args: l=3::4 is invalid: expected "
+                                         "indices 0..9 separated by ':', e.g. "
+                                         "l=3:17:200"),
+                             message_of([&] { a.get_uint_list("l", 0, 9, "indices"); }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("device args: flag=2 is invalid: expected 0 (off) or 1 (on)"),
+            message_of([&] { a.get_flag("flag", false); }));
+        const std::string addr = message_of([&] { a.get_address("addr", "", 0); });
+        CPPUNIT_ASSERT(contains(addr, "addr=1.2.3.4:65536 is invalid: expected"));
+        CPPUNIT_ASSERT(contains(addr, "0..65535"));
+    }
+
+    void test_getters_refuse_every_bad_number()
+    {
+        // Each would once have wrapped, been cast, or passed NaN on.
+        for (const char* bad : { "4294967296",
+                                 "18446744073709551616",
+                                 "1e400",
+                                 "-1",
+                                 "nan",
+                                 "inf",
+                                 "-inf",
+                                 "abc",
+                                 "",
+                                 "0x",
+                                 "0xZZ",
+                                 "12abc",
+                                 "1.5",
+                                 "+1",
+                                 "010x" }) {
+            const auto a = device_args::parse(std::string("k=") + bad);
+            const std::string m = message_of([&] { a.get_uint("k", 0, 0, 4294967295); });
+            CPPUNIT_ASSERT_MESSAGE(bad, contains(m, std::string("k=") + bad + " is"));
+            CPPUNIT_ASSERT_MESSAGE(bad, contains(m, "expected an integer 0..4294967295"));
+        }
+        for (const char* bad : { "1e400",
+                                 "-1e400",
+                                 "nan",
+                                 "-nan",
+                                 "inf",
+                                 "-inf",
+                                 "infinity",
+                                 "abc",
+                                 "",
+                                 "0x10",
+                                 "0x1p3",
+                                 "1e",
+                                 "2",
+                                 "-0.5",
+                                 "0.5x" }) {
+            const auto a = device_args::parse(std::string("k=") + bad);
+            const std::string m = message_of([&] { a.get_double("k", 0, 0, 1, "s"); });
+            CPPUNIT_ASSERT_MESSAGE(bad, contains(m, "expected s 0..1"));
+        }
+        for (const char* bad : { "", ":", "3:", ":3", "3::4", "-1", "3:x", "3:2" }) {
+            const auto a = device_args::parse(std::string("k=") + bad);
+            CPPUNIT_ASSERT_MESSAGE(
+                bad,
+                contains(message_of([&] { a.get_uint_list("k", 3, 9, "indices"); }),
+                         "expected indices 3..9"));
+        }
+        for (const char* bad : { "", "2", "on", "-1", "01" })
+            CPPUNIT_ASSERT_MESSAGE(
+                bad,
+                contains(
+                    message_of([&] {
+                        device_args::parse(std::string("k=") + bad).get_flag("k", false);
+                    }),
+                    "expected 0 (off) or 1 (on)"));
     }
 
     void test_rational_rate()

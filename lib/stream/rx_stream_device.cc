@@ -77,7 +77,7 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns)
 void rx_stream::impl::settle_stop()
 {
     // STOP, then the device's final count: everything it emitted is accounted for,
-    // what was never handed out as lost_at_stop. Neither may throw out of stop(): a
+    // what was never handed out as lost_stopped. Neither may throw out of stop(): a
     // device that does not answer is said, not fatal.
     const std::string where = "the device at " + d_device->address().to_string();
     try {

@@ -261,7 +261,7 @@ rx_stream::accounting rx_stream::impl::counts() const
     a.lost_gap = c.lost_gap;
     a.lost_skipped = c.lost_skipped;
     a.lost_overwritten = c.lost_overwritten;
-    a.lost_at_stop = c.lost_at_stop;
+    a.lost_stopped = c.lost_stopped;
     return a;
 }
 
@@ -346,7 +346,7 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.lost_gap"] = c.lost_gap;
     out["host.lost_skipped"] = c.lost_skipped;
     out["host.lost_overwritten"] = c.lost_overwritten;
-    out["host.lost_at_stop"] = c.lost_at_stop;
+    out["host.lost_stopped"] = c.lost_stopped;
     out["host.lost"] = c.lost();
     out["host.outage_items"] = d_tracker->outage_items();
     out["host.overaccounted"] = d_tracker->overaccounted();

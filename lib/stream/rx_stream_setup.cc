@@ -10,6 +10,7 @@
 
 #include "../ring/ring_sizing.h"
 #include "../util/net_interface.h"
+#include "../util/parse_number.h"
 #include "nic_factory.h"
 #include "rx_stream_impl.h"
 #include "signal_args.h"
@@ -96,17 +97,20 @@ rx_stream::impl::impl(const std::string& args_text,
     d_plan.sample_rate = rate;
     d_rate = rational_rate(rate);
     d_plan.num_samples = num_samples;
-    d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0));
-    d_plan.notify_interval = static_cast<uint32_t>(args.get_uint("notify", 16));
-    if (d_plan.notify_interval > 65536)
-        throw std::invalid_argument(
-            "device args: notify=" + std::to_string(d_plan.notify_interval) +
-            " is invalid: expected 0 (clock only) .. 65536 messages per "
-            "notification");
-    d_plan.latency_budget_s = args.get_double("latency", 0.1);
-    if (!(d_plan.latency_budget_s > 0))
-        throw std::invalid_argument("device args: latency= must be positive (seconds)");
-    if (args.get_uint("latency_probe", 0)) // benchmarks only (docs/performance.md)
+    // The register map addresses 16 RX streams (0x2000 + 0x100 s); the device's own
+    // count is checked once it is known (open_device).
+    d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0, 0, 15));
+    d_plan.notify_interval = static_cast<uint32_t>(
+        args.get_uint("notify",
+                      16,
+                      0,
+                      65536,
+                      "messages per notification",
+                      "0: none, the host judges progress by the clock alone"));
+    // At most a minute: the ring holds the whole budget (60 s at 20 MS/s sc16 is
+    // already 4.8 GB), and grace= must fit in half of it (settle_grace).
+    d_plan.latency_budget_s = args.get_double("latency", 0.1, 0.001, 60, "seconds");
+    if (args.get_flag("latency_probe", false)) // benchmarks only (docs/performance.md)
         d_probe = std::make_unique<latency_probe>();
     open_device(args);
     settle_grace(args);
@@ -178,9 +182,9 @@ void rx_stream::impl::open_device(const device_args& args)
         throw std::invalid_argument("device args: wire= chooses the link of the built-in "
                                     "emulator (type=emu)");
     axioe::client_options options;
-    options.timeout = std::chrono::microseconds(
-        static_cast<int64_t>(args.get_double("timeout", 0.05) * 1e6));
-    options.retries = static_cast<int>(args.get_uint("retries", 10));
+    options.timeout = std::chrono::microseconds(static_cast<int64_t>(
+        args.get_double("timeout", 0.05, 0.001, 60, "seconds") * 1e6));
+    options.retries = static_cast<int>(args.get_uint("retries", 10, 0, 1000, "resends"));
     socket_address control;
     if (type == "emu") {
         if (args.has("addr"))
@@ -188,7 +192,7 @@ void rx_stream::impl::open_device(const device_args& args)
                 "device args: addr= names a remote device; drop it for "
                 "type=emu or use type=remote");
         emu::emulator_config config;
-        config.link = socket_address::parse(args.get("link_addr", "127.0.0.1"));
+        config.link = args.get_address("link_addr", "127.0.0.1", 0);
         config.wire =
             emu::parse_wire_type(args.get_choice("wire", { "udp", "inproc" }, "udp"));
         config.rx_streams = d_plan.stream_index + 1;
@@ -206,7 +210,7 @@ void rx_stream::impl::open_device(const device_args& args)
             throw std::invalid_argument(
                 "device args: type=remote needs addr=<ip>[:port] of the "
                 "device's AXIoE port");
-        control = socket_address::parse(args.get("addr", ""), axioe::default_port);
+        control = args.get_address("addr", "", axioe::default_port);
     }
     d_device = std::make_unique<device_controller>(control, options);
     d_info = d_device->identify();
@@ -247,37 +251,42 @@ void rx_stream::impl::settle_grace(const device_args& args)
     }
     const double fifo_s = fifo_us * 1e-6;
     const double minimum = fifo_s + 0.005;
-    d_plan.grace_s = args.get_double(
-        "grace", std::max(minimum, std::min(0.02, d_plan.latency_budget_s / 5)));
-    if (d_plan.grace_s < minimum || d_plan.grace_s >= d_plan.latency_budget_s / 2)
+    const double longest = d_plan.latency_budget_s / 2;
+    if (minimum > longest)
         throw std::invalid_argument(
-            "device args: grace=" + std::to_string(d_plan.grace_s) +
-            " s must cover the device's FIFO (" + std::to_string(fifo_s) +
-            " s) plus 5 ms and stay below half the latency budget (latency=" +
-            std::to_string(d_plan.latency_budget_s) + " s): raise latency= to at least " +
-            std::to_string(2 * minimum + 0.001));
+            "device args: latency=" + format_number(d_plan.latency_budget_s) +
+            " s leaves no room for the grace period: it must cover the device's FIFO (" +
+            format_number(fifo_s) +
+            " s) plus 5 ms and stay within half the latency budget: raise latency= to "
+            "at least " +
+            format_number(2 * minimum));
+    d_plan.grace_s =
+        args.get_double("grace",
+                        std::max(minimum, std::min(0.02, d_plan.latency_budget_s / 5)),
+                        minimum,
+                        longest,
+                        "seconds",
+                        "from the device's FIFO (" + format_number(fifo_s) +
+                            " s) plus 5 ms to half the latency budget (latency=" +
+                            format_number(d_plan.latency_budget_s) + " s)");
 }
 
 void rx_stream::impl::parse_impairments(const device_args& args)
 {
     auto ppm = [&args](const char* key) {
-        const double p = args.get_double(key, 0);
-        if (p < 0 || p > 1)
-            throw std::invalid_argument(std::string("device args: ") + key +
-                                        "= is a probability: expected 0 .. 1");
-        return static_cast<uint32_t>(std::lround(p * 1e6));
+        return static_cast<uint32_t>(
+            std::lround(args.get_double(key, 0, 0, 1, "a probability") * 1e6));
     };
     emulated_impairments& im = d_impairments;
-    im.seed = static_cast<uint32_t>(args.get_uint("fault_seed", 1));
+    im.seed = static_cast<uint32_t>(args.get_uint("fault_seed", 1, 0, UINT32_MAX));
     im.loss_ppm = ppm("loss");
-    im.loss_burst = static_cast<uint32_t>(args.get_uint("loss_burst", 1));
+    im.loss_burst =
+        static_cast<uint32_t>(args.get_uint("loss_burst", 1, 1, 4096, "messages"));
     im.duplicate_ppm = ppm("duplicate");
     im.corrupt_ppm = ppm("corrupt");
     im.delay_ppm = ppm("delay");
-    im.delay_messages = static_cast<uint32_t>(args.get_uint("delay_messages", 4));
-    if (im.loss_burst == 0 || im.loss_burst > 4096 || im.delay_messages >= 32)
-        throw std::invalid_argument("device args: loss_burst= must be 1..4096 and "
-                                    "delay_messages= 0..31");
+    im.delay_messages =
+        static_cast<uint32_t>(args.get_uint("delay_messages", 4, 0, 31, "messages"));
     // drop=3:17:200 drops exactly those WRITE messages; corrupt_icrc=, corrupt_payload=,
     // bad_rkey=, bad_va= inject those faults into exactly the messages listed (the
     // emulator's fault table: at most max_faults entries in all).
@@ -288,16 +297,10 @@ void rx_stream::impl::parse_impairments(const device_args& args)
         { "bad_rkey", regs::fault::bad_rkey },
         { "bad_va", regs::fault::bad_va },
     };
-    for (const auto& [key, kind] : targeted) {
-        const std::string list = args.get(key, "");
-        for (size_t at = 0; at < list.size();) {
-            const size_t colon = std::min(list.find(':', at), list.size());
-            const device_args one =
-                device_args::parse(std::string(key) + "=" + list.substr(at, colon - at));
-            im.faults.emplace_back(one.get_uint(key, 0), kind);
-            at = colon + 1;
-        }
-    }
+    for (const auto& [key, kind] : targeted)
+        for (const uint64_t message :
+             args.get_uint_list(key, 0, UINT64_MAX, "message indices"))
+            im.faults.emplace_back(message, kind);
     if (im.faults.size() > regs::emu::max_faults)
         throw std::invalid_argument(
             "device args: drop=, corrupt_icrc=, corrupt_payload=, "
@@ -313,7 +316,8 @@ void rx_stream::impl::settle_transport(const device_args& args)
     unsigned mtu =
         largest_path_mtu(std::min<unsigned>(d_nic->max_path_mtu(), link_limit));
     if (args.has("mtu")) {
-        const uint64_t wanted = args.get_uint("mtu", 0);
+        const uint64_t wanted =
+            args.get_uint("mtu", 0, 256, 4096, "bytes", "256, 512, 1024, 2048 or 4096");
         if (!nic::valid_path_mtu(static_cast<unsigned>(wanted)))
             throw std::invalid_argument(
                 "device args: mtu=" + std::to_string(wanted) +
@@ -329,7 +333,13 @@ void rx_stream::impl::settle_transport(const device_args& args)
         throw std::runtime_error("the device link MTU (" + std::to_string(d_link.mtu) +
                                  ") is too small for RoCEv2");
     d_plan.path_mtu = mtu;
-    const uint64_t payload = args.get_uint("payload", mtu);
+    const uint64_t payload = args.get_uint("payload",
+                                           mtu,
+                                           item,
+                                           65536,
+                                           "bytes",
+                                           "a power of two and a multiple of the " +
+                                               std::to_string(item) + "-byte item");
     if (payload == 0 || payload % item || payload > 65536 || (payload & (payload - 1)))
         throw std::invalid_argument(
             "device args: payload=" + std::to_string(payload) +
@@ -346,23 +356,21 @@ void rx_stream::impl::settle_transport(const device_args& args)
     if (args.has("retx_window") && !d_plan.rc)
         throw std::invalid_argument("device args: retx_window= sizes the RC retransmit "
                                     "window; add transport=rc");
-    const uint64_t window = args.get_uint("retx_window", 4u << 20);
-    if (window > UINT32_MAX)
-        throw std::invalid_argument("device args: retx_window=" + std::to_string(window) +
-                                    " is invalid: expected bytes, at most 4294967295");
-    d_plan.retx_window_bytes = static_cast<uint32_t>(window);
+    d_plan.retx_window_bytes = static_cast<uint32_t>(
+        args.get_uint("retx_window", 4u << 20, 0, UINT32_MAX, "bytes"));
 }
 
 void rx_stream::impl::settle_work_interval(const device_args& args)
 {
-    const double interval = args.get_double("work_interval", 0);
-    const double longest = d_plan.latency_budget_s / 4;
-    if (!(interval >= 0) || interval > longest)
-        throw std::invalid_argument(
-            "device args: work_interval=" + std::to_string(interval) +
-            " s is invalid: expected 0 .. a quarter of the latency budget (latency=" +
-            std::to_string(d_plan.latency_budget_s) + " s allows " +
-            std::to_string(longest) + " s); raise latency= or lower work_interval=");
+    const double interval =
+        args.get_double("work_interval",
+                        0,
+                        0,
+                        d_plan.latency_budget_s / 4,
+                        "seconds",
+                        "at most a quarter of the latency budget (latency=" +
+                            format_number(d_plan.latency_budget_s) +
+                            " s): raise latency= or lower work_interval=");
     // Completions are polled once per interval: the notifications of one interval must
     // fit the receives posted (half of them: they are topped up once half are used).
     if (interval > 0 && d_plan.notify_interval) {
@@ -386,12 +394,8 @@ void rx_stream::impl::settle_device_loss(const device_args& args)
 {
     d_plan.end_on_device_loss =
         args.get_choice("on_device_loss", { "end", "wait" }, "end") == "end";
-    const double timeout = args.get_double("device_timeout", 0.5);
-    if (!(timeout >= 0.1 && timeout <= 60))
-        throw std::invalid_argument("device args: device_timeout=" +
-                                    args.get("device_timeout", "") +
-                                    " is invalid: expected seconds 0.1..60");
-    d_plan.device_timeout_ns = static_cast<int64_t>(timeout * 1e9);
+    d_plan.device_timeout_ns = static_cast<int64_t>(
+        args.get_double("device_timeout", 0.5, 0.1, 60, "seconds") * 1e9);
 }
 
 void rx_stream::impl::allocate_ring(const device_args& args)
@@ -429,7 +433,9 @@ void rx_stream::impl::allocate_ring(const device_args& args)
     if (numa == "auto")
         options.numa_node = d_nic->numa_node();
     else if (numa != "off")
-        options.numa_node = static_cast<int>(args.get_uint("numa", 0));
+        // Linux numbers at most 1024 nodes (CONFIG_NODES_SHIFT <= 10).
+        options.numa_node = static_cast<int>(
+            args.get_uint("numa", 0, 0, 1023, "auto, off or a NUMA node"));
     d_ring = std::make_unique<ring_memory>(options, d_logger);
 }
 

@@ -17,12 +17,6 @@
 namespace gr {
 namespace rdma {
 
-namespace {
-// EMU_TONE_FREQ_HZ is an int32 of Hz.
-constexpr double max_freq_hz = 2147483647.0;
-// Above 1 the converter saturates (that is what the clipped signals are for).
-constexpr double max_amplitude = 16.0;
-} // namespace
 
 test_signal_config parse_test_signal_args(const device_args& args,
                                           sample_format format,
@@ -42,22 +36,15 @@ test_signal_config parse_test_signal_args(const device_args& args,
         throw std::invalid_argument("device args: signal=" + kind +
                                     " is invalid: expected one of " + names);
     }
-    const double freq = args.get_double("freq", 100e3);
-    if (std::fabs(freq) > max_freq_hz)
-        throw std::invalid_argument("device args: freq=" + args.get("freq", "") +
-                                    " is invalid: expected Hz -2147483647..2147483647");
-    c.freq_hz = std::round(freq); // the register holds whole Hz
-    const double amplitude = args.get_double("amplitude", 0.5);
-    if (!(amplitude >= 0 && amplitude <= max_amplitude))
-        throw std::invalid_argument(
-            "device args: amplitude=" + args.get("amplitude", "") +
-            " is invalid: expected 0..16 of full scale (above 1 the converter saturates)");
-    c.amplitude = static_cast<float>(amplitude);
-    const uint64_t seed = args.get_uint("seed", 1);
-    if (seed > UINT32_MAX)
-        throw std::invalid_argument("device args: seed=" + args.get("seed", "") +
-                                    " is invalid: expected an integer 0..4294967295");
-    c.seed = static_cast<uint32_t>(seed);
+    // Complex samples: a frequency is unambiguous within +-rate/2, which the device's
+    // int32 Hz register holds for every rate up to 4e9. Above full scale a converter
+    // only clips (the clipped_* signals overdrive it on purpose).
+    const double nyquist = sample_rate / 2;
+    c.freq_hz = std::trunc(args.get_double(
+        "freq", 100e3, -nyquist, nyquist, "Hz", "within half the sample rate"));
+    c.amplitude =
+        static_cast<float>(args.get_double("amplitude", 0.5, 0, 1, "a fraction of full scale"));
+    c.seed = static_cast<uint32_t>(args.get_uint("seed", 1, 0, UINT32_MAX));
     return c;
 }
 

@@ -6,6 +6,7 @@
  */
 
 #include "event_notifier.h"
+#include "parse_number.h"
 #include "socket_address.h"
 #include "thread_role.h"
 #include "udp_socket.h"
@@ -28,6 +29,7 @@ class qa_util : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_util);
     CPPUNIT_TEST(test_parse_address);
     CPPUNIT_TEST(test_parse_rejects_garbage);
+    CPPUNIT_TEST(test_parse_number);
     CPPUNIT_TEST(test_udp_batch_round_trip);
     CPPUNIT_TEST(test_segmented_batch_arrives_as_datagrams);
     CPPUNIT_TEST(test_truncated_datagram_flagged);
@@ -53,6 +55,68 @@ public:
         CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:70000"),
                              std::invalid_argument);
         CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:12x"), std::invalid_argument);
+        // strtoul would take these: a sign wraps, a space is skipped.
+        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:-1"), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:18446744073709551615"),
+                             std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4: 80"), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(socket_address::parse("1.2.3.4:+80"), std::invalid_argument);
+    }
+
+    void test_parse_number()
+    {
+        CPPUNIT_ASSERT_EQUAL(uint64_t(42), parse_uint("42").value());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(10), parse_uint("010").value()); // not octal
+        CPPUNIT_ASSERT_EQUAL(uint64_t(255), parse_uint("0xfF").value());
+        CPPUNIT_ASSERT_EQUAL(UINT64_MAX, parse_uint("18446744073709551615").value());
+        for (const char* bad : { "",
+                                 "-1",
+                                 "+1",
+                                 " 1",
+                                 "1 ",
+                                 "18446744073709551616",
+                                 "0x",
+                                 "0xg",
+                                 "0x-1",
+                                 "1e3",
+                                 "1.0",
+                                 "nan",
+                                 "abc",
+                                 "1x" })
+            CPPUNIT_ASSERT_MESSAGE(bad, !parse_uint(bad));
+
+        CPPUNIT_ASSERT_EQUAL(0.25, parse_double("0.25").value());
+        CPPUNIT_ASSERT_EQUAL(-1e6, parse_double("-1e6").value());
+        CPPUNIT_ASSERT_EQUAL(0.5, parse_double(".5").value());
+        CPPUNIT_ASSERT_EQUAL(5.0, parse_double("5.").value());
+        CPPUNIT_ASSERT_EQUAL(1.5e300, parse_double("1.5e300").value());
+        for (const char* bad : { "",
+                                 "nan",
+                                 "NaN",
+                                 "inf",
+                                 "-inf",
+                                 "infinity",
+                                 "1e400",
+                                 "-1e400",
+                                 "0x10",
+                                 "0x1p3",
+                                 "+1",
+                                 " 1",
+                                 "1 ",
+                                 "1,5",
+                                 "1e",
+                                 "e5",
+                                 "abc",
+                                 "1.2.3",
+                                 "-" })
+            CPPUNIT_ASSERT_MESSAGE(bad, !parse_double(bad));
+
+        CPPUNIT_ASSERT_EQUAL(std::string("4294967295"), format_number(4294967295.0));
+        CPPUNIT_ASSERT_EQUAL(std::string("-10000000"), format_number(-1e7));
+        CPPUNIT_ASSERT_EQUAL(std::string("0.001"), format_number(0.001));
+        CPPUNIT_ASSERT_EQUAL(std::string("0"), format_number(-0.0));
+        CPPUNIT_ASSERT_EQUAL(std::string("1e+300"), format_number(1e300));
+        CPPUNIT_ASSERT_EQUAL(std::string("0.035"), format_number(0.03 + 0.005));
     }
 
     void test_udp_batch_round_trip()

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "parse_number.h"
 #include "socket_address.h"
 #include <arpa/inet.h>
 #include <stdexcept>
@@ -26,17 +27,12 @@ socket_address socket_address::parse(const std::string& text, uint16_t default_p
     const auto colon = text.rfind(':');
     if (colon != std::string::npos) {
         host = text.substr(0, colon);
-        const std::string port_text = text.substr(colon + 1);
-        size_t used = 0;
-        try {
-            port = std::stoul(port_text, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (port_text.empty() || used != port_text.size() || port > 65535) {
+        const auto number = parse_uint(text.substr(colon + 1));
+        if (!number || *number > 65535) {
             throw std::invalid_argument("invalid UDP port in address '" + text +
                                         "': expected a.b.c.d:port with port 0..65535");
         }
+        port = static_cast<unsigned long>(*number);
     }
     in_addr addr{};
     if (inet_pton(AF_INET, host.c_str(), &addr) != 1) {

@@ -9,8 +9,11 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 from gnuradio import gr_unittest
 
@@ -48,6 +51,62 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
         self.assertIn("sgnal", proc.stderr)
         self.assertIn("known keys", proc.stderr)
+
+    def interrupt_mid_run(self, sig, args):
+        """A 30 s run, stopped by sig once it streams: the report, and exit 0 as every
+        emitted sample is accounted for (those not handed out yet: lost to the stop)."""
+        started = time.monotonic()
+        proc = subprocess.Popen([APP, "--args", args, "--rate", "2e6",
+                                 "--duration", "30", "--check", "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # The stream logs its setup once built, after the app took over the signals.
+        streaming = threading.Event()
+        stderr = []
+
+        def read_stderr():
+            for line in proc.stderr:
+                stderr.append(line)
+                if "RX stream" in line:
+                    streaming.set()
+        reader = threading.Thread(target=read_stderr, daemon=True)
+        reader.start()
+        try:
+            self.assertTrue(streaming.wait(20), "".join(stderr))
+            time.sleep(2)
+            proc.send_signal(sig)
+            out = proc.stdout.read()
+            code = proc.wait(timeout=20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            reader.join(5)
+            proc.stdout.close()
+            proc.stderr.close()
+        elapsed = time.monotonic() - started
+        why = "".join(stderr)
+        self.assertNotIn("Traceback", why)
+        report = json.loads(out)
+        self.assertEqual(report["interrupted"], signal.Signals(sig).name)
+        self.assertTrue(report["identity_holds"], why)
+        self.assertEqual(code, 0, why)
+        self.assertIsNone(report["failure"])
+        self.assertFalse(report["timed_out"])
+        self.assertLess(report["samples_emitted"], report["samples_requested"])
+        self.assertGreater(report["samples_delivered"], 0)
+        self.assertEqual(report["check"]["mismatches"], 0)
+        self.assertLess(elapsed, 20)
+        return report
+
+    def test_sigint_stops_cleanly_with_the_report(self):
+        self.interrupt_mid_run(signal.SIGINT, "type=emu,signal=ramp")
+
+    def test_sigterm_stops_cleanly_with_the_report(self):
+        # Progress by the clock alone: the stop always finds samples of the last grace
+        # period emitted and not handed out.
+        report = self.interrupt_mid_run(signal.SIGTERM, "type=emu,signal=ramp,notify=0")
+        self.assertGreater(report["lost_by_cause"]["stopped"], 0)
+        self.assertEqual(report["samples_lost"], report["lost_by_cause"]["stopped"])
 
     def test_output_file_records_the_stream(self):
         path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "gr-rdma-rx-qa-%d.sc16" % os.getpid())

@@ -91,7 +91,7 @@ public:
     /*!
      * This run's accounting: delivered + lost = samples the device emitted. While the
      * stream runs it covers what was handed out (and skipped); after stop() it covers
-     * everything the device emitted until its STOP (lost_at_stop: emitted, never handed
+     * everything the device emitted until its STOP (lost_stopped: emitted, never handed
      * out), when the device could tell its final count (see device_note()).
      */
     struct accounting {
@@ -99,10 +99,12 @@ public:
         uint64_t lost_gap = 0;
         uint64_t lost_skipped = 0;
         uint64_t lost_overwritten = 0;
-        uint64_t lost_at_stop = 0;
+        //! Emitted before stop() took effect, never handed out (zero for a burst
+        //! consumed to its end).
+        uint64_t lost_stopped = 0;
         uint64_t lost() const
         {
-            return lost_gap + lost_skipped + lost_overwritten + lost_at_stop;
+            return lost_gap + lost_skipped + lost_overwritten + lost_stopped;
         }
     };
     accounting counts() const;

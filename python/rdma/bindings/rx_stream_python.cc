@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(8a37cd0b9d9a66f836969c3998235370) */
+/* BINDTOOL_HEADER_FILE_HASH(fda35d27bf24ee77b4a97483ee91477a) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -175,7 +175,7 @@ void bind_rx_stream(py::module& m)
                 d["lost_gap"] = c.lost_gap;
                 d["lost_skipped"] = c.lost_skipped;
                 d["lost_overwritten"] = c.lost_overwritten;
-                d["lost_at_stop"] = c.lost_at_stop;
+                d["lost_stopped"] = c.lost_stopped;
                 d["lost"] = c.lost();
                 return d;
             },

@@ -1,0 +1,218 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Every numeric device arg, through rx_stream as a user reaches it, with every kind of
+// bad number: each must be refused with a message naming the key and what is expected.
+// The table is checked against docs/device-args.md, so a key documented as numeric
+// cannot be left out of it.
+
+#include <gnuradio/rdma/rx_stream.h>
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#ifndef DEVICE_ARGS_DOC
+#error "DEVICE_ARGS_DOC must name docs/device-args.md (lib/stream/CMakeLists.txt)"
+#endif
+
+using namespace gr::rdma;
+
+namespace {
+
+struct numeric_key {
+    std::string key;
+    std::string context;            //!< other args the key needs to be read at all
+    std::vector<std::string> extra; //!< bad values particular to this key
+    std::set<std::string> valid;    //!< values of the common list that are fine here
+};
+
+// Overflow (of 32 and 64 bits and of a double), negative, NaN, infinity, text, empty.
+const std::vector<std::string> common_bad = { "4294967296", "18446744073709551616",
+                                              "1e400",      "-1",
+                                              "-1e400",     "nan",
+                                              "-nan",       "inf",
+                                              "-inf",       "abc",
+                                              "",           "0x",
+                                              "12abc",      "0x1p3" };
+
+const std::vector<std::string> list_bad = { "3:", ":3", "3::4", "3:abc", "3:-1" };
+const std::set<std::string> list_valid = { "4294967296" };
+
+// At 1 MS/s sc16 (the rate the test uses).
+const std::vector<numeric_key> table = {
+    { "stream", "", { "16", "0x10" }, {} },
+    { "timeout", "", { "0", "0.0005", "61" }, {} },
+    { "retries", "", { "1001" }, {} },
+    { "device_timeout", "", { "0", "0.05", "61" }, {} },
+    { "notify", "", { "65537" }, {} },
+    { "latency", "", { "0", "61" }, {} },
+    { "latency_probe", "", { "2" }, {} },
+    { "nic_port", "", { "65536" }, {} },
+    { "mtu", "", { "128", "8192" }, {} },
+    { "payload", "", { "2", "131072" }, {} },
+    { "work_interval", "", { "0.03" }, {} },
+    { "retx_window", "transport=rc,", {}, {} },
+    { "grace", "", { "0", "0.01", "0.06" }, {} },
+    { "metadata", "", { "2" }, {} },
+    { "metadata_interval", "", { "4001" }, {} },
+    { "numa", "", { "1024", "au" }, {} },
+    { "freq", "signal=tone,", { "500001", "-500001", "1e12", "-1e12" }, { "-1" } },
+    { "amplitude", "signal=tone,", { "1.5", "1e40" }, {} },
+    { "seed", "signal=noise,", {}, {} },
+    { "loss", "", { "1.5" }, {} },
+    { "loss_burst", "", { "0", "4097" }, {} },
+    { "duplicate", "", { "1.5" }, {} },
+    { "corrupt", "", { "1.5" }, {} },
+    { "delay", "", { "1.5" }, {} },
+    { "delay_messages", "", { "32" }, {} },
+    { "fault_seed", "", {}, {} },
+    { "drop", "", list_bad, list_valid },
+    { "corrupt_icrc", "", list_bad, list_valid },
+    { "corrupt_payload", "", list_bad, list_valid },
+    { "bad_rkey", "", list_bad, list_valid },
+    { "bad_va", "", list_bad, list_valid },
+};
+
+std::string trim(const std::string& s)
+{
+    const auto first = s.find_first_not_of(' ');
+    return first == std::string::npos
+               ? ""
+               : s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
+
+// The keys whose Values cell in docs/device-args.md gives a range ("0…15"): each
+// table row is "| `key`[, `key`...] | default | values | meaning |".
+std::set<std::string> documented_numeric_keys()
+{
+    std::ifstream doc(DEVICE_ARGS_DOC);
+    CPPUNIT_ASSERT_MESSAGE(DEVICE_ARGS_DOC, doc.good());
+    std::set<std::string> keys;
+    std::string line;
+    int tables = 0;
+    while (std::getline(doc, line)) {
+        if (line.rfind("| Key |", 0) == 0) {
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                "every table of docs/device-args.md has a Values column",
+                std::string("| Key | Default | Values | Meaning |"),
+                line);
+            tables++;
+            continue;
+        }
+        if (line.rfind("| `", 0) != 0)
+            continue;
+        std::vector<std::string> cells;
+        for (size_t at = 1, bar;
+             cells.size() < 3 && (bar = line.find(" | ", at)) != std::string::npos;
+             at = bar + 3)
+            cells.push_back(trim(line.substr(at, bar - at)));
+        CPPUNIT_ASSERT_MESSAGE(line, cells.size() == 3);
+        if (cells[2].find("…") == std::string::npos)
+            continue;
+        const std::regex key_pattern("`([a-z_0-9]+)`");
+        for (std::sregex_iterator it(cells[0].begin(), cells[0].end(), key_pattern), end;
+             it != end;
+             ++it)
+            keys.insert((*it)[1]);
+    }
+    CPPUNIT_ASSERT(tables >= 7);
+    return keys;
+}
+
+} // namespace
+
+class qa_device_args_ranges : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_device_args_ranges);
+    CPPUNIT_TEST(test_table_covers_every_documented_numeric_key);
+    CPPUNIT_TEST(test_every_bad_number_is_refused_by_name);
+    CPPUNIT_TEST(test_addresses_name_their_key);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void test_table_covers_every_documented_numeric_key()
+    {
+        const std::set<std::string> documented = documented_numeric_keys();
+        std::set<std::string> tested;
+        for (const auto& row : table)
+            tested.insert(row.key);
+        for (const auto& key : documented)
+            CPPUNIT_ASSERT_MESSAGE("documented numeric key '" + key +
+                                       "' is missing from the table of "
+                                       "qa_device_args_ranges.cc",
+                                   tested.count(key));
+        for (const auto& key : tested)
+            CPPUNIT_ASSERT_MESSAGE("'" + key +
+                                       "' is tested as numeric but docs/device-args.md "
+                                       "gives it no range",
+                                   documented.count(key));
+    }
+
+    void test_every_bad_number_is_refused_by_name()
+    {
+        size_t cases = 0;
+        for (const auto& row : table) {
+            std::vector<std::string> bad;
+            for (const auto& v : common_bad)
+                if (!row.valid.count(v))
+                    bad.push_back(v);
+            bad.insert(bad.end(), row.extra.begin(), row.extra.end());
+            for (const auto& value : bad) {
+                const std::string args =
+                    "type=emu,hugepages=off," + row.context + row.key + "=" + value;
+                std::string message;
+                try {
+                    rx_stream s(args, "sc16", 1e6, 0);
+                } catch (const std::invalid_argument& e) {
+                    message = e.what();
+                }
+                const std::string why = args + " -> \"" + message + "\"";
+                CPPUNIT_ASSERT_MESSAGE(why,
+                                       message.find(row.key + "=" + value +
+                                                    " is invalid") != std::string::npos);
+                CPPUNIT_ASSERT_MESSAGE(why,
+                                       message.find("expected") != std::string::npos);
+                // One line: what a command-line tool prints as it is.
+                CPPUNIT_ASSERT_MESSAGE(why, message.find('\n') == std::string::npos);
+                cases++;
+            }
+        }
+        CPPUNIT_ASSERT(cases > table.size() * common_bad.size() / 2);
+    }
+
+    void test_addresses_name_their_key()
+    {
+        const char* bad[] = {
+            "type=remote,addr=127.0.0.1:65536",
+            "type=remote,addr=127.0.0.1:-1",
+            "type=remote,addr=nan",
+            "type=emu,link_addr=127.0.0.1:99999",
+            "type=emu,nic_addr=127.0.0.256",
+        };
+        for (const char* args : bad) {
+            std::string message;
+            try {
+                rx_stream s(args, "sc16", 1e6, 0);
+            } catch (const std::invalid_argument& e) {
+                message = e.what();
+            }
+            const std::string key = std::regex_replace(
+                std::string(args), std::regex(".*,([a-z_]+)=.*"), "$1");
+            CPPUNIT_ASSERT_MESSAGE(message, message.find(key + "=") != std::string::npos);
+            CPPUNIT_ASSERT_MESSAGE(message,
+                                   message.find("expected") != std::string::npos);
+        }
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_device_args_ranges);
