@@ -38,6 +38,8 @@ public:
     {
         return d_stream->read_injected_faults();
     }
+    std::string error() const override { return d_stream->error(); }
+    std::string device_note() const override { return d_stream->device_note(); }
 
     provided_ring ring() const override;
 

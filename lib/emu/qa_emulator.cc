@@ -114,6 +114,8 @@ class qa_emulator : public CppUnit::TestFixture
     CPPUNIT_TEST(test_start_refused_with_reason);
     CPPUNIT_TEST(test_stop_silences_the_stream);
     CPPUNIT_TEST(test_stop_right_after_start);
+    CPPUNIT_TEST(test_continuous_start_in_the_future_waits);
+    CPPUNIT_TEST(test_stop_counts_what_the_converter_produced);
     CPPUNIT_TEST(test_pacing_never_early);
     CPPUNIT_TEST(test_targeted_faults_on_the_wire);
     CPPUNIT_TEST(test_random_loss_is_counted_exactly);
@@ -305,6 +307,55 @@ public:
         // And it can start again.
         b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
         CPPUNIT_ASSERT_EQUAL(size_t(10), b.receive(10, 5000ms).size());
+    }
+
+    void test_continuous_start_in_the_future_waits()
+    {
+        // A continuous stream whose START_TIME lies ahead sends nothing before it, then
+        // sample 0 first (it once took "nothing produced yet" for "all of it ready" and
+        // sent at full speed, samples from far in the future).
+        emulator_bench b;
+        b.program(0, 65536, 1024, 1024, 16, 1000000, regs::format::sc16, 0);
+        const uint64_t at = b.axi.read64(regs::clock_time_ns_lo) + 300000000;
+        b.axi.write64(regs::rx_reg(0, regs::rx::start_time_lo), at);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        CPPUNIT_ASSERT_EQUAL(at, b.axi.read64(regs::rx_reg(0, regs::rx::start_time_lo)));
+        std::this_thread::sleep_for(150ms);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0),
+                             b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo)));
+        const auto got = b.receive(5, 2000ms);
+        CPPUNIT_ASSERT_EQUAL(size_t(5), got.size());
+        uint32_t first;
+        std::memcpy(&first, got[0].pkt.payload, 4);
+        CPPUNIT_ASSERT_EQUAL(0u, first); // the ramp's sample 0
+        CPPUNIT_ASSERT(b.axi.read64(regs::clock_time_ns_lo) >= at);
+    }
+
+    void test_stop_counts_what_the_converter_produced()
+    {
+        // After STOP, RX_SAMPLES_EMITTED is everything the converter produced since
+        // sample 0 (sent or dropped), so a host can account for all of it.
+        emulator_bench b;
+        b.program(0, 65536, 1024, 1024, 16, 1000000, regs::format::sc16, 0);
+        const uint64_t before = b.axi.read64(regs::clock_time_ns_lo);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::start);
+        std::this_thread::sleep_for(200ms);
+        b.axi.write32(regs::rx_reg(0, regs::rx::command), regs::command::stop);
+        const uint64_t after = b.axi.read64(regs::clock_time_ns_lo);
+        const uint64_t t0 = b.axi.read64(regs::rx_reg(0, regs::rx::start_time_lo));
+        const uint64_t emitted =
+            b.axi.read64(regs::rx_reg(0, regs::rx::samples_emitted_lo));
+        const uint64_t sent = b.axi.read64(regs::rx_reg(0, regs::rx::packets_sent_lo));
+        const uint64_t dropped =
+            b.axi.read64(regs::rx_reg(0, regs::rx::samples_dropped_lo));
+        // Produced at 1 MS/s between START and STOP, to the sample's resolution of the
+        // two clock reads around them.
+        CPPUNIT_ASSERT(t0 >= before);
+        CPPUNIT_ASSERT(emitted <= (after - t0) / 1000 + 1);
+        CPPUNIT_ASSERT(emitted >= 200000 - 1); // the STOP came 200 ms after t0 or later
+        // What did not leave (the message still filling, at least) is dropped.
+        CPPUNIT_ASSERT_EQUAL(emitted, sent * 256 + dropped);
+        CPPUNIT_ASSERT(dropped > 0);
     }
 
     void test_stop_right_after_start()

@@ -75,7 +75,8 @@ register_file::register_file(const device_identity& identity,
       d_metadata(metadata),
       d_rx_words(d_engines.size()),
       d_emu_words(d_engines.size()),
-      d_log_cursor(d_engines.size())
+      d_log_cursor(d_engines.size()),
+      d_run_started(d_engines.size(), false)
 {
     for (auto& words : d_rx_words) {
         words.fill(0);
@@ -301,9 +302,10 @@ status register_file::read_rx(unsigned s,
         return status::okay;
     case regs::rx::start_time_lo:
     case regs::rx::start_time_hi: {
-        // After START: the time of sample 0 as the engine fixed it.
+        // After START: the time of sample 0 as the engine fixed it, also once the run
+        // is over (done, stopped), until the host writes the register again.
         const uint64_t t =
-            snap.status[s] & (regs::status::running | regs::status::done)
+            d_run_started[s]
                 ? snap.start_time_ns[s]
                 : regs::join_words(d_rx_words[s][regs::rx::start_time_lo / 4],
                                    d_rx_words[s][regs::rx::start_time_hi / 4]);
@@ -414,8 +416,10 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
             const rx_descriptor d = rx_descriptor_of(s);
             if (d_metadata) // its records time samples at this run's rate
                 d_metadata->configure_stream(s, d.rate_num, d.rate_den);
-            return engine.start(d) == regs::error_code::none ? status::okay
-                                                             : status::slverr;
+            if (engine.start(d) != regs::error_code::none)
+                return status::slverr;
+            d_run_started[s] = true;
+            return status::okay;
         }
         if (value == regs::command::stop) {
             engine.stop();
@@ -430,6 +434,8 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
     }
     if (engine.status() & regs::status::running)
         return status::slverr; // the descriptor is latched while streaming
+    if (reg == regs::rx::start_time_lo || reg == regs::rx::start_time_hi)
+        d_run_started[s] = false;
     d_rx_words[s][reg / 4] = value;
     return status::okay;
 }

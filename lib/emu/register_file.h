@@ -96,6 +96,8 @@ private:
     std::vector<block> d_rx_words;  // the writable RX descriptor registers
     std::vector<block> d_emu_words; // the emulator extension registers
     std::vector<log_cursor> d_log_cursor;
+    // RX_START_TIME reads the time of the last run's sample 0 until it is written again.
+    std::vector<bool> d_run_started;
 };
 
 } // namespace emu

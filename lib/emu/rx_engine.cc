@@ -243,7 +243,10 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         const int64_t now = monotonic_ns();
         const int64_t elapsed = now - d_mono_t0_ns;
         const uint64_t produced = std::min(samples_at(d, elapsed), burst);
-        const uint64_t ready = produced == d.num_samples ? total : produced / spm;
+        // (A continuous stream has no last message: before its START_TIME nothing is
+        // ready, not everything.)
+        const uint64_t ready =
+            d.num_samples && produced == d.num_samples ? total : produced / spm;
         if ((next >= ready && next < total) || all_out) {
             int64_t sleep_ns = INT64_MAX; // all out: only the ACKs are awaited
             if (next < total) {

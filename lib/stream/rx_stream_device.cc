@@ -272,10 +272,13 @@ void rx_stream::impl::rearm()
         d_rearms++;
         d_watch->start();
         const uint64_t outage = base - std::max(emitted_upto, skipped_from);
-        d_logger->info("RX stream {}: re-armed; the stream continues at sample {}, "
-                       "after {} samples no run of the device produced",
+        d_logger->info("RX stream {}: re-armed; the stream continues at sample {} "
+                       "(device time {} ns, {} ns ahead of its clock), after {} samples "
+                       "no run of the device produced",
                        d_plan.stream_index,
                        base,
+                       t0,
+                       static_cast<int64_t>(t0) - device_now,
                        outage);
         report(rx_event::reason::device_outage, outage, base);
     } catch (const std::exception& e) {

@@ -431,6 +431,8 @@ bool rx_stream::poll_event(rx_event& out) { return d_impl->poll_event(out); }
 bool rx_stream::end_of_stream(uint64_t next) const { return d_impl->end_of_stream(next); }
 rx_stream::accounting rx_stream::counts() const { return d_impl->counts(); }
 uint64_t rx_stream::burst_items() const { return d_impl->plan().num_samples; }
+std::string rx_stream::error() const { return d_impl->error(); }
+std::string rx_stream::device_note() const { return d_impl->device_note(); }
 rx_stream::chunk rx_stream::recv(size_t max_items, std::chrono::microseconds timeout)
 {
     return d_impl->recv(max_items, timeout);

@@ -206,7 +206,10 @@ def run(opts, tb, stop):
     cpu = {k: v - cpu_before[k] for k, v in rdma.process_cpu_by_role().items()}
 
     counters = tb.src.read_counters()
-    emitted = counters["device.samples_emitted"]
+    # The device's final count may be unknown (it was lost, or restarted): then the
+    # identity cannot be checked, and the report says why instead.
+    known = counters["device.counters_known"] == 1 and not tb.src.device_note()
+    emitted = counters.get("device.samples_emitted")
     delivered = counters["host.delivered"]
     lost = counters["host.lost"]
     events = tb.events()
@@ -221,7 +224,14 @@ def run(opts, tb, stop):
         "samples_emitted": emitted,
         "samples_delivered": delivered,
         "samples_lost": lost,
-        "identity_holds": emitted == delivered + lost,
+        "identity_holds": (emitted == delivered + lost) if known else None,
+        # Why the identity could not be checked (None: it could).
+        "identity_unknown_because": None if known else tb.src.device_note(),
+        # Why the run ended early: the device was lost or failed the stream, the NIC
+        # failed it (None: it did not).
+        "error": tb.src.error() or None,
+        "device_events": [e for e in events if e["type"] == "device"
+                          and e["cause"] not in ("fault_injected", "device_overflow")],
         "items_through_flowgraph": tb.sink.nitems_read(0),
         "lost_by_cause": {"gap": counters["host.lost_gap"],
                           "overrun_skipped": counters["host.lost_skipped"],
@@ -262,8 +272,12 @@ def failure(report):
     emitted must be accounted for and checks must pass. Reported loss is not a failure
     (it is the point of reporting it); silent loss is. A run stopped by a signal need
     not have reached the samples requested."""
+    if report["error"]:
+        return report["error"]
     if report["timed_out"]:
         return "timed out: the stream did not end within --timeout"
+    if report["identity_holds"] is None:
+        return "samples emitted unknown: " + report["identity_unknown_because"]
     if not report["identity_holds"]:
         return ("samples unaccounted for: emitted %d != delivered %d + lost %d"
                 % (report["samples_emitted"], report["samples_delivered"],
@@ -299,9 +313,11 @@ def main(argv=None):
     if opts.json:
         print(json.dumps(report))
     else:
-        print("delivered %d of %d samples (%d lost: %d gaps, %d overruns) at %.3f MS/s; "
+        print("delivered %d of %s samples (%d lost: %d gaps, %d overruns) at %.3f MS/s; "
               "ring %d bytes%s; CPU s host %.3f nic %.3f device %.3f"
-              % (report["samples_delivered"], report["samples_emitted"], report["samples_lost"],
+              % (report["samples_delivered"],
+                 "?" if report["samples_emitted"] is None else report["samples_emitted"],
+                 report["samples_lost"],
                  report["gaps"], report["overruns"],
                  report["rate_achieved"] / 1e6, report["ring_bytes"],
                  " (hugepages)" if report["hugepages"] else "",

@@ -66,6 +66,11 @@ public:
     virtual std::map<std::string, uint64_t> read_counters() = 0;
     //! Drain the emulator's log of injected faults (see rx_stream::read_injected_faults).
     virtual std::vector<rx_stream::injected_fault> read_injected_faults() = 0;
+    //! Why the run ended early (device lost or failed, NIC error), empty if it did not:
+    //! then the block ended the flowgraph. See rx_stream::error().
+    virtual std::string error() const = 0;
+    //! Why the device's final counters are not known (rx_stream::device_note()).
+    virtual std::string device_note() const = 0;
 };
 
 } // namespace rdma

@@ -87,6 +87,18 @@ public:
     bool end_of_stream(uint64_t next) const;
     //! Items in the finite burst (0: continuous).
     uint64_t burst_items() const;
+    /*!
+     * Why the run ended early, empty if it did not: the device was lost
+     * (on_device_loss=end), reports the stream in error (e.g. RC gave up), the stream
+     * stopped under us, or the NIC failed it. end_of_stream() is then true.
+     */
+    std::string error() const;
+    /*!
+     * Why the device's final counters are not known (it could not be stopped or read,
+     * or it restarted during the run), empty when they are: the identity emitted =
+     * delivered + lost can be checked only then.
+     */
+    std::string device_note() const;
 
     /*!
      * This run's accounting: delivered + lost = samples the device emitted. While the

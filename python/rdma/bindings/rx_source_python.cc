@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(c2a0ca90bb868a266f1283fea04510f7) */
+/* BINDTOOL_HEADER_FILE_HASH(85b2239325a0face0a785c74a70de6c1) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -47,6 +47,8 @@ void bind_rx_source(py::module& m)
         .def("ring_bytes", &rx_source::ring_bytes, D(rx_source, ring_bytes))
         .def("ring_items", &rx_source::ring_items, D(rx_source, ring_items))
         .def("hugepages", &rx_source::hugepages, D(rx_source, hugepages))
+        .def("error", &rx_source::error, D(rx_source, error))
+        .def("device_note", &rx_source::device_note, D(rx_source, device_note))
         .def("read_counters",
              &rx_source::read_counters,
              py::call_guard<py::gil_scoped_release>(),

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(fda35d27bf24ee77b4a97483ee91477a) */
+/* BINDTOOL_HEADER_FILE_HASH(199d5468dcf1eedca5a98a2e1a4c05cf) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -181,6 +181,8 @@ void bind_rx_stream(py::module& m)
             },
             D(rx_stream, counts))
         .def("burst_items", &rx_stream::burst_items, D(rx_stream, burst_items))
+        .def("error", &rx_stream::error, D(rx_stream, error))
+        .def("device_note", &rx_stream::device_note, D(rx_stream, device_note))
         .def(
             "ring_base",
             [](const rx_stream& s) { return reinterpret_cast<uintptr_t>(s.ring_base()); },

@@ -19,3 +19,5 @@ static const char* __doc_gr_rdma_rx_source_ring_items = R"doc(Items in the ring.
 static const char* __doc_gr_rdma_rx_source_hugepages = R"doc(Whether the ring is backed by hugepages.)doc";
 static const char* __doc_gr_rdma_rx_source_read_counters = R"doc(Device, NIC and host counters as a dict (queries the device).)doc";
 static const char* __doc_gr_rdma_rx_source_read_injected_faults = R"doc(Drain the emulator's log of injected faults: a list of dicts (message, first_sample, samples, kind).)doc";
+static const char* __doc_gr_rdma_rx_source_error = R"doc(Why the run ended early (device lost or failed, NIC error); empty if it did not.)doc";
+static const char* __doc_gr_rdma_rx_source_device_note = R"doc(Why the device's final counters are not known; empty when they are.)doc";

@@ -45,3 +45,5 @@ static const char* __doc_gr_rdma_rx_stream_path_mtu = R"doc(RoCE path MTU in byt
 static const char* __doc_gr_rdma_rx_stream_start_time_ns = R"doc(Device time (ns since the epoch) of item 0 of the current run.)doc";
 static const char* __doc_gr_rdma_rx_stream_read_counters = R"doc(Device, NIC and host counters as a dict (queries the device).)doc";
 static const char* __doc_gr_rdma_rx_stream_read_injected_faults = R"doc(Drain the emulator's log of injected faults: a list of dicts (message, first_sample, samples, kind).)doc";
+static const char* __doc_gr_rdma_rx_stream_error = R"doc(Why the run ended early (device lost or failed, NIC error); empty if it did not.)doc";
+static const char* __doc_gr_rdma_rx_stream_device_note = R"doc(Why the device's final counters are not known; empty when they are.)doc";

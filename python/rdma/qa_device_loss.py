@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-rdma authors
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+"""A device that fails the host: the emulator daemon killed, frozen (SIGSTOP), or
+restarted mid-stream. No crash, no hang; the loss is reported within a second, once;
+the books balance, or the report says which counter could not be read and why."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+
+import numpy as np
+from gnuradio import gr_unittest
+from gnuradio import rdma
+
+EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
+RX = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
+
+
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class daemon:
+    """gr-rdma-emu on loopback, on the port given (so that a restart is the same
+    device to the host)."""
+
+    def __init__(self, port):
+        self.port = port
+        self.proc = subprocess.Popen(
+            [EMU, "--control", "127.0.0.1:%d" % port, "--link", "127.0.0.1"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        banner = self.proc.stdout.readline()  # once its AXIoE server listens
+        assert "AXIoE on" in banner, banner
+
+    def kill(self):
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGCONT)  # a stopped process dies on CONT
+            self.proc.kill()
+        self.proc.wait()
+
+
+def ramp_sc16(first, n):
+    return (np.arange(first, first + n, dtype=np.uint64) & 0xFFFFFFFF).astype(np.uint32)
+
+
+class qa_device_loss(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.port = free_udp_port()
+        self.dev = daemon(self.port)
+
+    def tearDown(self):
+        self.dev.kill()
+
+    def stream(self, extra=""):
+        args = ("type=remote,addr=127.0.0.1:%d,signal=ramp,hugepages=off,latency=0.2%s"
+                % (self.port, extra))
+        return rdma.rx_stream(args, "sc16", 2e6, 0)
+
+    @staticmethod
+    def drain(s, seconds, until=None):
+        """Consume for up to `seconds` (or until `until(s, events)`); returns the
+        events and the host time each first appeared."""
+        events = []
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            x = s.recv(1 << 16, 0.02)
+            s.release(len(x))
+            for e in s.events():
+                e["seen"] = time.monotonic()
+                events.append(e)
+            if until and until(s, events):
+                break
+        return events
+
+    @staticmethod
+    def causes(events):
+        return [e["cause"] for e in events if e["type"] == "device"]
+
+    def test_killed_device_ends_the_run_within_a_second(self):
+        s = self.stream()
+        s.start()
+        self.drain(s, 0.5)
+        killed = time.monotonic()
+        self.dev.kill()
+        events = self.drain(s, 5, lambda s, ev: bool(s.error()))
+        self.assertIn("has not answered", s.error())
+        self.assertIn("on_device_loss=end", s.error())
+        lost = [e for e in events if e["cause"] == "device_lost"]
+        self.assertEqual(len(lost), 1, events)  # one report for the outage
+        self.assertLessEqual(lost[0]["seen"] - killed, 1.0)
+        self.assertTrue(s.end_of_stream)
+        # stop() neither throws nor hangs; it says why the counters are unknown.
+        t = time.monotonic()
+        s.stop()
+        self.assertLess(time.monotonic() - t, 3.0)
+        self.assertIn("STOP failed", s.device_note())
+        c = s.read_counters()
+        self.assertEqual(c["device.counters_known"], 0)
+        self.assertNotIn("device.samples_emitted", c)
+
+    def test_frozen_device_with_wait_resumes_and_the_books_balance(self):
+        s = self.stream(",on_device_loss=wait")
+        s.start()
+        self.drain(s, 0.5)
+        stopped = time.monotonic()
+        os.kill(self.dev.proc.pid, signal.SIGSTOP)
+        events = self.drain(s, 2.0)
+        os.kill(self.dev.proc.pid, signal.SIGCONT)
+        events += self.drain(s, 3.0, lambda s, ev: "device_back" in self.causes(ev))
+        events += self.drain(s, 0.5)
+        s.stop()
+        self.assertEqual(s.error(), "")
+        causes = self.causes(events)
+        self.assertEqual(causes.count("device_lost"), 1, causes)
+        self.assertEqual(causes.count("device_back"), 1, causes)
+        lost = [e for e in events if e["cause"] == "device_lost"][0]
+        self.assertLessEqual(lost["seen"] - stopped, 1.0)
+        # The device's run went on: its final count is known and every sample of it
+        # is delivered or reported lost.
+        self.assertEqual(s.device_note(), "")
+        c = s.read_counters()
+        self.assertEqual(c["device.samples_emitted"], c["host.delivered"] + c["host.lost"],
+                         {k: v for k, v in c.items() if k.startswith(("host.", "device."))})
+        self.assertGreater(c["host.lost"], 0)  # 2 s of a 0.2 s ring cannot all arrive
+
+    def test_restarted_device_with_wait_is_rearmed(self):
+        s = self.stream(",on_device_loss=wait")
+        s.start()
+        self.drain(s, 0.5)
+        self.dev.kill()
+        events = self.drain(s, 1.0)
+        self.dev = daemon(self.port)  # the same address: the same device, restarted
+        events += self.drain(s, 5.0, lambda s, ev: "device_outage" in self.causes(ev))
+        outage = [e for e in events if e["cause"] == "device_outage"]
+        self.assertEqual(len(outage), 1, self.causes(events))
+        base = outage[0]["value"]  # where the new run's sample 0 is in this stream
+        self.assertEqual(base % s.ring_items(), 0)
+        self.assertGreater(outage[0]["count"], 0)
+        # After the outage the stream goes on: the new run's ramp, from its sample 0,
+        # at this stream's item outage["item"] onwards.
+        got = mismatches = 0
+        deadline = time.monotonic() + 5
+        while got < 200000 and time.monotonic() < deadline:
+            x = s.recv(1 << 16, 0.05)
+            if len(x) and s.first_item >= outage[0]["item"]:
+                want = ramp_sc16(s.first_item - outage[0]["item"], len(x))
+                data = np.frombuffer(x, dtype=np.uint32)
+                mismatches += int(np.count_nonzero((data != want) & (data != 0)))
+                got += len(x)
+            s.release(len(x))
+        gaps = [e for e in s.events() if e["type"] == "gap"]
+        s.stop()
+        self.assertEqual(s.error(), "")
+        self.assertGreaterEqual(got, 200000)
+        self.assertEqual(mismatches, 0)
+        self.assertEqual(gaps, [])
+        c = s.read_counters()
+        self.assertEqual(c["host.rearms"], 1)
+        self.assertEqual(c["host.outage_items"], outage[0]["count"])
+        self.assertIn("restarted", s.device_note())
+
+    def test_gr_rdma_rx_reports_a_lost_device_and_fails(self):
+        rx = subprocess.Popen([RX, "--args", "type=remote,addr=127.0.0.1:%d" % self.port,
+                               "--rate", "2e6", "--duration", "20", "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        killed = time.monotonic()
+        self.dev.kill()
+        out, err = rx.communicate(timeout=20)
+        self.assertLess(time.monotonic() - killed, 5.0)
+        self.assertEqual(rx.returncode, 1, err)
+        self.assertNotIn("Traceback", err)
+        report = json.loads(out)
+        self.assertIn("has not answered", report["error"])
+        self.assertIsNone(report["identity_holds"])
+        self.assertIn("STOP failed", report["identity_unknown_because"])
+        self.assertEqual([e["cause"] for e in report["device_events"]], ["device_lost"])
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_device_loss)
