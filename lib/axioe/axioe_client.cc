@@ -224,6 +224,9 @@ void client::transact(
                 what += fmt::format("; the device speaks version {}, this client {}",
                                     answer.version,
                                     protocol_version);
+            if (answer.code == status::not_owner)
+                what += "; the owner frees it by releasing it or by staying silent for "
+                        "its lease, and a take-over claim takes it at once";
             throw error(what, answer.code, address);
         }
         if (!is_write(op))
