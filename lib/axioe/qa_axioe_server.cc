@@ -67,6 +67,7 @@ class qa_axioe_server : public CppUnit::TestFixture
     CPPUNIT_TEST(test_server_shutdown_joins_its_thread);
     CPPUNIT_TEST(test_server_names_the_client_and_passes_not_owner);
     CPPUNIT_TEST(test_server_ticks_while_nobody_talks);
+    CPPUNIT_TEST(test_posted_read_is_executed_and_forgotten);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -307,6 +308,27 @@ public:
         const uint64_t ticks = regs.ticks() - before;
         CPPUNIT_ASSERT_MESSAGE(std::to_string(ticks) + " ticks in 200 ms at 5 ms",
                                ticks >= 10);
+    }
+
+    void test_posted_read_is_executed_and_forgotten()
+    {
+        // A read nobody waits for (an owner's lease renewal): the device executes it,
+        // and its late answer does not confuse the client's next transaction.
+        test_registers regs;
+        server srv(loopback(), regs);
+        client c(srv.address());
+        c.write32(0x10, 7);
+        const uint64_t executed = srv.stats().executed;
+        CPPUNIT_ASSERT(c.post_read(0x10));
+        const auto deadline = std::chrono::steady_clock::now() + 1s;
+        while (srv.stats().executed == executed &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(1ms);
+        CPPUNIT_ASSERT_EQUAL(executed + 1, srv.stats().executed);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.stats().posted);
+        CPPUNIT_ASSERT_EQUAL(7u, c.read32(0x10));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.stats().discarded_responses);
+        CPPUNIT_ASSERT_THROW(c.post_read(0x11), std::invalid_argument);
     }
 };
 
