@@ -680,7 +680,7 @@ status register_file::claim(unsigned s,
                            : "");
         free_stream(s); // the previous owner's run writes into the previous owner's ring
     } else if (!o.owned) {
-        d_logger->info("RX stream {}: claimed by {}", s, client.to_string());
+        d_logger->debug("RX stream {}: claimed by {}", s, client.to_string());
     } else if (o.client != client) {
         d_logger->info("RX stream {}: its owner's token moves it from {} to {}",
                        s,
@@ -701,7 +701,7 @@ status register_file::release(unsigned s, const socket_address& client)
         return status::okay; // nothing to give up; a stream nobody owns keeps running
     if (o.client != client)
         return status::not_owner;
-    d_logger->info("RX stream {}: released by {}", s, client.to_string());
+    d_logger->debug("RX stream {}: released by {}", s, client.to_string());
     free_stream(s);
     return status::okay;
 }

@@ -32,6 +32,39 @@ void rx_stream::impl::start()
 {
     if (d_running)
         return;
+    // The stream is this host's from before it is configured until after it stopped:
+    // nobody else reads its keys or stops it meanwhile.
+    if (d_plan.ownership)
+        claim();
+    try {
+        start_run();
+    } catch (...) {
+        release_quietly();
+        throw;
+    }
+}
+
+void rx_stream::impl::claim()
+{
+    const unsigned s = d_plan.stream_index;
+    // A run nobody owns was started by a host that does not claim streams: claiming
+    // would make that run this host's, and releasing it after a failure would stop it.
+    const bool running = d_device->client().read32(regs::rx_reg(s, regs::rx::status)) &
+                         regs::status::running;
+    if (running && !d_plan.take_over && d_device->read_rx_owner(s) == rx_owner::none)
+        throw std::runtime_error(
+            "device at " + d_device->address().to_string() + ": RX stream " +
+            std::to_string(s) +
+            " is running for a host that does not claim its streams; stop it there, or "
+            "add take_over=1 to stop it from here");
+    d_device->claim_rx(s, random_owner_token(), d_plan.lease_ms, d_plan.take_over);
+    // A take-over claim stops another owner's run; this stops one nobody owned.
+    if (d_plan.take_over)
+        d_device->stop_rx(s);
+}
+
+void rx_stream::impl::start_run()
+{
     d_qp = d_pd->create_qp(
         d_plan.rc ? nic::qp_type::rc : nic::qp_type::uc, *d_cq, max_receives);
     d_qp->to_init(nic::access_remote_write);
@@ -103,11 +136,45 @@ void rx_stream::impl::stop()
     if (!d_running.exchange(false))
         return;
     d_cq->interrupt();
-    d_device->stop_rx(d_plan.stream_index);
+    bool ours = true;
+    try {
+        d_device->stop_rx(d_plan.stream_index);
+    } catch (const axioe::error& e) {
+        if (e.code() != axioe::status::not_owner)
+            throw;
+        // Taken over (or our lease lapsed and another host claimed it): the device
+        // stopped our run when that happened; there is nothing left to stop or release.
+        ours = false;
+        d_logger->warn("RX stream {} of the device at {} belongs to another host now "
+                       "(taken over, or this host was silent for its lease of {} s); "
+                       "the device had already stopped this run",
+                       d_plan.stream_index,
+                       d_device->address().to_string(),
+                       d_plan.lease_ms / 1000.0);
+    }
     // A new run gets a new QP: packets of this run still in flight then find no QP.
     d_qp->to_reset();
     drain_completions();
     d_qp.reset();
+    if (ours)
+        release_quietly();
+}
+
+void rx_stream::impl::release_quietly()
+{
+    if (!d_plan.ownership)
+        return;
+    try {
+        d_device->release_rx(d_plan.stream_index);
+    } catch (const std::exception& e) {
+        // Not fatal: the device frees the stream itself once the lease lapses.
+        d_logger->warn("could not release RX stream {} of the device at {}: {}; the "
+                       "device frees it after {} s of silence",
+                       d_plan.stream_index,
+                       d_device->address().to_string(),
+                       e.what(),
+                       d_plan.lease_ms / 1000.0);
+    }
 }
 
 void rx_stream::impl::drain_completions()
@@ -189,6 +256,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             return 0;
         }
         const int64_t now = host_time_ns();
+        keep_lease(now);
         if (d_running && gathering(next, ready, now)) {
             // work_interval=: let more items become final and hand them out in one go,
             // which saves this thread and every downstream block a wake-up each. One
@@ -222,6 +290,18 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             until > 0 ? std::max<int64_t>(until / 1000, shortest_us) : 1000);
         d_cq->wait(std::min(left, clock_wait));
     }
+}
+
+void rx_stream::impl::keep_lease(int64_t now)
+{
+    // The device stops the stream of an owner silent for its lease. Until a host
+    // heartbeat renews it whatever the consumer does, the consumer's calls do: four
+    // datagrams per lease, none of them waited for, so that the sample path never waits
+    // on the network.
+    if (!d_plan.ownership || !d_running || now < d_next_renewal_ns)
+        return;
+    d_device->renew_nowait(d_plan.stream_index);
+    d_next_renewal_ns = now + int64_t(d_plan.lease_ms) * 1000000 / 4;
 }
 
 bool rx_stream::impl::gathering(uint64_t next, uint64_t ready, int64_t now) const

@@ -44,6 +44,10 @@ struct rx_stream_plan {
     uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
     //! Hand out new items at most once per this many ns (0: as soon as they are final).
     int64_t work_interval_ns = 0;
+    bool ownership = false; //!< the device has cap::ownership: each run claims the stream
+    uint32_t lease_ms = 5000; //!< lease=: the device frees the stream after this silence
+    bool take_over =
+        false; //!< take_over=1: claim the stream even if another host owns it
 };
 
 class rx_stream::impl
@@ -87,6 +91,10 @@ private:
     void settle_grace(const device_args& args);
     void settle_transport(const device_args& args);
     void settle_work_interval(const device_args& args);
+    void settle_ownership(const device_args& args, const std::string& type);
+    void claim();
+    void start_run();
+    void release_quietly();
     void allocate_ring(const device_args& args);
     void drain_completions();
     void pump_completions();
@@ -94,6 +102,7 @@ private:
     void await_last_notification();
     void update_progress(uint64_t released);
     bool gathering(uint64_t next, uint64_t ready, int64_t now) const;
+    void keep_lease(int64_t now);
 
     logger_ptr d_logger;
     rx_stream_plan d_plan;
@@ -128,6 +137,7 @@ private:
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
+    int64_t d_next_renewal_ns = 0;             // host time the lease is renewed next
     uint64_t d_read_position = 0;              // standalone consumer (recv/release)
     uint64_t d_handed_out = 0;                 // standalone consumer: committed so far
     size_t d_last_chunk = 0;

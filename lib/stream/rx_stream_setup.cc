@@ -62,6 +62,8 @@ const std::set<std::string> known_keys = {
     "metadata",
     "metadata_interval",
     "work_interval",
+    "lease",
+    "take_over",
 };
 
 constexpr size_t min_notify_intervals = 4;
@@ -199,6 +201,7 @@ void rx_stream::impl::open_device(const device_args& args)
     }
     d_device = std::make_unique<device_controller>(control, options);
     d_info = d_device->identify();
+    settle_ownership(args, type);
     if (d_plan.stream_index >= d_info.num_rx_streams)
         throw std::invalid_argument(
             "device args: stream=" + std::to_string(d_plan.stream_index) +
@@ -226,6 +229,24 @@ void rx_stream::impl::open_device(const device_args& args)
             "device args: signal=/freq=/amplitude=/seed= configure the "
             "emulator; the device at " +
             control.to_string() + " is not one");
+}
+
+void rx_stream::impl::settle_ownership(const device_args& args, const std::string& type)
+{
+    const double lease = args.get_double("lease", regs::lease::default_ms / 1000.0);
+    if (!(lease >= regs::lease::min_ms / 1000.0 && lease <= regs::lease::max_ms / 1000.0))
+        throw std::invalid_argument(
+            "device args: lease=" + args.get("lease", "") +
+            " is invalid: expected 0.1 .. 600 seconds of silence after which the device "
+            "stops the stream and lets another host take it");
+    d_plan.lease_ms = static_cast<uint32_t>(std::lround(lease * 1000));
+    d_plan.take_over = args.get_choice("take_over", { "0", "1" }, "0") == "1";
+    d_plan.ownership = d_info.has(regs::cap::ownership);
+    // type=null is the benchmarks' in-process stand-in: it has no owners, by design.
+    if (!d_plan.ownership && type != "null")
+        d_logger->warn("the device at {} does not support stream ownership: any host on "
+                       "its network can reconfigure this stream",
+                       d_device->address().to_string());
 }
 
 void rx_stream::impl::settle_grace(const device_args& args)
