@@ -280,6 +280,8 @@ public:
         b.claim(*next, 43);
         CPPUNIT_ASSERT_EQUAL(regs::lease::default_ms,
                              next->read32(rx(regs::rx::lease_ms)));
+        CPPUNIT_ASSERT_EQUAL(0u, next->read32(rx(regs::rx::rkey))); // the dead host's
+        b.program(*next);
         b.start(*next);
         CPPUNIT_ASSERT(b.packets_within(100ms) > 0);
         // The old owner, back from the dead, is a stranger now.
@@ -330,6 +332,12 @@ public:
         CPPUNIT_ASSERT(b.silent());
         ASSERT_STATUS(not_owner, b.start(*a));
         ASSERT_STATUS(not_owner, a->read32(rx(regs::rx::rkey)));
+        // Nor does the new owner learn the old one's keys: the descriptor was reset.
+        CPPUNIT_ASSERT_EQUAL(0u, next->read32(rx(regs::rx::rkey)));
+        CPPUNIT_ASSERT_EQUAL(0u, next->read32(rx(regs::rx::dest_qpn)));
+        CPPUNIT_ASSERT_EQUAL(0u, next->read32(rx(regs::rx::start_psn)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), next->read64(rx(regs::rx::va_lo)));
+        CPPUNIT_ASSERT_EQUAL(1024u, next->read32(rx(regs::rx::payload_bytes)));
         // The new owner programs and starts its own run.
         b.program(*next);
         b.start(*next);
@@ -352,6 +360,7 @@ public:
         CPPUNIT_ASSERT(b.silent());
         CPPUNIT_ASSERT_EQUAL(regs::lease::default_ms,
                              stranger->read32(rx(regs::rx::lease_ms)));
+        CPPUNIT_ASSERT_EQUAL(0u, stranger->read32(rx(regs::rx::rkey)));
         // Releasing a free stream changes nothing, whoever asks.
         ownership_bench::release(*stranger);
         ownership_bench::release(*a);

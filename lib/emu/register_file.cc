@@ -97,23 +97,27 @@ register_file::register_file(const device_identity& identity,
       d_log_cursor(d_engines.size()),
       d_owners(d_engines.size())
 {
-    for (auto& words : d_rx_words) {
-        words.fill(0);
-        words[regs::rx::path_mtu / 4] = 1024;
-        words[regs::rx::payload_bytes / 4] = 1024;
-        words[regs::rx::notify_interval / 4] = 16;
-        words[regs::rx::rate_den / 4] = 1;
-        words[regs::rx::link_mask / 4] = 1;
-        words[regs::rx::retx_window_bytes / 4] = default_retx_window_bytes;
-    }
-    for (auto& words : d_emu_words) {
-        words.fill(0);
-        words[regs::emu::tone_freq_hz / 4] = 100000;
-        const float amplitude = 0.5f;
-        std::memcpy(&words[regs::emu::amplitude / 4], &amplitude, 4);
-        words[regs::emu::seed / 4] = 1;
-        words[regs::emu::loss_burst / 4] = 1;
-    }
+    for (unsigned st = 0; st < d_engines.size(); st++)
+        reset_descriptor(st);
+}
+
+void register_file::reset_descriptor(unsigned s)
+{
+    block& words = d_rx_words[s];
+    words.fill(0);
+    words[regs::rx::path_mtu / 4] = 1024;
+    words[regs::rx::payload_bytes / 4] = 1024;
+    words[regs::rx::notify_interval / 4] = 16;
+    words[regs::rx::rate_den / 4] = 1;
+    words[regs::rx::link_mask / 4] = 1;
+    words[regs::rx::retx_window_bytes / 4] = default_retx_window_bytes;
+    block& emu = d_emu_words[s];
+    emu.fill(0);
+    emu[regs::emu::tone_freq_hz / 4] = 100000;
+    const float amplitude = 0.5f;
+    std::memcpy(&emu[regs::emu::amplitude / 4], &amplitude, 4);
+    emu[regs::emu::seed / 4] = 1;
+    emu[regs::emu::loss_burst / 4] = 1;
 }
 
 register_file::snapshot register_file::take_snapshot() const
@@ -711,6 +715,8 @@ void register_file::free_stream(unsigned s)
     if (d_engines[s]->status() & regs::status::running)
         d_engines[s]->stop();
     d_owners[s] = owner{}; // the lease too is back at its reset value
+    // The next owner must not read this one's QPN, PSN, rkey and VA.
+    reset_descriptor(s);
 }
 
 register_file::owner_info register_file::owner_of(unsigned s) const

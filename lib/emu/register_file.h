@@ -135,6 +135,7 @@ private:
     claim(unsigned s, const socket_address& client, uint64_t token, bool take_over);
     axioe::status release(unsigned s, const socket_address& client);
     void free_stream(unsigned s);
+    void reset_descriptor(unsigned s); // descriptor and extension block: reset values
 
     // Where a READ_FIXED of the fault log is within the current 3-word record.
     struct log_cursor {
