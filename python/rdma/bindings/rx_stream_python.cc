@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(328e003962bc0f21304cf80a51621af2) */
+/* BINDTOOL_HEADER_FILE_HASH(754d5bcf10ed09371a19761d3efeb260) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
