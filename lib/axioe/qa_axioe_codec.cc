@@ -119,13 +119,13 @@ public:
         CPPUNIT_ASSERT(encode(response_to(w, status::okay)) == okay);
     }
 
-    // The NOT_OWNER example of docs/axioe.md: a STOP of RX stream 0 from a client that
-    // does not own it. NOT_OWNER answers carry no data, reads included.
+    // The NOT_OWNER example of docs/axioe.md: the START of RX stream 0 from a client
+    // that does not own it. NOT_OWNER answers carry no data, reads included.
     void test_codec_golden_not_owner()
     {
-        const bytes golden = { 0xAE, 0x10, 0x01, 0x82, 0x00, 0x00, 0x00, 0x2C,
+        const bytes golden = { 0xAE, 0x10, 0x01, 0x82, 0x00, 0x00, 0x00, 0x2B,
                                0x00, 0x00, 0x20, 0x00, 0x00, 0x01, 0x12, 0x00 };
-        const request w = make_request(opcode::write, 44, 0x2000, 1);
+        const request w = make_request(opcode::write, 43, 0x2000, 1);
         CPPUNIT_ASSERT(encode(response_to(w, status::not_owner)) == golden);
         const response r = decode_ok(golden);
         CPPUNIT_ASSERT(r.code == status::not_owner);
