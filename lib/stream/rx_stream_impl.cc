@@ -256,7 +256,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             return 0;
         }
         const int64_t now = host_time_ns();
-        keep_lease(now);
+        keep_lease();
         if (d_running && gathering(next, ready, now)) {
             // work_interval=: let more items become final and hand them out in one go,
             // which saves this thread and every downstream block a wake-up each. One
@@ -292,16 +292,20 @@ size_t rx_stream::impl::wait_items(uint64_t next,
     }
 }
 
-void rx_stream::impl::keep_lease(int64_t now)
+void rx_stream::impl::keep_lease()
 {
     // The device stops the stream of an owner silent for its lease. Until a host
     // heartbeat renews it whatever the consumer does, the consumer's calls do: four
     // datagrams per lease, none of them waited for, so that the sample path never waits
-    // on the network.
-    if (!d_plan.ownership || !d_running || now < d_next_renewal_ns)
+    // on the network. Scheduled by the steady clock: a step of the wall clock must not
+    // hold renewals back.
+    if (!d_plan.ownership || !d_running)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < d_next_renewal)
         return;
     d_device->renew_nowait(d_plan.stream_index);
-    d_next_renewal_ns = now + int64_t(d_plan.lease_ms) * 1000000 / 4;
+    d_next_renewal = now + std::chrono::milliseconds(d_plan.lease_ms) / 4;
 }
 
 bool rx_stream::impl::gathering(uint64_t next, uint64_t ready, int64_t now) const

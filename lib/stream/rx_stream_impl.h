@@ -23,6 +23,7 @@
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/sample_format.h>
 #include <atomic>
+#include <chrono>
 #include <memory>
 
 namespace gr {
@@ -102,7 +103,7 @@ private:
     void await_last_notification();
     void update_progress(uint64_t released);
     bool gathering(uint64_t next, uint64_t ready, int64_t now) const;
-    void keep_lease(int64_t now);
+    void keep_lease();
 
     logger_ptr d_logger;
     rx_stream_plan d_plan;
@@ -137,9 +138,9 @@ private:
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
-    int64_t d_next_renewal_ns = 0;             // host time the lease is renewed next
-    uint64_t d_read_position = 0;              // standalone consumer (recv/release)
-    uint64_t d_handed_out = 0;                 // standalone consumer: committed so far
+    std::chrono::steady_clock::time_point d_next_renewal; // the lease's next renewal
+    uint64_t d_read_position = 0; // standalone consumer (recv/release)
+    uint64_t d_handed_out = 0;    // standalone consumer: committed so far
     size_t d_last_chunk = 0;
 };
 
