@@ -27,7 +27,10 @@ void usage(const char* argv0)
         stderr,
         "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N] "
         "[--fifo-ms MS]\n"
-        "  --control  AXIoE address to listen on (default 0.0.0.0:50100)\n"
+        "  --control  AXIoE address to listen on (default 127.0.0.1:50100: this host\n"
+        "             only). To serve hosts elsewhere give the address of the link to\n"
+        "             them, ideally a dedicated interface or VLAN; 0.0.0.0 listens on\n"
+        "             every interface (docs/security.md)\n"
         "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1)\n"
         "  --wire     how frames are sent (default udp):\n"
         "               udp  a UDP socket; for the soft NIC (nic=soft) only\n"
@@ -97,7 +100,9 @@ gr::rdma::emu::wire_type parse_wire(const std::string& value)
 int main(int argc, char** argv)
 {
     gr::rdma::emu::emulator_config config;
-    config.control = gr::rdma::socket_address::parse("0.0.0.0:50100");
+    // Loopback unless told otherwise: whoever reaches the control port can claim and
+    // stop streams, and AXIoE authenticates nobody (docs/security.md).
+    config.control = gr::rdma::socket_address::parse("127.0.0.1:50100");
     try {
         for (int i = 1; i < argc; i++) {
             const std::string arg = argv[i];

@@ -65,8 +65,9 @@ ramp_check_impl::ramp_check_impl(const std::string& format,
                      gr::io_signature::make(0, 0, 0)),
       d_format(parse_sample_format(format)),
       d_signal_args(signal),
-      // Parsed now, so that bad args fail here; the rate comes with the stream.
-      d_signal_config(parse_test_signal_args(signal, d_format, 1.0)),
+      // Parsed now, so that bad args fail here; the rate comes with the stream (the
+      // highest a stream may have here: the source checked freq= against its own).
+      d_signal_config(parse_test_signal_args(signal, d_format, 4e9)),
       d_item(item_size(d_format)),
       d_range_base(static_cast<uintptr_t>(range_base)),
       d_range_bytes(range_bytes)

@@ -7,6 +7,7 @@
 
 #include "axioe_client.h"
 #include <spdlog/fmt/fmt.h>
+#include <system_error>
 #include <algorithm>
 #include <random>
 
@@ -121,6 +122,27 @@ void client::write64(uint32_t address_lo, uint64_t value)
     write(address_lo, w, 2);
 }
 
+bool client::post_read(uint32_t address)
+{
+    check_burst(address, 1, false);
+    std::unique_lock<std::mutex> lock(d_mutex, std::try_to_lock);
+    if (!lock.owns_lock())
+        return false;
+    request r;
+    r.op = opcode::read;
+    r.sequence = d_next_sequence++; // given up at once: the next one takes a new number
+    r.address = address;
+    r.count = 1;
+    const size_t len = encode_request(d_tx.data(), r);
+    try {
+        d_socket.send_to(d_tx.data(), len, d_device);
+    } catch (const std::system_error&) {
+        return false; // as a lost datagram: the next one may get through
+    }
+    d_posted.fetch_add(1, std::memory_order_relaxed);
+    return true;
+}
+
 std::chrono::nanoseconds client::last_round_trip() const
 {
     return std::chrono::nanoseconds(d_round_trip_ns.load(std::memory_order_relaxed));
@@ -138,6 +160,7 @@ client::stats_t client::stats() const
     s.retries = d_retries.load(std::memory_order_relaxed);
     s.timeouts = d_timeouts.load(std::memory_order_relaxed);
     s.discarded_responses = d_discarded.load(std::memory_order_relaxed);
+    s.posted = d_posted.load(std::memory_order_relaxed);
     return s;
 }
 
@@ -224,6 +247,9 @@ void client::transact(
                 what += fmt::format("; the device speaks version {}, this client {}",
                                     answer.version,
                                     protocol_version);
+            if (answer.code == status::not_owner)
+                what += "; the owner frees it by releasing it or by staying silent for "
+                        "its lease, and a take-over claim takes it at once";
             throw error(what, answer.code, address);
         }
         if (!is_write(op))

@@ -93,6 +93,15 @@ public:
     uint64_t read64(uint32_t address_lo);
     void write64(uint32_t address_lo, uint64_t value);
 
+    /*!
+     * Send a 1-word READ of \p address and give up on it at once: for a request whose
+     * only purpose is to be heard (an owner renewing its lease), from a thread that
+     * must not wait for the network. Never blocks and never allocates. Sends nothing
+     * and returns false when another thread's transaction is in progress, which the
+     * device hears anyway. Its response, if any, is discarded later like any stale one.
+     */
+    bool post_read(uint32_t address);
+
     socket_address device() const { return d_device; }
     //! Where the device's responses must come back to.
     socket_address local_address() const { return d_socket.local_address(); }
@@ -113,6 +122,7 @@ public:
         uint64_t retries = 0;             //!< retransmissions after a timeout
         uint64_t timeouts = 0;            //!< transactions abandoned (timeout_error)
         uint64_t discarded_responses = 0; //!< invalid, stale, duplicate or foreign
+        uint64_t posted = 0;              //!< post_read() requests sent
     };
     stats_t stats() const;
 
@@ -147,6 +157,7 @@ private:
     std::atomic<uint64_t> d_retries{ 0 };
     std::atomic<uint64_t> d_timeouts{ 0 };
     std::atomic<uint64_t> d_discarded{ 0 };
+    std::atomic<uint64_t> d_posted{ 0 };
 };
 
 } // namespace axioe

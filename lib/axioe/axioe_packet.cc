@@ -50,7 +50,8 @@ bool valid_opcode(uint8_t op) { return op >= 0x01 && op <= 0x04; }
 bool known_status(uint8_t s)
 {
     return s <= 0x03 || s == static_cast<uint8_t>(status::bad_request) ||
-           s == static_cast<uint8_t>(status::unsupported_version);
+           s == static_cast<uint8_t>(status::unsupported_version) ||
+           s == static_cast<uint8_t>(status::not_owner);
 }
 
 bool is_rejection(status s)
@@ -122,6 +123,8 @@ const char* to_string(status s)
         return "BAD_REQUEST";
     case status::unsupported_version:
         return "UNSUPPORTED_VERSION";
+    case status::not_owner:
+        return "NOT_OWNER";
     }
     return "unknown status";
 }
@@ -141,6 +144,8 @@ const char* describe(status s)
         return "device rejected the request as malformed";
     case status::unsupported_version:
         return "device does not speak this AXIoE version";
+    case status::not_owner:
+        return "the stream belongs to another client; nothing was executed";
     }
     return "unknown status";
 }

@@ -60,6 +60,9 @@ enum class status : uint8_t {
     decerr = 0x03, //!< no register at that address
     bad_request = 0x10,
     unsupported_version = 0x11,
+    //! The access was refused because the stream belongs to another client; nothing
+    //! was executed (docs/axioe.md §4, revision 1.1).
+    not_owner = 0x12,
 };
 //! The status's name: "OKAY", "SLVERR", ...
 const char* to_string(status s);

@@ -8,6 +8,7 @@
 #include "axioe_server.h"
 #include "util/thread_role.h"
 #include <system_error>
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -20,11 +21,15 @@ namespace {
 // wake-up.
 constexpr std::chrono::seconds idle_wait{ 1 };
 
-bool is_axi_status(status s)
+// What a register target may answer: the AXI statuses, and NOT_OWNER.
+bool is_target_status(status s)
 {
     return s == status::okay || s == status::exokay || s == status::slverr ||
-           s == status::decerr;
+           s == status::decerr || s == status::not_owner;
 }
+
+// The target's timers run at least this often (and no more than once per batch).
+constexpr std::chrono::microseconds shortest_tick{ 1000 };
 } // namespace
 
 server::server(const socket_address& bind_to, register_target& target)
@@ -62,7 +67,7 @@ void server::run()
     thread_role_scope role(thread_role::device, "emu-axi");
     try {
         while (!d_stop.load(std::memory_order_acquire)) {
-            if (!d_socket.wait_readable(idle_wait, d_wake.fd()))
+            if (!d_socket.wait_readable(tick(), d_wake.fd()))
                 continue;
             const size_t n = d_socket.receive_batch(d_slots.data(), batch);
             for (size_t i = 0; i < n; i++)
@@ -73,6 +78,18 @@ void server::run()
         // stops answering and clients report a timeout naming this address.
         d_logger->error(
             "AXIoE server on {} stopped: {}", address().to_string(), e.what());
+    }
+}
+
+std::chrono::microseconds server::tick()
+{
+    try {
+        return std::clamp<std::chrono::microseconds>(
+            d_target.tick(), shortest_tick, idle_wait);
+    } catch (const std::exception& e) {
+        // A timer that fails must not stop the device from answering.
+        d_logger->warn("register target's timers failed: {}", e.what());
+        return idle_wait;
     }
 }
 
@@ -124,11 +141,13 @@ void server::execute(const request& r, const datagram& d, uint64_t request_hash)
     try {
         if (is_write(r.op)) {
             load_words(r.payload, d_words.data(), r.count);
-            code = d_target.write(r.address, d_words.data(), r.count, is_fixed(r.op));
+            code = d_target.write(
+                d.peer, r.address, d_words.data(), r.count, is_fixed(r.op));
         } else {
-            code = d_target.read(r.address, d_words.data(), r.count, is_fixed(r.op));
+            code =
+                d_target.read(d.peer, r.address, d_words.data(), r.count, is_fixed(r.op));
         }
-        if (!is_axi_status(code)) {
+        if (!is_target_status(code)) {
             d_logger->warn("register target returned status {:#x} for {:#x}; sent SLVERR",
                            static_cast<unsigned>(code),
                            r.address);

@@ -16,6 +16,7 @@
 #include "util/udp_socket.h"
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <thread>
@@ -30,17 +31,32 @@ namespace axioe {
  * Each call is one burst and must take effect at one instant with respect to
  * everything else the device does (take the register file's lock once per call), so
  * that, e.g., a 64-bit counter read as a 2-word burst is consistent. Addresses
- * increment by 4 per word unless \p fixed. Return the status of the first failing
- * word; on DECERR, nothing of the burst may have been executed. A target that throws
- * is answered with SLVERR.
+ * increment by 4 per word unless \p fixed. \p client is the request's source address
+ * and port: what AXIoE calls a client (docs/axioe.md §1), and what stream ownership is
+ * keyed on. Return the status of the first failing word (an AXI status or NOT_OWNER);
+ * on DECERR or NOT_OWNER, nothing of the burst may have been executed. A target that
+ * throws is answered with SLVERR.
  */
 class register_target
 {
 public:
     virtual ~register_target() = default;
-    virtual status read(uint32_t address, uint32_t* out, size_t count, bool fixed) = 0;
-    virtual status
-    write(uint32_t address, const uint32_t* words, size_t count, bool fixed) = 0;
+    virtual status read(const socket_address& client,
+                        uint32_t address,
+                        uint32_t* out,
+                        size_t count,
+                        bool fixed) = 0;
+    virtual status write(const socket_address& client,
+                         uint32_t address,
+                         const uint32_t* words,
+                         size_t count,
+                         bool fixed) = 0;
+    /*!
+     * Timers of the device that must run while nobody talks to it (an owner's lease).
+     * The server's thread calls this between batches of requests and again at the
+     * latest after the time it returns (capped at a second).
+     */
+    virtual std::chrono::microseconds tick() { return std::chrono::seconds(1); }
 };
 
 /*!
@@ -75,6 +91,7 @@ private:
     static constexpr size_t batch = 8;
 
     void run();
+    std::chrono::microseconds tick();
     void handle(const datagram& d);
     void execute(const request& r, const datagram& d, uint64_t request_hash);
     void reject(const datagram& d, parse_status why);

@@ -25,6 +25,7 @@ class qa_axioe_codec : public CppUnit::TestFixture
     CPPUNIT_TEST(test_codec_golden_read_request);
     CPPUNIT_TEST(test_codec_golden_write_response);
     CPPUNIT_TEST(test_codec_golden_write_request_and_read_response);
+    CPPUNIT_TEST(test_codec_golden_not_owner);
     CPPUNIT_TEST(test_codec_rejects_malformed_requests);
     CPPUNIT_TEST(test_codec_rejects_malformed_responses);
     CPPUNIT_TEST(test_codec_rejection_answers);
@@ -116,6 +117,34 @@ public:
         bytes okay = golden;
         okay[14] = 0x00;
         CPPUNIT_ASSERT(encode(response_to(w, status::okay)) == okay);
+    }
+
+    // The NOT_OWNER example of docs/axioe.md: the START of RX stream 0 from a client
+    // that does not own it. NOT_OWNER answers carry no data, reads included.
+    void test_codec_golden_not_owner()
+    {
+        const bytes golden = { 0xAE, 0x10, 0x01, 0x82, 0x00, 0x00, 0x00, 0x2B,
+                               0x00, 0x00, 0x20, 0x00, 0x00, 0x01, 0x12, 0x00 };
+        const request w = make_request(opcode::write, 43, 0x2000, 1);
+        CPPUNIT_ASSERT(encode(response_to(w, status::not_owner)) == golden);
+        const response r = decode_ok(golden);
+        CPPUNIT_ASSERT(r.code == status::not_owner);
+        CPPUNIT_ASSERT_EQUAL(std::string("NOT_OWNER"), std::string(to_string(r.code)));
+        CPPUNIT_ASSERT(!is_success(r.code));
+        // A refused read of the stream's rkey: 16 bytes, and data after it is malformed.
+        const request rd = make_request(opcode::read, 45, 0x2018, 1);
+        bytes refused = encode(response_to(rd, status::not_owner));
+        CPPUNIT_ASSERT_EQUAL(header_bytes, refused.size());
+        CPPUNIT_ASSERT(decode_ok(refused).payload == nullptr);
+        refused.insert(refused.end(), { 0, 0, 0, 1 });
+        response ignored;
+        CPPUNIT_ASSERT(decode_response(refused.data(), refused.size(), ignored) ==
+                       parse_status::bad_length);
+        // 0x13 is still unknown.
+        bytes unknown = golden;
+        unknown[14] = 0x13;
+        CPPUNIT_ASSERT(decode_response(unknown.data(), unknown.size(), ignored) ==
+                       parse_status::bad_status);
     }
 
     // The other halves of the two examples: data words are big-endian.
@@ -210,7 +239,7 @@ public:
         check(parse_status::not_a_response,
               encode(rd)); // a request presented as response
         check(parse_status::bad_status, with(14, 0x04));
-        check(parse_status::bad_status, with(14, 0x12));
+        check(parse_status::bad_status, with(14, 0x13));
         check(parse_status::bad_version, with(2, 2));
         check(parse_status::bad_reserved, with(15, 0x80));
         check(parse_status::bad_opcode, with(3, 0x85));

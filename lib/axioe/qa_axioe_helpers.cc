@@ -11,12 +11,17 @@
 
 namespace qa_axioe {
 
-status test_registers::read(uint32_t address, uint32_t* out, size_t count, bool fixed)
+status test_registers::read(const socket_address& client,
+                            uint32_t address,
+                            uint32_t* out,
+                            size_t count,
+                            bool fixed)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     d_last_count = count;
+    d_last_client = client;
     for (size_t i = 0; i < count; i++) {
-        const status s = check(at(address, i, fixed), false);
+        const status s = check(at(address, i, fixed), false, client);
         if (s != status::okay)
             return s;
     }
@@ -28,6 +33,8 @@ status test_registers::read(uint32_t address, uint32_t* out, size_t count, bool 
                 d_fifo.pop_front();
         } else if (a == read_only) {
             out[i] = 0xC0FFEE00;
+        } else if (a == owned) {
+            out[i] = d_owned;
         } else {
             out[i] = d_ram[a / 4];
         }
@@ -35,13 +42,17 @@ status test_registers::read(uint32_t address, uint32_t* out, size_t count, bool 
     return status::okay;
 }
 
-status
-test_registers::write(uint32_t address, const uint32_t* words, size_t count, bool fixed)
+status test_registers::write(const socket_address& client,
+                             uint32_t address,
+                             const uint32_t* words,
+                             size_t count,
+                             bool fixed)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     d_last_count = count;
+    d_last_client = client;
     for (size_t i = 0; i < count; i++) {
-        const status s = check(at(address, i, fixed), true);
+        const status s = check(at(address, i, fixed), true, client);
         if (s != status::okay)
             return s;
     }
@@ -51,6 +62,8 @@ test_registers::write(uint32_t address, const uint32_t* words, size_t count, boo
             d_command_executions++;
         else if (a == fifo)
             d_fifo.push_back(words[i]);
+        else if (a == owned)
+            d_owned = words[i];
         else
             d_ram[a / 4] = words[i];
     }
@@ -75,13 +88,41 @@ uint32_t test_registers::ram(uint32_t address) const
     return d_ram[address / 4];
 }
 
+socket_address test_registers::last_client() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_last_client;
+}
+
+void test_registers::set_owner(const socket_address& client)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_owner = client;
+}
+
+uint64_t test_registers::ticks() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_ticks;
+}
+
+std::chrono::microseconds test_registers::tick()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_ticks++;
+    return tick_interval;
+}
+
 uint32_t test_registers::at(uint32_t address, size_t i, bool fixed)
 {
     return fixed ? address : address + static_cast<uint32_t>(4 * i);
 }
 
-status test_registers::check(uint32_t a, bool is_write)
+status
+test_registers::check(uint32_t a, bool is_write, const socket_address& client) const
 {
+    if (a == owned)
+        return client == d_owner ? status::okay : status::not_owner;
     if (a < ram_words * 4 || a == fifo)
         return status::okay;
     if (a == command)

@@ -35,9 +35,11 @@ using bytes = std::vector<uint8_t>;
  *                   reading it is refused (SLVERR)
  *   0x2000          read-only: writing it is refused (SLVERR)
  *   0x3000          FIFO: writes push, reads pop (0 when empty)
+ *   0x4000          owned: read/write for the client set_owner() names, NOT_OWNER for
+ *                   any other client
  *   anything else   DECERR
  * A burst is checked whole before any of it is executed, so a failing burst has no
- * effect, as register_target asks.
+ * effect, as register_target asks. Every call records its client; tick() counts.
  */
 class test_registers : public register_target
 {
@@ -46,24 +48,41 @@ public:
     static constexpr uint32_t command = 0x1000;
     static constexpr uint32_t read_only = 0x2000;
     static constexpr uint32_t fifo = 0x3000;
+    static constexpr uint32_t owned = 0x4000;
+    static constexpr std::chrono::milliseconds tick_interval{ 5 };
 
-    status read(uint32_t address, uint32_t* out, size_t count, bool fixed) override;
-    status
-    write(uint32_t address, const uint32_t* words, size_t count, bool fixed) override;
+    status read(const socket_address& client,
+                uint32_t address,
+                uint32_t* out,
+                size_t count,
+                bool fixed) override;
+    status write(const socket_address& client,
+                 uint32_t address,
+                 const uint32_t* words,
+                 size_t count,
+                 bool fixed) override;
+    std::chrono::microseconds tick() override;
 
     uint64_t command_executions() const;
     size_t last_count() const;
     uint32_t ram(uint32_t address) const;
+    socket_address last_client() const;
+    void set_owner(const socket_address& client);
+    uint64_t ticks() const;
 
 private:
     static uint32_t at(uint32_t address, size_t i, bool fixed);
-    static status check(uint32_t a, bool is_write);
+    status check(uint32_t a, bool is_write, const socket_address& client) const;
 
     mutable std::mutex d_mutex;
     std::vector<uint32_t> d_ram = std::vector<uint32_t>(ram_words, 0);
     std::deque<uint32_t> d_fifo;
     uint64_t d_command_executions = 0;
     size_t d_last_count = 0;
+    socket_address d_last_client;
+    socket_address d_owner;
+    uint32_t d_owned = 0;
+    uint64_t d_ticks = 0;
 };
 
 socket_address loopback();

@@ -65,6 +65,9 @@ class qa_axioe_server : public CppUnit::TestFixture
     CPPUNIT_TEST(test_server_handles_malformed_requests);
     CPPUNIT_TEST(test_server_drops_stale_and_refuses_reused_sequence);
     CPPUNIT_TEST(test_server_shutdown_joins_its_thread);
+    CPPUNIT_TEST(test_server_names_the_client_and_passes_not_owner);
+    CPPUNIT_TEST(test_server_ticks_while_nobody_talks);
+    CPPUNIT_TEST(test_posted_read_is_executed_and_forgotten);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -263,6 +266,69 @@ public:
         srv.reset();
         CPPUNIT_ASSERT(std::chrono::steady_clock::now() - start < 200ms);
         CPPUNIT_ASSERT_EQUAL(before, thread_count());
+    }
+
+    void test_server_names_the_client_and_passes_not_owner()
+    {
+        test_registers regs;
+        server srv(loopback(), regs);
+        client owner(srv.address());
+        client other(srv.address());
+        // The client's socket is bound to any address; the server sees loopback.
+        auto as_seen = [](const client& c) {
+            return socket_address(0x7F000001, c.local_address().port());
+        };
+        regs.set_owner(as_seen(owner));
+        owner.write32(test_registers::owned, 5);
+        CPPUNIT_ASSERT(regs.last_client() == as_seen(owner));
+        try {
+            other.write32(test_registers::owned, 6);
+            CPPUNIT_FAIL("a client that does not own the register wrote it");
+        } catch (const axioe::error& e) {
+            CPPUNIT_ASSERT(e.code() == status::not_owner);
+            const std::string what = e.what();
+            CPPUNIT_ASSERT(what.find("failed: NOT_OWNER (the stream belongs to another "
+                                     "client; nothing was executed)") !=
+                           std::string::npos);
+            CPPUNIT_ASSERT(what.find("take-over claim") != std::string::npos);
+        }
+        CPPUNIT_ASSERT(regs.last_client() == as_seen(other));
+        CPPUNIT_ASSERT_EQUAL(5u, owner.read32(test_registers::owned));
+        CPPUNIT_ASSERT_THROW(other.read32(test_registers::owned), axioe::error);
+    }
+
+    void test_server_ticks_while_nobody_talks()
+    {
+        // The target's timers (an owner's lease) must run without requests: the
+        // server calls tick() at least as often as the target asks.
+        test_registers regs;
+        server srv(loopback(), regs);
+        const uint64_t before = regs.ticks();
+        std::this_thread::sleep_for(200ms);
+        const uint64_t ticks = regs.ticks() - before;
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(ticks) + " ticks in 200 ms at 5 ms",
+                               ticks >= 10);
+    }
+
+    void test_posted_read_is_executed_and_forgotten()
+    {
+        // A read nobody waits for (an owner's lease renewal): the device executes it,
+        // and its late answer does not confuse the client's next transaction.
+        test_registers regs;
+        server srv(loopback(), regs);
+        client c(srv.address());
+        c.write32(0x10, 7);
+        const uint64_t executed = srv.stats().executed;
+        CPPUNIT_ASSERT(c.post_read(0x10));
+        const auto deadline = std::chrono::steady_clock::now() + 1s;
+        while (srv.stats().executed == executed &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(1ms);
+        CPPUNIT_ASSERT_EQUAL(executed + 1, srv.stats().executed);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.stats().posted);
+        CPPUNIT_ASSERT_EQUAL(7u, c.read32(0x10));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.stats().discarded_responses);
+        CPPUNIT_ASSERT_THROW(c.post_read(0x11), std::invalid_argument);
     }
 };
 

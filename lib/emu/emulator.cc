@@ -75,7 +75,8 @@ emulator::emulator(const emulator_config& config)
     identity.serial = config.serial;
     identity.fifo_us = config.fifo_us;
     identity.capabilities = regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate |
-                            regs::cap::clock | regs::cap::metadata | regs::cap::emulator;
+                            regs::cap::clock | regs::cap::metadata | regs::cap::emulator |
+                            regs::cap::ownership;
     d_registers = std::make_unique<register_file>(
         identity, std::vector<link_info>{ link }, engines, d_metadata.get());
     d_server = std::make_unique<axioe::server>(config.control, *d_registers);

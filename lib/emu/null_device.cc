@@ -63,9 +63,13 @@ public:
     {
     }
 
-    axioe::status read(uint32_t address, uint32_t* out, size_t count, bool fixed) override
+    axioe::status read(const socket_address& client,
+                       uint32_t address,
+                       uint32_t* out,
+                       size_t count,
+                       bool fixed) override
     {
-        const axioe::status st = d_registers.read(address, out, count, fixed);
+        const axioe::status st = d_registers.read(client, address, out, count, fixed);
         if (st != axioe::status::okay)
             return st;
         // One snapshot for the burst, so that 64-bit counters are consistent.
@@ -115,15 +119,18 @@ public:
         return axioe::status::okay;
     }
 
-    axioe::status
-    write(uint32_t address, const uint32_t* words, size_t count, bool fixed) override
+    axioe::status write(const socket_address& client,
+                        uint32_t address,
+                        const uint32_t* words,
+                        size_t count,
+                        bool fixed) override
     {
         bool touches_stream0 = false;
         for (size_t i = 0; i < count; i++)
             touches_stream0 |=
                 in_stream0(fixed ? address : address + 4 * static_cast<uint32_t>(i));
         if (!touches_stream0)
-            return d_registers.write(address, words, count, fixed);
+            return d_registers.write(client, address, words, count, fixed);
         if (address == regs::rx_reg(0, regs::rx::command)) {
             if (count != 1)
                 return axioe::status::slverr;
@@ -140,8 +147,10 @@ public:
         // The descriptor is latched while streaming, as on any device.
         if (d_owner.d_status.load() & regs::status::running)
             return axioe::status::slverr;
-        return d_registers.write(address, words, count, fixed);
+        return d_registers.write(client, address, words, count, fixed);
     }
+
+    std::chrono::microseconds tick() override { return d_registers.tick(); }
 
 private:
     null_device& d_owner;
@@ -180,8 +189,11 @@ null_device::~null_device()
 uint32_t null_device::start(const rx_descriptor& d)
 {
     stream_thread::lock_type lock = d_thread.lock();
-    if (d_thread.running())
+    if (d_thread.running()) {
+        d_status = (d_status.load() & (regs::status::running | regs::status::done)) |
+                   regs::status::error | (ec::busy << regs::status::error_shift);
         return ec::busy;
+    }
     uint32_t error = validate(d, link_mtu);
     if (error == ec::none && d.transport != regs::transport_type::uc)
         error = ec::bad_transport;

@@ -7,6 +7,7 @@
 
 #include "device_clock.h"
 #include "register_file.h"
+#include <algorithm>
 #include <cstring>
 
 namespace gr {
@@ -57,6 +58,22 @@ bool emu_register_exists(uint32_t reg)
            (reg >= regs::emu::fault_count && reg <= regs::emu::fault_log_level);
 }
 
+// RX registers only the stream's owner may read while it is owned: what a stranger
+// could use to write into the owner's ring (QPN, PSN, rkey, VA) or to predict its
+// timing. Status, counters, the device's own QPN and FIFO depth, RX_OWNER and
+// RX_LEASE_MS stay readable by anyone, so that tools can say what is going on.
+bool rx_secret(uint32_t reg)
+{
+    return (reg >= regs::rx::dest_ipv4 && reg <= regs::rx::dest_mac_lo &&
+            reg != regs::rx::source_qpn);
+}
+
+bool is_owner_register(uint32_t reg)
+{
+    return reg == regs::rx::owner_token_lo || reg == regs::rx::owner_token_hi ||
+           reg == regs::rx::owner;
+}
+
 // The device's QPN for RX stream s: what the host uses as its remote QPN.
 uint32_t source_qpn(unsigned s) { return rx_source_qpn(s); }
 
@@ -73,28 +90,35 @@ register_file::register_file(const device_identity& identity,
       d_links(std::move(links)),
       d_engines(std::move(engines)),
       d_metadata(metadata),
+      d_ownership(identity.capabilities & regs::cap::ownership),
+      d_logger(make_logger("emulator registers")),
       d_rx_words(d_engines.size()),
       d_emu_words(d_engines.size()),
       d_log_cursor(d_engines.size()),
-      d_run_started(d_engines.size(), false)
+      d_run_started(d_engines.size(), false),
+      d_owners(d_engines.size())
 {
-    for (auto& words : d_rx_words) {
-        words.fill(0);
-        words[regs::rx::path_mtu / 4] = 1024;
-        words[regs::rx::payload_bytes / 4] = 1024;
-        words[regs::rx::notify_interval / 4] = 16;
-        words[regs::rx::rate_den / 4] = 1;
-        words[regs::rx::link_mask / 4] = 1;
-        words[regs::rx::retx_window_bytes / 4] = default_retx_window_bytes;
-    }
-    for (auto& words : d_emu_words) {
-        words.fill(0);
-        words[regs::emu::tone_freq_hz / 4] = 100000;
-        const float amplitude = 0.5f;
-        std::memcpy(&words[regs::emu::amplitude / 4], &amplitude, 4);
-        words[regs::emu::seed / 4] = 1;
-        words[regs::emu::loss_burst / 4] = 1;
-    }
+    for (unsigned st = 0; st < d_engines.size(); st++)
+        reset_descriptor(st);
+}
+
+void register_file::reset_descriptor(unsigned s)
+{
+    block& words = d_rx_words[s];
+    words.fill(0);
+    words[regs::rx::path_mtu / 4] = 1024;
+    words[regs::rx::payload_bytes / 4] = 1024;
+    words[regs::rx::notify_interval / 4] = 16;
+    words[regs::rx::rate_den / 4] = 1;
+    words[regs::rx::link_mask / 4] = 1;
+    words[regs::rx::retx_window_bytes / 4] = default_retx_window_bytes;
+    block& emu = d_emu_words[s];
+    emu.fill(0);
+    emu[regs::emu::tone_freq_hz / 4] = 100000;
+    const float amplitude = 0.5f;
+    std::memcpy(&emu[regs::emu::amplitude / 4], &amplitude, 4);
+    emu[regs::emu::seed / 4] = 1;
+    emu[regs::emu::loss_burst / 4] = 1;
 }
 
 register_file::snapshot register_file::take_snapshot() const
@@ -111,14 +135,30 @@ register_file::snapshot register_file::take_snapshot() const
     return snap;
 }
 
-status register_file::read(uint32_t address, uint32_t* out, size_t count, bool fixed)
+status register_file::read(const socket_address& client,
+                           uint32_t address,
+                           uint32_t* out,
+                           size_t count,
+                           bool fixed)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
+    hear_from(client);
     const snapshot snap = take_snapshot();
+    // Whole-burst checks before anything is read (a read of the fault log pops it):
+    // addresses first (DECERR), then ownership (NOT_OWNER).
     for (size_t i = 0; i < count; i++) {
         const uint32_t a = fixed ? address : address + 4 * i;
-        const status st =
-            is_fault_log(a) ? read_fault_log(a, out[i]) : read_one(a, snap, out[i]);
+        uint32_t ignored;
+        if (!is_fault_log(a) && read_one(client, a, snap, ignored) == status::decerr)
+            return status::decerr;
+    }
+    for (size_t i = 0; i < count; i++)
+        if (refused(client, fixed ? address : address + 4 * i, false))
+            return status::not_owner;
+    for (size_t i = 0; i < count; i++) {
+        const uint32_t a = fixed ? address : address + 4 * i;
+        const status st = is_fault_log(a) ? read_fault_log(a, out[i])
+                                          : read_one(client, a, snap, out[i]);
         if (st != status::okay)
             return st;
     }
@@ -150,32 +190,45 @@ status register_file::read_fault_log(uint32_t address, uint32_t& value)
     return status::okay;
 }
 
-status
-register_file::write(uint32_t address, const uint32_t* words, size_t count, bool fixed)
+status register_file::write(const socket_address& client,
+                            uint32_t address,
+                            const uint32_t* words,
+                            size_t count,
+                            bool fixed)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
+    hear_from(client);
     // A burst that reaches a hole executes nothing (AXIoE: DECERR has no side effects).
     const snapshot snap = take_snapshot();
     for (size_t i = 0; i < count; i++) {
         uint32_t ignored;
-        if (read_one(fixed ? address : address + 4 * i, snap, ignored) == status::decerr)
+        if (read_one(client, fixed ? address : address + 4 * i, snap, ignored) ==
+            status::decerr)
             return status::decerr;
     }
+    if (touches_owner_registers(address, count, fixed))
+        return write_owner(client, address, words, count, fixed);
+    // Nor does a burst that touches anything another client owns.
+    for (size_t i = 0; i < count; i++)
+        if (refused(client, fixed ? address : address + 4 * i, true))
+            return status::not_owner;
     // The metadata block applies a burst at one instant (destination and port together).
     if (d_metadata && address >= regs::metadata_base &&
         address < regs::metadata_base + regs::metadata_block_bytes)
         return d_metadata->write_registers(
             address - regs::metadata_base, words, count, fixed);
     for (size_t i = 0; i < count; i++) {
-        const status st = write_one(fixed ? address : address + 4 * i, words[i]);
+        const status st = write_one(client, fixed ? address : address + 4 * i, words[i]);
         if (st != status::okay)
             return st;
     }
     return status::okay;
 }
 
-status
-register_file::read_one(uint32_t address, const snapshot& snap, uint32_t& value) const
+status register_file::read_one(const socket_address& client,
+                               uint32_t address,
+                               const snapshot& snap,
+                               uint32_t& value) const
 {
     switch (address) {
     case regs::id_magic:
@@ -259,7 +312,8 @@ register_file::read_one(uint32_t address, const snapshot& snap, uint32_t& value)
     if (address >= regs::rx_base &&
         address < regs::rx_base + d_engines.size() * regs::rx_stride) {
         const unsigned s = (address - regs::rx_base) / regs::rx_stride;
-        return read_rx(s, (address - regs::rx_base) % regs::rx_stride, snap, value);
+        return read_rx(
+            client, s, (address - regs::rx_base) % regs::rx_stride, snap, value);
     }
     if (d_metadata && address >= regs::metadata_base &&
         address < regs::metadata_base + regs::metadata_block_bytes)
@@ -281,12 +335,31 @@ register_file::read_one(uint32_t address, const snapshot& snap, uint32_t& value)
     return status::decerr;
 }
 
-status register_file::read_rx(unsigned s,
+status register_file::read_rx(const socket_address& client,
+                              unsigned s,
                               uint32_t reg,
                               const snapshot& snap,
                               uint32_t& value) const
 {
     const rx_counters& c = snap.counters[s];
+    if (d_ownership) {
+        switch (reg) {
+        case regs::rx::owner_token_lo:
+        case regs::rx::owner_token_hi:
+            value = 0; // the token is a secret, even from its owner
+            return status::okay;
+        case regs::rx::owner:
+            value = !d_owners[s].owned             ? regs::owner_state::unowned
+                    : d_owners[s].client == client ? regs::owner_state::mine
+                                                   : regs::owner_state::other;
+            return status::okay;
+        case regs::rx::lease_ms:
+            value = d_owners[s].lease_ms;
+            return status::okay;
+        default:
+            break;
+        }
+    }
     switch (reg) {
     case regs::rx::command:
         value = 0;
@@ -386,7 +459,8 @@ status register_file::read_rx(unsigned s,
     }
 }
 
-status register_file::write_one(uint32_t address, uint32_t value)
+status
+register_file::write_one(const socket_address& client, uint32_t address, uint32_t value)
 {
     if (address == regs::scratch) {
         d_scratch = value;
@@ -404,8 +478,9 @@ status register_file::write_one(uint32_t address, uint32_t value)
     }
     uint32_t ignored;
     // An address that reads but cannot be written is a refused access, not a hole.
-    return read_one(address, take_snapshot(), ignored) == status::okay ? status::slverr
-                                                                       : status::decerr;
+    return read_one(client, address, take_snapshot(), ignored) == status::okay
+               ? status::slverr
+               : status::decerr;
 }
 
 status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
@@ -427,10 +502,19 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
         }
         return status::slverr;
     }
+    if (d_ownership && reg == regs::rx::lease_ms) {
+        // Not latched by START: an owner may lengthen its lease while it streams.
+        if (!d_owners[s].owned || value < regs::lease::min_ms ||
+            value > regs::lease::max_ms)
+            return status::slverr; // claim first; the write answers NOT_OWNER to others
+        d_owners[s].lease_ms = value;
+        return status::okay;
+    }
     if (!rx_writable(reg)) {
         uint32_t ignored;
-        return read_rx(s, reg, take_snapshot(), ignored) == status::okay ? status::slverr
-                                                                         : status::decerr;
+        return read_rx(socket_address(), s, reg, take_snapshot(), ignored) == status::okay
+                   ? status::slverr
+                   : status::decerr;
     }
     if (engine.status() & regs::status::running)
         return status::slverr; // the descriptor is latched while streaming
@@ -458,6 +542,197 @@ status register_file::write_emu(unsigned s, uint32_t reg, uint32_t value)
         return status::slverr;
     d_emu_words[s][reg / 4] = value;
     return status::okay;
+}
+
+// ---- Ownership (docs/register-map.md, "Ownership") -------------------------------
+
+void register_file::hear_from(const socket_address& client)
+{
+    if (!d_ownership)
+        return;
+    // A lapsed lease ends before the request is looked at: an owner that was silent
+    // too long finds its stream stopped and free, like everybody else.
+    const int64_t now = monotonic_ns();
+    expire_leases(now);
+    for (owner& o : d_owners)
+        if (o.owned && o.client == client)
+            o.last_heard_ns = now;
+}
+
+int64_t register_file::expire_leases(int64_t now_ns)
+{
+    int64_t next = INT64_MAX; // ns until the next lease may lapse
+    for (unsigned s = 0; s < d_owners.size(); s++) {
+        owner& o = d_owners[s];
+        if (!o.owned)
+            continue;
+        const int64_t silent_ns = now_ns - o.last_heard_ns;
+        const int64_t lease_ns = int64_t(o.lease_ms) * 1000000;
+        if (silent_ns < lease_ns) {
+            next = std::min(next, lease_ns - silent_ns);
+            continue;
+        }
+        const bool running = d_engines[s]->status() & regs::status::running;
+        d_logger->warn("RX stream {}: owner {} silent for {} ms, beyond its lease of {} "
+                       "ms: stream {}freed",
+                       s,
+                       o.client.to_string(),
+                       silent_ns / 1000000,
+                       o.lease_ms,
+                       running ? "stopped and " : "");
+        free_stream(s);
+    }
+    return next;
+}
+
+std::chrono::microseconds register_file::tick()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (!d_ownership)
+        return std::chrono::seconds(1);
+    const int64_t next_ns = expire_leases(monotonic_ns());
+    // Wake just after the next lease can lapse (the server caps the wait at 1 s).
+    return std::chrono::microseconds(std::min<int64_t>(next_ns / 1000 + 1, 1000000));
+}
+
+bool register_file::owned_by_other(unsigned s, const socket_address& client) const
+{
+    return d_owners[s].owned && d_owners[s].client != client;
+}
+
+bool register_file::refused(const socket_address& client,
+                            uint32_t address,
+                            bool is_write) const
+{
+    if (!d_ownership)
+        return false;
+    const size_t n = d_engines.size();
+    if (address >= regs::rx_base && address < regs::rx_base + n * regs::rx_stride) {
+        const unsigned s = (address - regs::rx_base) / regs::rx_stride;
+        const uint32_t reg = (address - regs::rx_base) % regs::rx_stride;
+        return owned_by_other(s, client) && (is_write || rx_secret(reg));
+    }
+    if (address >= regs::emu_base && address < regs::emu_base + n * regs::emu_stride)
+        return owned_by_other((address - regs::emu_base) / regs::emu_stride, client);
+    if (is_write && address >= regs::metadata_base &&
+        address < regs::metadata_base + regs::metadata_block_bytes) {
+        // One metadata destination per device: only an owner may redirect it, unless
+        // nobody owns anything (a device without owners behaves as before).
+        bool any_owned = false;
+        for (const owner& o : d_owners) {
+            if (o.owned && o.client == client)
+                return false;
+            any_owned = any_owned || o.owned;
+        }
+        return any_owned;
+    }
+    return false;
+}
+
+bool register_file::touches_owner_registers(uint32_t address,
+                                            size_t count,
+                                            bool fixed) const
+{
+    if (!d_ownership)
+        return false;
+    for (size_t i = 0; i < count; i++) {
+        const uint32_t a = fixed ? address : address + 4 * static_cast<uint32_t>(i);
+        if (a >= regs::rx_base &&
+            a < regs::rx_base + d_engines.size() * regs::rx_stride &&
+            is_owner_register((a - regs::rx_base) % regs::rx_stride))
+            return true;
+    }
+    return false;
+}
+
+status register_file::write_owner(const socket_address& client,
+                                  uint32_t address,
+                                  const uint32_t* words,
+                                  size_t count,
+                                  bool fixed)
+{
+    // Three forms, nothing else (a burst may not mix them with other registers):
+    // [token lo, token hi] claims, [token lo, token hi, TAKE_OVER] takes over, and
+    // [RELEASE] at RX_OWNER releases. touches_owner_registers() found the stream.
+    const unsigned s = (address - regs::rx_base) / regs::rx_stride;
+    const uint32_t reg = (address - regs::rx_base) % regs::rx_stride;
+    const bool incrementing = !fixed || count == 1;
+    if (incrementing && reg == regs::rx::owner_token_lo && (count == 2 || count == 3)) {
+        const uint64_t token = regs::join_words(words[0], words[1]);
+        if (token == 0 || (count == 3 && words[2] != regs::owner_command::take_over))
+            return status::slverr;
+        return claim(s, client, token, count == 3);
+    }
+    if (incrementing && reg == regs::rx::owner && count == 1 &&
+        words[0] == regs::owner_command::release)
+        return release(s, client);
+    return status::slverr;
+}
+
+status register_file::claim(unsigned s,
+                            const socket_address& client,
+                            uint64_t token,
+                            bool take_over)
+{
+    owner& o = d_owners[s];
+    // The owner's address already grants it everything, so it may change its token;
+    // the token lets an owner that lost its address (a new socket) claim again.
+    const bool allowed = !o.owned || o.client == client || o.token == token;
+    if (!allowed && !take_over)
+        return status::not_owner;
+    if (!allowed) {
+        d_logger->warn("RX stream {}: {} takes it over from {}{}",
+                       s,
+                       client.to_string(),
+                       o.client.to_string(),
+                       d_engines[s]->status() & regs::status::running
+                           ? ", whose run is stopped"
+                           : "");
+        free_stream(s); // the previous owner's run writes into the previous owner's ring
+    } else if (!o.owned) {
+        d_logger->debug("RX stream {}: claimed by {}", s, client.to_string());
+    } else if (o.client != client) {
+        d_logger->info("RX stream {}: its owner's token moves it from {} to {}",
+                       s,
+                       o.client.to_string(),
+                       client.to_string());
+    }
+    o.owned = true;
+    o.client = client;
+    o.token = token;
+    o.last_heard_ns = monotonic_ns();
+    return status::okay;
+}
+
+status register_file::release(unsigned s, const socket_address& client)
+{
+    const owner& o = d_owners[s];
+    if (!o.owned)
+        return status::okay; // nothing to give up; a stream nobody owns keeps running
+    if (o.client != client)
+        return status::not_owner;
+    d_logger->debug("RX stream {}: released by {}", s, client.to_string());
+    free_stream(s);
+    return status::okay;
+}
+
+void register_file::free_stream(unsigned s)
+{
+    if (d_engines[s]->status() & regs::status::running)
+        d_engines[s]->stop();
+    d_owners[s] = owner{}; // the lease too is back at its reset value
+    // The next owner must not read this one's QPN, PSN, rkey and VA.
+    reset_descriptor(s);
+}
+
+register_file::owner_info register_file::owner_of(unsigned s) const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    owner_info info;
+    info.owned = d_owners[s].owned;
+    info.client = d_owners[s].client;
+    info.lease_ms = d_owners[s].lease_ms;
+    return info;
 }
 
 rx_descriptor register_file::rx_descriptor_of(unsigned s) const

@@ -10,9 +10,11 @@
 
 #include "../axioe/axioe_server.h"
 #include "../regs/register_map.h"
+#include "../util/log.h"
 #include "metadata_sender.h"
 #include "rx_engine.h"
 #include <array>
+#include <chrono>
 #include <mutex>
 #include <vector>
 
@@ -41,6 +43,12 @@ struct link_info {
  * the descriptor registers the host writes, hands them to the RX engines on START and
  * answers counter and status reads from the engines. A burst is served under one lock
  * from one snapshot of the engines, so 64-bit values read in one burst are consistent.
+ *
+ * With cap::ownership in the identity, streams have owners (docs/register-map.md,
+ * "Ownership"): the client that claimed a stream alone may configure, start and stop it
+ * and read its descriptor, until it releases it or stays silent for its lease. Leases
+ * are checked on every access and by tick(), so that a dead owner's stream stops even
+ * when nobody else talks to the device.
  */
 class register_file : public axioe::register_target
 {
@@ -51,13 +59,29 @@ public:
                   std::vector<rx_engine*> engines,
                   metadata_sender* metadata = nullptr);
 
-    axioe::status
-    read(uint32_t address, uint32_t* out, size_t count, bool fixed) override;
-    axioe::status
-    write(uint32_t address, const uint32_t* words, size_t count, bool fixed) override;
+    axioe::status read(const socket_address& client,
+                       uint32_t address,
+                       uint32_t* out,
+                       size_t count,
+                       bool fixed) override;
+    axioe::status write(const socket_address& client,
+                        uint32_t address,
+                        const uint32_t* words,
+                        size_t count,
+                        bool fixed) override;
+    //! Ends the runs of owners whose lease lapsed; returns when the next one may.
+    std::chrono::microseconds tick() override;
 
     //! The descriptor currently programmed for RX stream \p s (for tests and logs).
     rx_descriptor rx_descriptor_of(unsigned s) const;
+
+    //! Who owns RX stream \p s, as of the last access or tick (for tests and logs).
+    struct owner_info {
+        bool owned = false;
+        socket_address client;
+        uint32_t lease_ms = regs::lease::default_ms;
+    };
+    owner_info owner_of(unsigned s) const;
 
 private:
     static constexpr size_t block_words = regs::rx_stride / 4;
@@ -70,15 +94,48 @@ private:
         std::vector<uint64_t> start_time_ns;
         metadata_registers metadata;
     };
+    // The owner of a stream; the token is never read back, only compared.
+    struct owner {
+        bool owned = false;
+        socket_address client;
+        uint64_t token = 0;
+        uint32_t lease_ms = regs::lease::default_ms;
+        int64_t last_heard_ns = 0; // device monotonic time of its last request
+    };
+
     snapshot take_snapshot() const;
-    axioe::status read_one(uint32_t address, const snapshot& snap, uint32_t& value) const;
-    axioe::status write_one(uint32_t address, uint32_t value);
+    axioe::status read_one(const socket_address& client,
+                           uint32_t address,
+                           const snapshot& snap,
+                           uint32_t& value) const;
     axioe::status
-    read_rx(unsigned s, uint32_t reg, const snapshot& snap, uint32_t& value) const;
+    write_one(const socket_address& client, uint32_t address, uint32_t value);
+    axioe::status read_rx(const socket_address& client,
+                          unsigned s,
+                          uint32_t reg,
+                          const snapshot& snap,
+                          uint32_t& value) const;
     axioe::status write_rx(unsigned s, uint32_t reg, uint32_t value);
     axioe::status write_emu(unsigned s, uint32_t reg, uint32_t value);
     bool is_fault_log(uint32_t address) const;
     axioe::status read_fault_log(uint32_t address, uint32_t& value);
+
+    // Ownership; all with d_mutex held.
+    void hear_from(const socket_address& client);
+    int64_t expire_leases(int64_t now_ns);
+    bool refused(const socket_address& client, uint32_t address, bool is_write) const;
+    bool owned_by_other(unsigned s, const socket_address& client) const;
+    bool touches_owner_registers(uint32_t address, size_t count, bool fixed) const;
+    axioe::status write_owner(const socket_address& client,
+                              uint32_t address,
+                              const uint32_t* words,
+                              size_t count,
+                              bool fixed);
+    axioe::status
+    claim(unsigned s, const socket_address& client, uint64_t token, bool take_over);
+    axioe::status release(unsigned s, const socket_address& client);
+    void free_stream(unsigned s);
+    void reset_descriptor(unsigned s); // descriptor and extension block: reset values
 
     // Where a READ_FIXED of the fault log is within the current 3-word record.
     struct log_cursor {
@@ -90,12 +147,15 @@ private:
     const std::vector<link_info> d_links;
     const std::vector<rx_engine*> d_engines;
     metadata_sender* const d_metadata;
+    const bool d_ownership; // cap::ownership
+    logger_ptr d_logger;
 
     mutable std::mutex d_mutex;
     uint32_t d_scratch = 0;
     std::vector<block> d_rx_words;  // the writable RX descriptor registers
     std::vector<block> d_emu_words; // the emulator extension registers
     std::vector<log_cursor> d_log_cursor;
+    std::vector<owner> d_owners;
     // RX_START_TIME reads the time of the last run's sample 0 until it is written again.
     std::vector<bool> d_run_started;
 };

@@ -91,8 +91,14 @@ rx_engine::~rx_engine() { d_thread.shutdown(); }
 uint32_t rx_engine::start(const rx_descriptor& d)
 {
     stream_thread::lock_type lock = d_thread.lock();
-    if (d_thread.running())
+    if (d_thread.running()) {
+        // The run goes on; RX_STATUS says why this START was refused. The run's thread
+        // writes the status only with the lock held, which we hold.
+        d_status = (d_status.load() & (regs::status::running | regs::status::done)) |
+                   regs::status::error |
+                   (regs::error_code::busy << regs::status::error_shift);
         return regs::error_code::busy;
+    }
     uint32_t error = validate(d, d_link.mtu());
     if (error == regs::error_code::none && d.transport == regs::transport_type::rc &&
         !d_acks)

@@ -191,9 +191,9 @@ public:
     {
         nic_fixture f(qp_type::uc);
         auto r = f.write(write_only, 0, 0, pattern(64, 1));
-        r.rkey ^= 0x01; // same MR index, wrong key byte
+        r.rkey ^= 0x01; // one bit off
         expect_drop(f, r, rx_result::drop_bad_rkey);
-        r.rkey ^= 0x101; // another index
+        r.rkey ^= 0x101; // another
         expect_drop(f, r, rx_result::drop_bad_rkey);
         CPPUNIT_ASSERT_EQUAL(uint64_t(2), f.counter("drop_bad_rkey"));
     }

@@ -10,6 +10,7 @@
 
 #include "qa_nic_fixture.h"
 #include <cppunit/TestFixture.h>
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <set>
@@ -38,6 +39,7 @@ class qa_soft_objects : public CppUnit::TestFixture
     CPPUNIT_TEST(test_reset_forgets_message);
     CPPUNIT_TEST(test_post_in_error_flushes);
     CPPUNIT_TEST(test_numbers_unique);
+    CPPUNIT_TEST(test_numbers_unpredictable);
     CPPUNIT_TEST(test_register_memory_rules);
     CPPUNIT_TEST(test_device_properties);
     CPPUNIT_TEST(test_bound_to_any_address);
@@ -155,13 +157,13 @@ public:
         for (int i = 0; i < 5; i++) {
             qps.push_back(pd->create_qp(i % 2 ? qp_type::rc : qp_type::uc, *cq, 1));
             CPPUNIT_ASSERT(qps.back()->qpn() >= 0x11);
+            CPPUNIT_ASSERT(qps.back()->qpn() <= 0xFFFFFF);
             CPPUNIT_ASSERT(qpns.insert(qps.back()->qpn()).second);
         }
-        CPPUNIT_ASSERT_EQUAL(0x11u, qps[0]->qpn());
         const uint32_t freed = qps[1]->qpn();
         qps[1].reset();
         auto again = pd->create_qp(qp_type::uc, *cq, 1);
-        CPPUNIT_ASSERT(again->qpn() != freed); // not reused at once
+        CPPUNIT_ASSERT(again->qpn() != freed); // not reused at once (2^-24 by chance)
         CPPUNIT_ASSERT(qpns.insert(again->qpn()).second);
 
         std::vector<uint8_t> mem(4096);
@@ -172,14 +174,47 @@ public:
             auto& p = i % 2 ? pd : pd2;
             mrs.push_back(p->register_memory(mem.data(), mem.size(), access_local_write));
             CPPUNIT_ASSERT_EQUAL(mrs.back()->lkey(), mrs.back()->rkey());
-            CPPUNIT_ASSERT(mrs.back()->rkey() >> 8 != 0);
+            CPPUNIT_ASSERT(mrs.back()->rkey() != 0);
             CPPUNIT_ASSERT(keys.insert(mrs.back()->rkey()).second);
         }
-        // Another device numbers its own QPs from 0x11 too.
-        soft_nic other(test_config(false));
-        auto ocq = other.create_cq(1);
-        CPPUNIT_ASSERT_EQUAL(0x11u,
-                             other.alloc_pd()->create_qp(qp_type::uc, *ocq, 0)->qpn());
+    }
+
+    void test_numbers_unpredictable()
+    {
+        // A peer that learnt one QPN or key must not be able to name another: numbers
+        // are random, not counted, and differ between NICs and runs. (Each check
+        // below fails by chance once in more than 10^5 runs.)
+        auto numbers = [] {
+            soft_nic nic(test_config(false));
+            auto pd = nic.alloc_pd();
+            auto cq = nic.create_cq(8);
+            std::vector<uint8_t> mem(4096);
+            std::vector<uint32_t> qpns, keys;
+            for (int i = 0; i < 4; i++) {
+                qpns.push_back(pd->create_qp(qp_type::uc, *cq, 1)->qpn());
+                keys.push_back(
+                    pd->register_memory(mem.data(), mem.size(), access_local_write)
+                        ->rkey());
+            }
+            return std::make_pair(qpns, keys);
+        };
+        const auto [qpns_a, keys_a] = numbers();
+        const auto [qpns_b, keys_b] = numbers();
+        CPPUNIT_ASSERT(qpns_a != qpns_b);
+        CPPUNIT_ASSERT(keys_a != keys_b);
+        // Not counted up: rxe-style keys are index << 8 | a random byte.
+        int consecutive = 0, counted_keys = 0;
+        for (size_t i = 1; i < 4; i++) {
+            consecutive += qpns_a[i] == qpns_a[i - 1] + 1;
+            counted_keys += (keys_a[i] >> 8) == (keys_a[i - 1] >> 8) + 1;
+        }
+        CPPUNIT_ASSERT(consecutive < 3);
+        CPPUNIT_ASSERT(counted_keys < 3);
+        // The whole range is used: 32 QPNs all below 2^20 would be a 2^-128 chance.
+        uint32_t highest = 0;
+        for (int i = 0; i < 8; i++)
+            highest = std::max({ highest, numbers().first[0], numbers().first[1] });
+        CPPUNIT_ASSERT(highest >= (1u << 20));
     }
 
     void test_register_memory_rules()

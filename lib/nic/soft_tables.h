@@ -53,11 +53,11 @@ public:
     //! A new protection domain number (never 0). Thread-safe.
     uint32_t new_pd();
 
-    //! Insert, assigning the key (index << 8 | random 8 bits, like rxe). Locks.
+    //! Insert, assigning a random key (never 0, unique on this NIC). Locks.
     uint32_t add_mr(mr_entry entry);
     void remove_mr(uint32_t key); //!< Locks.
 
-    //! Insert, assigning a QPN (0x11 upwards, never 0 or 1). Locks.
+    //! Insert, assigning a random 24-bit QPN (0x11 or more, unique on this NIC). Locks.
     uint32_t add_qp(qp_context* qp);
     void remove_qp(uint32_t qpn); //!< Locks.
 
@@ -69,11 +69,11 @@ private:
     std::mutex d_mutex;
     soft_counters d_counters;
     std::unordered_map<uint32_t, qp_context*> d_qps;
-    std::unordered_map<uint32_t, mr_entry> d_mrs; // by index (key >> 8)
+    std::unordered_map<uint32_t, mr_entry> d_mrs; // by key
     uint32_t d_next_pd = 1;
-    uint32_t d_next_qpn;
-    uint32_t d_next_mr_index = 1;
-    std::minstd_rand d_random;
+    // The kernel's generator, not a seeded PRNG: a peer that saw some keys must not be
+    // able to compute the others. Control path only.
+    std::random_device d_random;
 };
 
 } // namespace nic

@@ -23,7 +23,7 @@ namespace rdma {
 namespace regs {
 
 constexpr uint32_t magic_value = 0x4752444D; // "GRDM"
-constexpr uint32_t map_version = 0x00010000; // 1.0
+constexpr uint32_t map_version = 0x00010001; // 1.1: stream ownership (cap::ownership)
 
 //! 64-bit registers are a _lo word at an address and a _hi word 4 bytes above it.
 inline constexpr uint32_t low_word(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -56,6 +56,7 @@ constexpr uint32_t clock = 1u << 4;
 constexpr uint32_t metadata = 1u << 5;
 constexpr uint32_t emulator = 1u << 6; // emulator extension block present
 constexpr uint32_t loss_injection = 1u << 7;
+constexpr uint32_t ownership = 1u << 8; // RX_OWNER_* and RX_LEASE_MS: streams have owners
 } // namespace cap
 
 namespace format {
@@ -124,6 +125,13 @@ constexpr uint32_t dest_mac_hi = 0x64;       // raw-frame senders: next-hop MAC
 constexpr uint32_t dest_mac_lo = 0x68;
 constexpr uint32_t fifo_us =
     0x6C; // ro: device FIFO depth; samples not sent within it overflow
+// Ownership (cap::ownership; docs/register-map.md, "Ownership"). A claim is ONE 2-word
+// WRITE burst of the token at owner_token_lo; a take-over claim is ONE 3-word burst
+// token lo, token hi, owner_command::take_over at owner_token_lo.
+constexpr uint32_t owner_token_lo = 0x70; // wo (reads 0): the claim's 64-bit token
+constexpr uint32_t owner_token_hi = 0x74;
+constexpr uint32_t owner = 0x78;    // read: owner_state; write: owner_command::release
+constexpr uint32_t lease_ms = 0x7C; // rw (writes by the owner): silence that frees it
 // Counters (ro, 64 bit, reset by START)
 constexpr uint32_t packets_sent_lo = 0x80;
 constexpr uint32_t packets_sent_hi = 0x84;
@@ -172,6 +180,26 @@ constexpr uint32_t error = 1u << 2;
 constexpr uint32_t error_shift = 8;
 constexpr uint32_t error_mask = 0xFFu << error_shift;
 } // namespace status
+
+//! RX_OWNER as read: who owns the stream, relative to the client that reads it.
+namespace owner_state {
+constexpr uint32_t unowned = 0; // free: anyone may claim it
+constexpr uint32_t mine = 1;    // owned by the reading client
+constexpr uint32_t other = 2;   // owned by another client
+} // namespace owner_state
+
+//! RX_OWNER as written.
+namespace owner_command {
+constexpr uint32_t release = 1;   // alone: the owner gives the stream up (stops it)
+constexpr uint32_t take_over = 2; // third word of a claim burst: claim even if owned
+} // namespace owner_command
+
+//! RX_LEASE_MS: reset value and the range a write must lie in (else SLVERR).
+namespace lease {
+constexpr uint32_t default_ms = 5000;
+constexpr uint32_t min_ms = 100;
+constexpr uint32_t max_ms = 600000;
+} // namespace lease
 
 //! Why a START was refused (RX status bits 15..8).
 namespace error_code {

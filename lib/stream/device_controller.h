@@ -14,6 +14,8 @@
 #include <gnuradio/rdma/test_signal.h>
 #include <array>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -102,6 +104,23 @@ struct clock_estimate {
     uint64_t error_ns = 0;
 };
 
+//! Who owns an RX stream, as this host sees it (RX_OWNER, docs/register-map.md).
+enum class rx_owner {
+    none,         //!< free: anyone may claim it
+    this_host,    //!< this controller's client owns it
+    another_host, //!< another client owns it
+};
+
+//! Another host owns the RX stream: what would change it was refused (NOT_OWNER).
+class stream_owned_error : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+//! A new claim token: random, never 0. One per run; never shown to anyone.
+uint64_t random_owner_token();
+
 /*!
  * The host's view of the SDR's registers: register semantics over an AXIoE client.
  * Configuration only; nothing here runs on the sample path.
@@ -128,6 +147,33 @@ public:
     //! the device's reason when it refuses.
     uint64_t start_rx(unsigned stream);
     void stop_rx(unsigned stream);
+
+    /*!
+     * Claim RX stream \p stream (needs regs::cap::ownership) with \p token (not 0;
+     * keep it secret) and a lease of \p lease_ms (regs::lease::min_ms .. max_ms): the
+     * device stops and frees the stream once this host is silent that long. With
+     * \p take_over, claim it even if another host owns it; the device stops that
+     * host's run. Throws stream_owned_error, naming the owner's lease and the fix, if
+     * another host owns it.
+     */
+    void claim_rx(unsigned stream, uint64_t token, uint32_t lease_ms, bool take_over);
+    //! Give RX stream \p stream up; the device stops it if it runs.
+    void release_rx(unsigned stream);
+    //! Who owns RX stream \p stream.
+    rx_owner read_rx_owner(unsigned stream);
+    /*!
+     * Renew the lease of every stream this host owns on the device, by one 1-word read
+     * (any request from this client renews); returns who owns \p stream: this_host as
+     * long as the lease held. Call it at least once per lease while streaming.
+     */
+    rx_owner renew(unsigned stream);
+    /*!
+     * Renew as renew() does, without waiting: one datagram, no answer awaited, nothing
+     * sent if another transaction is in progress (it renews too). For the sample path,
+     * which must not wait on the network; a lost datagram only matters if every one
+     * sent within a lease is lost.
+     */
+    bool renew_nowait(unsigned stream);
     rx_device_counters read_rx_counters(unsigned stream);
     uint64_t device_time_ns();
     //! Estimate the device clock against the host's from \p rounds time reads, keeping
@@ -138,6 +184,9 @@ public:
     axioe::client& client() { return d_client; }
 
 private:
+    // What to tell the user when another host owns \p stream.
+    std::string owned_elsewhere(unsigned stream);
+
     socket_address d_address;
     axioe::client d_client;
 };

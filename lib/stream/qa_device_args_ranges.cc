@@ -54,6 +54,7 @@ const std::vector<numeric_key> table = {
     { "timeout", "", { "0", "0.0005", "61" }, {} },
     { "retries", "", { "1001" }, {} },
     { "device_timeout", "", { "0", "0.05", "61" }, {} },
+    { "lease", "", { "0", "0.05", "601" }, {} },
     { "notify", "", { "65537" }, {} },
     { "latency", "", { "0", "61" }, {} },
     { "latency_probe", "", { "2" }, {} },

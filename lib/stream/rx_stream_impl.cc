@@ -23,6 +23,20 @@ void rx_stream::impl::start()
 {
     if (d_running)
         return;
+    // The stream is this host's from before it is configured until after it stopped:
+    // nobody else reads its keys or stops it meanwhile.
+    if (d_plan.ownership)
+        claim();
+    try {
+        start_run();
+    } catch (...) {
+        release_quietly();
+        throw;
+    }
+}
+
+void rx_stream::impl::start_run()
+{
     d_progress.reset(d_plan.payload_bytes / rdma::item_size(d_plan.format),
                      d_plan.num_samples,
                      d_plan.notify_interval,
@@ -64,11 +78,13 @@ void rx_stream::impl::stop()
         return;
     d_cq->interrupt();
     d_watch->stop();
-    settle_stop();
+    const bool ours = settle_stop();
     // A new run gets a new QP: packets of this run still in flight then find no QP.
     d_qp->to_reset();
     drain_completions();
     d_qp.reset();
+    if (ours)
+        release_quietly();
 }
 
 void rx_stream::impl::drain_completions()

@@ -25,6 +25,7 @@
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/sample_format.h>
 #include <atomic>
+#include <chrono>
 #include <memory>
 
 namespace gr {
@@ -51,6 +52,10 @@ struct rx_stream_plan {
     bool end_on_device_loss = true;
     //! device_timeout=: the device is lost when it has not answered for this long.
     int64_t device_timeout_ns = 500000000;
+    bool ownership = false; //!< the device has cap::ownership: each run claims the stream
+    uint32_t lease_ms = 5000; //!< lease=: the device frees the stream after this silence
+    bool take_over =
+        false; //!< take_over=1: claim the stream even if another host owns it
 };
 
 class rx_stream::impl
@@ -94,7 +99,7 @@ private:
 
     // rx_stream_device.cc: the device's side of a run, and what happens when it fails.
     uint64_t program_device(uint64_t start_time_ns);
-    void settle_stop();
+    bool settle_stop();
     bool watch_device();
     void begin_outage(int64_t now_ns);
     void end_outage(int64_t now_ns);
@@ -109,6 +114,10 @@ private:
     void settle_transport(const device_args& args);
     void settle_work_interval(const device_args& args);
     void settle_device_loss(const device_args& args);
+    void settle_ownership(const device_args& args, const std::string& type);
+    void claim();
+    void start_run();
+    void release_quietly();
     void allocate_ring(const device_args& args);
     void drain_completions();
     void pump_completions();
@@ -155,8 +164,8 @@ private:
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
-    uint64_t d_read_position = 0;              // standalone consumer (recv/release)
-    uint64_t d_handed_out = 0;                 // standalone consumer: committed so far
+    uint64_t d_read_position = 0; // standalone consumer (recv/release)
+    uint64_t d_handed_out = 0;    // standalone consumer: committed so far
     size_t d_last_chunk = 0;
 
     // The device's health (rx_stream_device.cc).

@@ -66,6 +66,8 @@ const std::set<std::string> known_keys = {
     "work_interval",
     "on_device_loss",
     "device_timeout",
+    "lease",
+    "take_over",
 };
 
 constexpr size_t min_notify_intervals = 4;
@@ -143,11 +145,14 @@ rx_stream::impl::impl(const std::string& args_text,
         d_metadata = std::make_unique<metadata_monitor>(
             d_nic->roce_address(), d_link.roce.ip(), d_plan.stream_index, d_plan.rc);
     // The heartbeat: a fifth of the time after which the device counts as lost, so that
-    // one lost answer alone does not make it so.
+    // one lost answer alone does not make it so, and four beats per ownership lease:
+    // each answered exchange from this host renews it.
+    const int64_t beat_ms = std::min<int64_t>(d_plan.device_timeout_ns / 5000000,
+                                              d_plan.ownership ? d_plan.lease_ms / 4 : 1000);
     d_watch = std::make_unique<device_watch>(
         *d_device,
         d_plan.stream_index,
-        std::chrono::milliseconds(d_plan.device_timeout_ns / 5000000),
+        std::chrono::milliseconds(std::max<int64_t>(beat_ms, 10)),
         std::chrono::milliseconds(d_plan.device_timeout_ns / 1000000));
     d_logger->info(
         "RX stream {} {} at {} S/s: ring {} bytes ({} items, {}), payload {} B, "
@@ -214,6 +219,7 @@ void rx_stream::impl::open_device(const device_args& args)
     }
     d_device = std::make_unique<device_controller>(control, options);
     d_info = d_device->identify();
+    settle_ownership(args, type);
     if (d_plan.stream_index >= d_info.num_rx_streams)
         throw std::invalid_argument(
             "device args: stream=" + std::to_string(d_plan.stream_index) +
@@ -234,6 +240,25 @@ void rx_stream::impl::open_device(const device_args& args)
             "device args: signal=/freq=/amplitude=/seed= configure the "
             "emulator; the device at " +
             control.to_string() + " is not one");
+}
+
+void rx_stream::impl::settle_ownership(const device_args& args, const std::string& type)
+{
+    const double lease = args.get_double("lease",
+                                         regs::lease::default_ms / 1000.0,
+                                         regs::lease::min_ms / 1000.0,
+                                         regs::lease::max_ms / 1000.0,
+                                         "seconds",
+                                         "of silence after which the device stops the "
+                                         "stream and lets another host take it");
+    d_plan.lease_ms = static_cast<uint32_t>(std::lround(lease * 1000));
+    d_plan.take_over = args.get_flag("take_over", false);
+    d_plan.ownership = d_info.has(regs::cap::ownership);
+    // type=null is the benchmarks' in-process stand-in: it has no owners, by design.
+    if (!d_plan.ownership && type != "null")
+        d_logger->warn("the device at {} does not support stream ownership: any host on "
+                       "its network can reconfigure this stream",
+                       d_device->address().to_string());
 }
 
 void rx_stream::impl::settle_grace(const device_args& args)

@@ -54,6 +54,19 @@ class qa_emulator_daemon(gr_unittest.TestCase):
         self.daemon.send_signal(signal.SIGTERM)
         self.assertEqual(self.daemon.wait(timeout=10), 0)
 
+    def test_listens_on_loopback_by_default(self):
+        # Whoever reaches the control port can claim and stop streams: without
+        # --control the daemon serves this host only (docs/security.md).
+        daemon = subprocess.Popen([EMU, "--link", "127.0.0.1"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        banner = daemon.stdout.readline()
+        if daemon.poll() is None:
+            daemon.send_signal(signal.SIGTERM)
+        _, errors = daemon.communicate(timeout=10)
+        if "Address already in use" in errors:
+            self.skipTest("port 50100 is taken on this host")
+        self.assertIn("AXIoE on 127.0.0.1:50100,", banner)
+
     def test_unreachable_device_names_the_fix(self):
         self.daemon.kill()
         self.daemon.wait()

@@ -85,7 +85,7 @@ void check_request(const uint8_t* data, size_t size)
     require(std::memcmp(out, data, size) == 0, "request is not canonical");
 
     // The device's answer must decode as the client expects.
-    for (status code : { status::okay, status::slverr }) {
+    for (status code : { status::okay, status::slverr, status::not_owner }) {
         const response answer = response_to(r, code);
         const size_t len = encode_response(out, answer, words);
         response back;

@@ -62,9 +62,14 @@ public:
     rx_stream(const rx_stream&) = delete;
     rx_stream& operator=(const rx_stream&) = delete;
 
-    //! Arm the device to write from ring slot 0 and start streaming.
+    /*!
+     * Arm the device to write from ring slot 0 and start streaming. On a device with
+     * stream ownership, claims the stream first; throws std::runtime_error, naming the
+     * owner's lease and take_over=1, if another host owns it (docs/device-args.md).
+     */
     void start();
-    //! Stop the device; returns once no more samples of this run can land.
+    //! Stop the device; returns once no more samples of this run can land. Releases
+    //! the stream; a stream another host took over meanwhile is only warned about.
     void stop();
     bool running() const;
 

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(199d5468dcf1eedca5a98a2e1a4c05cf) */
+/* BINDTOOL_HEADER_FILE_HASH(f5e0b84decccabf43014f0fb7e7539b7) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-rdma authors
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+"""Stream ownership against the emulator daemon (gr-rdma-emu), as hosts meet it: a
+stranger's STOP is refused and the stream runs on; a host that dies (SIGKILL) keeps
+the stream until its lease lapses, then the device stops it and the next host takes
+it. docs/register-map.md, "Ownership"; docs/security.md."""
+
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from gnuradio import gr_unittest
+from gnuradio import rdma
+
+EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
+LEASE = 3.0  # seconds: short for the test, long against a loaded machine's stalls
+
+RX_COMMAND, RX_STATUS, RX_RKEY, RX_OWNER = 0x2000, 0x2004, 0x2018, 0x2078
+STOP = 2
+RUNNING = 1
+OKAY, NOT_OWNER = 0x00, 0x12
+OWNER_FREE, OWNER_OTHER = 0, 2
+
+# Host A: streams until it is killed; keeps the count of items it has had in a file.
+HOST_A = r"""
+import os, sys, time
+from gnuradio import rdma
+s = rdma.rx_stream(sys.argv[1], "sc16", 1e6, 0)
+s.start()
+print("started", flush=True)
+items, last = 0, 0.0
+while True:
+    x = s.recv(1 << 16, 0.05)
+    items += len(x)
+    s.release(len(x))
+    if time.monotonic() - last > 0.02:
+        with open(sys.argv[2] + ".tmp", "w") as f:
+            f.write(str(items))
+        os.replace(sys.argv[2] + ".tmp", sys.argv[2])
+        last = time.monotonic()
+"""
+
+
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class axioe_peer:
+    """A bare AXIoE client (docs/axioe.md), a client of its own: a stranger."""
+
+    def __init__(self, port):
+        self.device = ("127.0.0.1", port)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.05)
+        self.sequence = int.from_bytes(os.urandom(4), "big")
+
+    def transact(self, opcode, address, words=()):
+        self.sequence = (self.sequence + 1) & 0xFFFFFFFF
+        count = len(words) if words else 1
+        request = struct.pack(">HBBIIHBB", 0xAE10, 1, opcode, self.sequence, address,
+                              count, 0, 0) + b"".join(struct.pack(">I", w) for w in words)
+        for _ in range(20):
+            self.sock.sendto(request, self.device)
+            try:
+                while True:
+                    answer = self.sock.recv(2048)
+                    _, _, op, seq, _, _, status, _ = struct.unpack(">HBBIIHBB", answer[:16])
+                    if seq == self.sequence and op == opcode | 0x80:
+                        data = [struct.unpack(">I", answer[i:i + 4])[0]
+                                for i in range(16, len(answer), 4)]
+                        return status, data
+            except socket.timeout:
+                continue
+        raise AssertionError("the daemon does not answer")
+
+    def read(self, address):
+        return self.transact(0x01, address)
+
+    def write(self, address, value):
+        return self.transact(0x02, address, [value])[0]
+
+    def close(self):
+        self.sock.close()
+
+
+class qa_ownership(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.port = free_udp_port()
+        self.daemon = subprocess.Popen(
+            [EMU, "--control", "127.0.0.1:%d" % self.port, "--link", "127.0.0.1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertIn("AXIoE on", self.daemon.stdout.readline())
+        self.args = "type=remote,addr=127.0.0.1:%d,signal=ramp,lease=%g" % (self.port, LEASE)
+        self.stranger = axioe_peer(self.port)
+        self.host_a = None
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.stranger.close()
+        self.tmp.cleanup()
+        for p in (self.host_a, self.daemon):
+            if p is None:
+                continue
+            if p.poll() is None:
+                p.kill()
+            p.communicate()
+
+    def items_of_a(self):
+        """The item count host A has published last."""
+        if self.host_a.poll() is not None:
+            self.fail("host A ended: " + self.host_a.communicate()[1])
+        try:
+            with open(self.count_file) as f:
+                return int(f.read())
+        except FileNotFoundError:
+            return 0
+
+    def test_foreign_stop_refused_then_dead_host_replaced(self):
+        self.count_file = os.path.join(self.tmp.name, "items")
+        self.host_a = subprocess.Popen([sys.executable, "-c", HOST_A, self.args,
+                                        self.count_file],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True)
+        # Its logger writes to stdout too.
+        while self.host_a.stdout.readline().strip() != "started":
+            if self.host_a.poll() is not None:
+                self.fail("host A failed: " + self.host_a.communicate()[1])
+        deadline = time.monotonic() + 5.0
+        while self.items_of_a() == 0:
+            self.assertLess(time.monotonic(), deadline, "host A receives nothing")
+            time.sleep(0.02)
+
+        # A stranger: its STOP is refused with NOT_OWNER, nothing happens, nothing
+        # crashes; it cannot read the ring's key either, but can see what is going on.
+        self.assertEqual(self.stranger.write(RX_COMMAND, STOP), NOT_OWNER)
+        self.assertEqual(self.stranger.read(RX_RKEY), (NOT_OWNER, []))
+        self.assertEqual(self.stranger.read(RX_OWNER), (OKAY, [OWNER_OTHER]))
+        status, words = self.stranger.read(RX_STATUS)
+        self.assertEqual(status, OKAY)
+        self.assertTrue(words[0] & RUNNING)
+        before = self.items_of_a()
+        time.sleep(0.3)
+        self.assertGreater(self.items_of_a(), before + 100000, "A's stream stalled")
+        self.assertIsNone(self.daemon.poll(), "the daemon died")
+
+        # Host A dies without a word.
+        self.host_a.kill()
+        self.host_a.wait()
+        killed = time.monotonic()
+
+        # Host B, at once: the stream is still A's, and B is told so and what to do.
+        b = rdma.rx_stream(self.args, "sc16", 1e6, 0)
+        with self.assertRaisesRegex(RuntimeError,
+                                    r"RX stream 0 is owned by another host; wait for its "
+                                    r"lease \(3 s\) to lapse or add take_over=1"):
+            b.start()
+        self.assertLess(time.monotonic() - killed, LEASE - 1.0, "B tried too late")
+
+        # The lease lapses: the device stops A's stream by itself, and frees it.
+        while self.stranger.read(RX_OWNER)[1] != [OWNER_FREE]:
+            self.assertLess(time.monotonic() - killed, LEASE + 3.0, "the lease never lapsed")
+            time.sleep(0.05)
+        self.assertEqual(self.stranger.read(RX_STATUS)[1][0] & RUNNING, 0)
+
+        # B takes the stream over and receives the ramp.
+        b.start()
+        got = 0
+        deadline = time.monotonic() + 5.0
+        while got < 100000 and time.monotonic() < deadline:
+            x = b.recv(1 << 16, 0.1)
+            got += len(x)
+            b.release(len(x))
+        self.assertGreaterEqual(got, 100000)
+        self.assertEqual(self.stranger.read(RX_OWNER), (OKAY, [OWNER_OTHER]))
+        b.stop()
+        self.assertEqual(self.stranger.read(RX_OWNER), (OKAY, [OWNER_FREE]))
+        self.assertEqual(self.stranger.read(RX_STATUS)[1][0] & RUNNING, 0)
+
+    def test_take_over_ends_the_other_hosts_run(self):
+        a = rdma.rx_stream(self.args, "sc16", 1e6, 0)
+        a.start()
+        c = rdma.rx_stream(self.args + ",take_over=1", "sc16", 1e6, 0)
+        c.start()
+        got = 0
+        deadline = time.monotonic() + 5.0
+        while got < 50000 and time.monotonic() < deadline:
+            x = c.recv(1 << 16, 0.1)
+            got += len(x)
+            c.release(len(x))
+        self.assertGreaterEqual(got, 50000)
+        a.stop()  # it lost the stream: a warning, not an error
+        self.assertEqual(self.stranger.read(RX_OWNER), (OKAY, [OWNER_OTHER]))
+        c.stop()
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_ownership)
