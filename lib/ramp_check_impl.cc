@@ -214,6 +214,23 @@ uint64_t ramp_check_impl::unexplained_mismatches() const
     return unexplained;
 }
 
+std::vector<std::vector<uint64_t>> ramp_check_impl::unexplained_ranges(size_t max) const
+{
+    std::lock_guard<std::mutex> lock(d_ranges_mutex);
+    std::vector<std::vector<uint64_t>> out;
+    for (const auto& [first, end] : d_mismatch_ranges) {
+        for (uint64_t i = first; i < end && out.size() < max; i++) {
+            if (overlap(d_overwritten, i, i + 1))
+                continue;
+            if (!out.empty() && out.back()[0] + out.back()[1] == i)
+                out.back()[1]++;
+            else
+                out.push_back({ i, 1 });
+        }
+    }
+    return out;
+}
+
 uint64_t ramp_check_impl::time_errors() const
 {
     // A tag on a sample that was later reported overwritten cannot be checked.
@@ -240,12 +257,17 @@ int ramp_check_impl::work(int noutput_items,
     const auto* data = static_cast<const uint8_t*>(input_items[0]);
     const uint64_t first = nitems_read(0);
     get_tags_in_range(d_tags, 0, first, first + noutput_items);
-    // By offset; at one offset the rate before the time that needs it.
-    std::sort(d_tags.begin(), d_tags.end(), [](const tag_t& a, const tag_t& b) {
+    // By offset; at one offset the rate before the time that needs it, and a gap
+    // before the time tag of its first item (after a skip, the item the stream resumes
+    // at may be a lost one: its time cannot be read from its zeros).
+    const auto rank = [](const tag_t& t) {
+        const std::string key = pmt::symbol_to_string(t.key);
+        return key == "rx_rate" ? 0 : key == "rx_gap" ? 1 : 2;
+    };
+    std::sort(d_tags.begin(), d_tags.end(), [&rank](const tag_t& a, const tag_t& b) {
         if (a.offset != b.offset)
             return a.offset < b.offset;
-        return pmt::symbol_to_string(a.key) == "rx_rate" &&
-               pmt::symbol_to_string(b.key) != "rx_rate";
+        return rank(a) < rank(b);
     });
     uint64_t at = first;
     for (const tag_t& tag : d_tags) {

@@ -32,6 +32,7 @@ public:
     uint64_t items_checked() const override { return d_items; }
     uint64_t mismatches() const override { return d_mismatches; }
     uint64_t unexplained_mismatches() const override;
+    std::vector<std::vector<uint64_t>> unexplained_ranges(size_t max) const override;
     uint64_t first_mismatch() const override { return d_first_mismatch; }
     uint64_t gap_items() const override { return d_gap_items; }
     uint64_t overwritten_items() const override;

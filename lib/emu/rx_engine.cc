@@ -288,11 +288,42 @@ size_t rx_engine::fill_batch(uint64_t& next, uint64_t ready, uint64_t total)
         count = take_held(next, count); // exactly delay_messages later messages are out
         if (count + room > max_batch_packets)
             break;
+        if (!d_rc && overflowed(next)) {
+            next = drop_overflowed(next, ready);
+            continue;
+        }
         count = add_message(
             next, overflowed(next) ? regs::fault::overflow : d_plan->fate(next), count);
         next++;
     }
     return take_held(next >= total ? UINT64_MAX : next, count);
+}
+
+uint64_t rx_engine::drop_overflowed(uint64_t first, uint64_t ready)
+{
+    // All messages whose samples the FIFO no longer holds go at once: a device far
+    // behind (its host starved) drops seconds of samples in one go, with one log entry
+    // and one report, not one per message, and answers its control port meanwhile.
+    const rx_descriptor& d = d_desc;
+    const uint64_t spm = d_builder->samples_per_message();
+    const int64_t fifo_ns = static_cast<int64_t>(d.fifo_us) * 1000;
+    const uint64_t held =
+        samples_at(d, monotonic_ns() - d_mono_t0_ns - fifo_ns) / spm; // still in FIFO
+    const uint64_t end = std::max(first + 1, std::min(ready, held));
+    uint64_t samples = 0, packets = 0;
+    for (uint64_t m = first; m < end; m++) {
+        samples += d_builder->samples_in(m);
+        packets += d_builder->packets_in(m);
+        d_builder->skip(m);
+    }
+    d_packets_dropped += packets;
+    d_samples_dropped += samples;
+    d_samples_emitted += samples;
+    d_faults.push({ first, regs::fault::overflow });
+    if (d_metadata)
+        d_metadata->event(
+            d_index, meta::event_code::device_overflow, first * spm, samples);
+    return end;
 }
 
 bool rx_engine::overflowed(uint64_t message) const

@@ -72,6 +72,7 @@ private:
     void account_unsent(int64_t now_ns);
     size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total);
     bool overflowed(uint64_t message) const;
+    uint64_t drop_overflowed(uint64_t first, uint64_t ready);
     size_t take_held(uint64_t sent_up_to, size_t count);
     size_t add_message(uint64_t message, uint32_t fate, size_t count);
     size_t send_all(size_t count, stream_thread::lock_type& lock);

@@ -42,6 +42,13 @@ public:
         d_count--;
         return true;
     }
+    //! The \p age-th newest report still queued (0: the newest; nullptr: none), to
+    //! amend it in place.
+    rx_event* newest(size_t age = 0)
+    {
+        return age < d_count ? &d_events[(d_head + d_count - 1 - age) % capacity]
+                             : nullptr;
+    }
     void clear()
     {
         d_head = d_count = 0;

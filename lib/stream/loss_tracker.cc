@@ -192,6 +192,17 @@ void loss_tracker::evict(size_t index)
                n);
 }
 
+bool loss_tracker::still_zeros(size_t index, uint64_t message) const
+{
+    // Where a message that lands writes for sure: its first item, and its last
+    // packet's first (where the mark was).
+    const uint64_t n = items_in(message);
+    const uint8_t* slot = slot_memory_at(index);
+    static const uint8_t zeros[8] = {};
+    return std::memcmp(slot, zeros, d_item) == 0 &&
+           std::memcmp(slot + last_packet_at(n) * d_item, zeros, d_item) == 0;
+}
+
 void loss_tracker::verify(uint64_t message, size_t index)
 {
     slot& s = d_slots[index];
@@ -308,7 +319,9 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
         slot& s = d_slots[index];
         if (s.occupant != p || !s.delivered)
             continue; // skipped, never handed out, or already reported as lost
-        if (written_bound > (p + S) * P)
+        // Overwritten by the device's next lap, or (a gap) by the lost message itself,
+        // landing later than its grace: either way not what the consumer was told.
+        if (written_bound > (p + S) * P || (s.as_zeros && !still_zeros(index, p)))
             evict(index);
         else
             s.delivered = false;
@@ -631,6 +644,16 @@ void loss_tracker::report_run(rx_event::kind type,
     e.count = count;
     if (count == 0) { // time marks are not merged
         d_open_valid = false;
+        // A later mark for the same item replaces one not yet taken (a skip extended
+        // before anything was handed out, its overrun report in between): one item has
+        // one time.
+        for (size_t age = 0; age < 2; age++) {
+            rx_event* queued = d_events.newest(age);
+            if (queued && queued->type == rx_event::kind::time && queued->item == item) {
+                *queued = e;
+                return;
+            }
+        }
         report(e);
         return;
     }

@@ -220,6 +220,7 @@ private:
     }
     void evict(size_t slot);
     void verify(uint64_t message, size_t slot);
+    bool still_zeros(size_t index, uint64_t message) const;
     void rearm_released(uint64_t written_bound);
     uint64_t cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed);
     void add_substitution(uint64_t first, uint64_t end);

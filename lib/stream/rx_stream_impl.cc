@@ -51,6 +51,7 @@ void rx_stream::impl::start_run()
     d_completions = 0;
     d_last_notification_awaited = false;
     d_last_handout_ns = INT64_MIN / 2;
+    d_late_ns = 0;
     d_events.clear();
     d_error.clear();
     d_device_note.clear();
@@ -105,6 +106,7 @@ void rx_stream::impl::on_notification(const nic::work_completion& wc,
     // did, whole (its completion has its full length).
     const uint64_t end = d_progress.landed_messages();
     d_tracker->prove_landed(d_plan.rc ? before : end - 1, end);
+    track_lateness(d_progress.landed());
     if (d_probe)
         d_probe->on_notification(d_progress.landed(), wc.written_ns);
 }
@@ -168,7 +170,7 @@ void rx_stream::impl::update_progress(uint64_t released)
     // the clock while the device is lost: it may have stopped, or be late.
     const uint64_t final_upto =
         d_outage ? d_progress.landed()
-                 : std::max(d_progress.landed(), d_clock.final_by(now));
+                 : std::max(d_progress.landed(), d_clock.final_by(now - d_late_ns));
     d_tracker->on_release(released, written);
     d_tracker->on_progress(final_upto, written);
 }
@@ -226,7 +228,8 @@ size_t rx_stream::impl::wait_items(uint64_t next,
         const uint64_t next_final =
             (d_tracker->device_item(next) / d_plan.message_items + 1) *
             d_plan.message_items;
-        const int64_t until = d_clock.host_time_final(next_final) - host_time_ns();
+        const int64_t until =
+            d_clock.host_time_final(next_final) + d_late_ns - host_time_ns();
         // Already final by the clock: what we wait for is the consumer releasing
         // samples, which nothing signals; look again in a millisecond. With clock-only
         // progress (notify=0) nothing else wakes us either: waking per packet would cost
@@ -236,6 +239,18 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             until > 0 ? std::max<int64_t>(until / 1000, shortest_us) : 1000);
         d_cq->wait(std::min(left, clock_wait));
     }
+}
+
+void rx_stream::impl::track_lateness(uint64_t landed)
+{
+    // How long after the clock allowed it the last notified sample was seen: when the
+    // path (a starved device or NIC) runs later than the grace, the clock must wait as
+    // much longer before it declares anything lost, or a message that is only late is
+    // zero-filled, and its slot re-armed for the next lap before it lands over it. Up
+    // at once, down slowly (1 % per notification); at most what the ring can hold.
+    const int64_t late = host_time_ns() - d_clock.host_time_final(landed);
+    const int64_t most = static_cast<int64_t>(d_plan.latency_budget_s * 0.25e9);
+    d_late_ns = std::min(most, std::max(late, d_late_ns - d_late_ns / 100));
 }
 
 bool rx_stream::impl::gathering(uint64_t next, uint64_t ready, int64_t now) const
@@ -373,6 +388,7 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.imm_out_of_sequence"] = d_progress.out_of_sequence();
     out["host.imm_wrong_length"] = d_progress.wrong_length();
     out["host.imm_implausible"] = d_progress.implausible();
+    out["host.late_ns"] = static_cast<uint64_t>(d_late_ns);
     out["host.mark_imitations"] = d_tracker->imitations();
     if (d_metadata)
         d_metadata->read_counters(out, *d_tracker);

@@ -122,6 +122,7 @@ private:
     void drain_completions();
     void pump_completions();
     void on_notification(const nic::work_completion& wc, uint64_t produced_bound);
+    void track_lateness(uint64_t landed);
     rx_device_counters read_device_counters();
     void export_device_counters(const rx_device_counters& dev,
                                 std::map<std::string, uint64_t>& out) const;
@@ -164,6 +165,7 @@ private:
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
+    int64_t d_late_ns = 0; // how much later than the grace the path runs (0: not)
     uint64_t d_read_position = 0; // standalone consumer (recv/release)
     uint64_t d_handed_out = 0;    // standalone consumer: committed so far
     size_t d_last_chunk = 0;

@@ -12,6 +12,7 @@
 #include <gnuradio/sync_block.h>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -58,6 +59,9 @@ public:
     virtual uint64_t mismatches() const = 0;
     //! Mismatches not covered by a report of loss after delivery (should be 0).
     virtual uint64_t unexplained_mismatches() const = 0;
+    //! The first \p max unexplained mismatches as [first item, count] runs, to see
+    //! where they are.
+    virtual std::vector<std::vector<uint64_t>> unexplained_ranges(size_t max = 16) const = 0;
     //! Item index of the first mismatch, or 2^64-1 if none.
     virtual uint64_t first_mismatch() const = 0;
     //! Items inside reported gaps (all were zeros unless counted as mismatches).

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ramp_check.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(69351d056435fa553ce9d72b5e1366ef) */
+/* BINDTOOL_HEADER_FILE_HASH(e6ea64dfe95f8c17f2c3c6e35f9fe8dd) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -47,6 +47,10 @@ void bind_ramp_check(py::module& m)
              &ramp_check::unexplained_mismatches,
              D(ramp_check, unexplained_mismatches))
         .def("first_mismatch", &ramp_check::first_mismatch, D(ramp_check, first_mismatch))
+        .def("unexplained_ranges",
+             &ramp_check::unexplained_ranges,
+             py::arg("max") = 16,
+             D(ramp_check, unexplained_ranges))
         .def("gap_items", &ramp_check::gap_items, D(ramp_check, gap_items))
         .def("overwritten_items",
              &ramp_check::overwritten_items,

@@ -23,3 +23,4 @@ static const char* __doc_gr_rdma_ramp_check_time_errors = R"doc(rx_time tags nam
 static const char* __doc_gr_rdma_ramp_check_first_mismatch = R"doc(Index of the first mismatch, 2**64-1 if none.)doc";
 static const char* __doc_gr_rdma_ramp_check_work_calls = R"doc(Calls of work().)doc";
 static const char* __doc_gr_rdma_ramp_check_out_of_range_calls = R"doc(Calls of work() whose input was not inside the range.)doc";
+static const char* __doc_gr_rdma_ramp_check_unexplained_ranges = R"doc(The first unexplained mismatches as [first item, count] runs.)doc";
