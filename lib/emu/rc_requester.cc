@@ -118,7 +118,13 @@ void rc_requester::handle(const rc_ack& a, int64_t now_ns)
         d_window.on_nak(a.psn, now_ns);
     } else if (type == 0x60) {
         // Invalid request, remote access or operational error: the host QP went to
-        // ERROR (class C) and drops everything from now on.
+        // ERROR (class C) and drops everything from now on. A host NAKs a packet it
+        // received: one outstanding. Anything else is no NAK of this stream's host (a
+        // forgery needs the PSN, not just the QPN), and must not end the stream.
+        if (!d_window.outstanding(a.psn)) {
+            d_stats.naks_ignored++;
+            return;
+        }
         d_stats.naks_received++;
         d_failed = true;
     } // 0x40 and 0x80..0xFF are reserved syndromes: nothing to act on

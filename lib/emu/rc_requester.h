@@ -28,13 +28,16 @@ struct rc_stats {
     std::atomic<uint64_t> zero_substituted{ 0 }; //!< samples
     std::atomic<uint64_t> acks_received{ 0 };
     std::atomic<uint64_t> packets_abandoned{ 0 };
+    //! Fatal NAKs for no packet outstanding: forged, or a confused host; ignored.
+    std::atomic<uint64_t> naks_ignored{ 0 };
     void clear()
     {
         for (auto* c : { &naks_received,
                          &retransmits,
                          &zero_substituted,
                          &acks_received,
-                         &packets_abandoned })
+                         &packets_abandoned,
+                         &naks_ignored })
             c->store(0);
     }
 };

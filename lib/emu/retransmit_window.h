@@ -117,6 +117,13 @@ public:
     //! When on_timer() or the end of a backoff next needs attention; INT64_MAX: never.
     int64_t next_deadline() const;
     bool all_acked() const { return d_acked >= d_sent; }
+    //! Whether \p psn names a packet sent and not yet acknowledged: the only ones a
+    //! host can NAK.
+    bool outstanding(uint32_t psn) const
+    {
+        uint64_t index;
+        return index_of(psn, index) && index >= d_acked;
+    }
     uint64_t acked() const { return d_acked; }
     uint64_t sent() const { return d_sent; }
     //! Packets given up on after retry_limit expiries (the host sees them as lost).

@@ -1,0 +1,301 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// An adversary on the wire during a run (docs/security.md): forged notifications
+// (zero-length WRITE WITH IMMEDIATE, far and near ahead), forged metadata (300
+// ratcheting timestamps, zeros "substituted" on UC), forged RC NAKs. The host counts
+// each, declares no intact sample lost, and never lets a forgery move its clock
+// further than stated. RC failures that a forgery (or a device) does cause end the
+// run loudly. The adversary here knows what it could sniff: the device's descriptor
+// (QPN, PSN, NIC address), read off the emulator it shares this process with.
+
+#include "../axioe/axioe_client.h"
+#include "../emu/emulator.h"
+#include "../meta/metadata_packet.h"
+#include "../roce/roce_packet.h"
+#include "../util/udp_socket.h"
+#include <gnuradio/rdma/ramp.h>
+#include <gnuradio/rdma/rx_stream.h>
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace gr::rdma;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct consumed {
+    uint64_t items = 0;
+    uint64_t not_ramp = 0;
+    std::vector<rx_event> events;
+    bool end = false;
+};
+
+consumed consume(rx_stream& s, std::chrono::seconds patience = 30s)
+{
+    consumed r;
+    const auto give_up = std::chrono::steady_clock::now() + patience;
+    while (!r.end && std::chrono::steady_clock::now() < give_up) {
+        const rx_stream::chunk c = s.recv(1u << 20, 100ms);
+        ramp_errors e;
+        check_ramp(sample_format::sc16, c.first_item, c.data, c.items, e);
+        r.not_ramp += e.mismatches;
+        r.items += c.items;
+        s.release(c.items);
+        r.end = c.end_of_stream;
+        rx_event ev;
+        while (s.poll_event(ev))
+            r.events.push_back(ev);
+    }
+    return r;
+}
+
+std::string describe(const std::map<std::string, uint64_t>& c)
+{
+    std::string out;
+    for (const auto& [k, v] : c)
+        if (k.rfind("host.", 0) == 0 || k.rfind("device.", 0) == 0 ||
+            k.rfind("metadata.", 0) == 0)
+            out += k + "=" + std::to_string(v) + " ";
+    return out;
+}
+
+// A host that shares the emulator with the adversary.
+struct scene {
+    emu::emulator dev{ emu::emulator_config{} };
+    udp_socket adversary{ socket_address::parse("127.0.0.1:0") };
+
+    std::unique_ptr<rx_stream> stream(const std::string& extra, uint64_t samples)
+    {
+        return std::make_unique<rx_stream>("type=remote,addr=" +
+                                               dev.control_address().to_string() +
+                                               ",signal=ramp,hugepages=off,latency=0.5" + extra,
+                                           "sc16",
+                                           4e6,
+                                           samples);
+    }
+
+    void send_roce(const socket_address& to,
+                   const roce::bth& b,
+                   const roce::reth* r,
+                   const uint32_t* imm,
+                   const roce::aeth* a)
+    {
+        uint8_t packet[64] = {};
+        const size_t headers = roce::write_headers(packet, b, r, imm, a);
+        const size_t length = roce::finish(packet, headers, 0);
+        roce::ip_context ip;
+        ip.src_ip = adversary.local_address().ip();
+        ip.src_port = adversary.local_address().port();
+        ip.dst_ip = to.ip();
+        ip.dst_port = to.port();
+        roce::seal_udp(ip, packet, length);
+        adversary.send_to(packet, length, to);
+    }
+
+    // A zero-length UC WRITE WITH IMMEDIATE: it needs neither rkey nor address.
+    void forge_notification(uint32_t message)
+    {
+        const emu::rx_descriptor d = dev.registers().rx_descriptor_of(0);
+        roce::bth b;
+        b.opcode = roce::opcode::uc | roce::opcode::write_only_imm;
+        b.dest_qp = d.dest_qpn;
+        b.psn = d.start_psn;
+        roce::reth r; // va, rkey, length 0
+        send_roce(d.destination, b, &r, &message, nullptr);
+    }
+
+    // A NAK "remote access error" to the device, for \p psn.
+    void forge_fatal_nak(uint32_t psn)
+    {
+        roce::bth b;
+        b.opcode = roce::opcode::rc | roce::opcode::acknowledge;
+        b.dest_qp = emu::rx_source_qpn(0);
+        b.psn = psn & 0xFFFFFF;
+        roce::aeth a;
+        a.syndrome = roce::syndrome::nak_remote_access;
+        send_roce(dev.link_address(), b, nullptr, nullptr, &a);
+    }
+};
+
+} // namespace
+
+class qa_hostile_wire : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_hostile_wire);
+    CPPUNIT_TEST(test_forged_notifications_change_nothing);
+    CPPUNIT_TEST(test_forged_metadata_changes_nothing);
+    CPPUNIT_TEST(test_a_fatal_nak_for_nothing_outstanding_is_ignored);
+    CPPUNIT_TEST(test_a_fatal_nak_the_device_believes_ends_the_run_loudly);
+    CPPUNIT_TEST(test_a_wrong_rkey_at_the_expected_psn_ends_the_run_loudly);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void test_forged_notifications_change_nothing()
+    {
+        scene sc;
+        const uint64_t samples = 4000000; // 1 s: messages of 1024 samples
+        auto s = sc.stream(",notify=16", samples);
+        s->start();
+        const auto t0 = std::chrono::steady_clock::now();
+        // While the host consumes: far ahead (a million messages) and near (64 messages
+        // past where the device is), one every 2 ms. Each, believed, would declare every
+        // sample up to it lost.
+        std::thread adversary([&] {
+            for (uint32_t i = 0; i < 40; i++) {
+                std::this_thread::sleep_for(2ms);
+                const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                    std::chrono::steady_clock::now() - t0)
+                                    .count();
+                sc.forge_notification(1u << 20 | i);
+                sc.forge_notification(static_cast<uint32_t>(us * 4 / 1024) + 64 + i);
+            }
+        });
+        const consumed r = consume(*s);
+        adversary.join();
+        const auto c = s->read_counters();
+        s->stop();
+        const std::string all = describe(c);
+        CPPUNIT_ASSERT_MESSAGE(all, r.end);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(80), c.at("host.imm_wrong_length"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("host.lost"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, samples, c.at("host.delivered"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, samples, c.at("device.samples_emitted"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.not_ramp);
+    }
+
+    void test_forged_metadata_changes_nothing()
+    {
+        // 300 timestamps each 0.9 ms ahead of the last, and zeros "substituted" for
+        // intact samples of a UC stream, from the device's address but another port.
+        scene sc;
+        const uint64_t samples = 4000000;
+        auto s = sc.stream("", samples);
+        s->start();
+        const uint16_t port = static_cast<uint16_t>(s->read_counters().at("metadata.port"));
+        const uint64_t t0 = s->start_time_ns();
+        std::thread adversary([&] {
+            const auto send = [&](const meta::record& r) {
+                uint8_t b[meta::packet_bytes];
+                meta::encode(r, b);
+                sc.adversary.send_to(b, sizeof(b), socket_address(0x7F000001, port));
+            };
+            for (uint32_t i = 0; i < 300; i++) {
+                meta::record r;
+                r.type = meta::record_type::timestamp;
+                r.sequence = 1000 + i;
+                r.sample = 4000 * (i + 1); // sample k at t0 + 250 k ns: on the timeline,
+                r.time_ns = t0 + 1000000ull * (i + 1) + 900000ull * (i + 1); // + 0.9 ms
+                send(r);
+                std::this_thread::sleep_for(1ms);
+            }
+            meta::record z;
+            z.type = meta::record_type::event;
+            z.sequence = 2000;
+            z.sample = 100000;
+            z.time_ns = t0 + 100000 * 250;
+            z.code = meta::event_code::zero_substituted;
+            z.value = 50000;
+            send(z);
+        });
+        const consumed r = consume(*s);
+        adversary.join();
+        const auto c = s->read_counters();
+        s->stop();
+        const std::string all = describe(c);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(301), c.at("metadata.bad"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("metadata.clock_shift_ns"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("metadata.zero_substituted"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("host.lost"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.not_ramp);
+    }
+
+    void test_a_fatal_nak_for_nothing_outstanding_is_ignored()
+    {
+        scene sc;
+        const uint64_t samples = 2000000;
+        auto s = sc.stream(",transport=rc", samples);
+        s->start();
+        // The QPN alone (public: RX_SOURCE_QPN) is not enough: PSNs long acknowledged,
+        // and PSNs not sent yet, name nothing a host can NAK.
+        const uint32_t start = sc.dev.registers().rx_descriptor_of(0).start_psn;
+        std::thread adversary([&] {
+            std::this_thread::sleep_for(100ms);
+            for (uint32_t i = 0; i < 50; i++) {
+                sc.forge_fatal_nak(start + i);
+                sc.forge_fatal_nak(start + 8000000 + i);
+                std::this_thread::sleep_for(1ms);
+            }
+        });
+        const consumed r = consume(*s);
+        adversary.join();
+        const auto c = s->read_counters();
+        s->stop();
+        const std::string all = describe(c);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, std::string(), s->error());
+        CPPUNIT_ASSERT_MESSAGE(all, r.end);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("host.lost"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.not_ramp);
+    }
+
+    void test_a_fatal_nak_the_device_believes_ends_the_run_loudly()
+    {
+        // One that can sniff the PSNs makes the device give up: the run must end with
+        // a report, not zero-fill the rest silently.
+        scene sc;
+        auto s = sc.stream(",transport=rc", 0);
+        s->start();
+        const emu::rx_descriptor d = sc.dev.registers().rx_descriptor_of(0);
+        axioe::client look(sc.dev.control_address()); // counters are public
+        const auto give_up = std::chrono::steady_clock::now() + 3s;
+        while (s->error().empty() && std::chrono::steady_clock::now() < give_up) {
+            // The newest PSNs sent: some are not acknowledged yet.
+            const uint64_t sent = look.read64(regs::rx_reg(0, regs::rx::packets_sent_lo));
+            for (uint32_t back = 1; back <= 16; back++)
+                sc.forge_fatal_nak(static_cast<uint32_t>(d.start_psn + sent - back));
+            const rx_stream::chunk c = s->recv(1u << 20, 10ms);
+            s->release(c.items);
+        }
+        const auto failed_at = std::chrono::steady_clock::now();
+        CPPUNIT_ASSERT_MESSAGE("the run did not end", !s->error().empty());
+        CPPUNIT_ASSERT_MESSAGE(s->error(), s->error().find("in error") != std::string::npos);
+        const rx_stream::chunk c = s->recv(1u << 20, 10ms);
+        CPPUNIT_ASSERT(c.end_of_stream);
+        bool reported = false;
+        rx_event e;
+        while (s->poll_event(e))
+            reported = reported || e.cause == rx_event::reason::stream_failed;
+        CPPUNIT_ASSERT(reported);
+        s->stop();
+        CPPUNIT_ASSERT(std::chrono::steady_clock::now() - failed_at < 3s);
+    }
+
+    void test_a_wrong_rkey_at_the_expected_psn_ends_the_run_loudly()
+    {
+        // A WRITE with a wrong rkey at the PSN the host expects: the host's NIC NAKs it
+        // and its RC queue pair fails (the device sends the fault itself, bad_rkey=).
+        scene sc;
+        auto s = sc.stream(",transport=rc,bad_rkey=200", 4000000);
+        s->start();
+        const consumed r = consume(*s, 10s);
+        CPPUNIT_ASSERT_MESSAGE("the run did not end", r.end);
+        CPPUNIT_ASSERT_MESSAGE("no error said", !s->error().empty());
+        bool reported = false;
+        for (const rx_event& e : r.events)
+            reported = reported || e.cause == rx_event::reason::nic_error ||
+                       e.cause == rx_event::reason::stream_failed;
+        CPPUNIT_ASSERT_MESSAGE(s->error(), reported);
+        s->stop();
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_hostile_wire);
