@@ -38,10 +38,12 @@ emu::rx_descriptor udp_descriptor(uint32_t payload, uint64_t samples)
     return d;
 }
 
-// Everything an rx_stream delivers over a finite burst, and whether it is the ramp.
+// Everything an rx_stream delivers over a finite burst, and whether it is the ramp
+// (items inside a reported gap must be zeros instead).
 struct drained {
     uint64_t items = 0;
     uint64_t mismatches = 0;
+    uint64_t gap_items = 0;
 };
 
 drained drain(rx_stream& s, bool check_ramp)
@@ -49,12 +51,24 @@ drained drain(rx_stream& s, bool check_ramp)
     drained r;
     const auto give_up = std::chrono::steady_clock::now() + 30s;
     bool end = false;
+    std::vector<std::pair<uint64_t, uint64_t>> gaps; // reported, [first, end)
+    size_t gap = 0; // items only grow: the first gap not wholly behind
     while (!end && std::chrono::steady_clock::now() < give_up) {
         const rx_stream::chunk c = s.recv(1u << 20, 100ms);
+        rx_event e;
+        while (s.poll_event(e))
+            if (e.type == rx_event::kind::gap) {
+                gaps.emplace_back(e.item, e.item + e.count);
+                r.gap_items += e.count;
+            }
         const auto* p = static_cast<const uint8_t*>(c.data);
         for (size_t i = 0; check_ramp && i < c.items; i++) {
-            uint8_t expect[4];
-            ramp_item(sample_format::sc16, c.first_item + i, expect);
+            const uint64_t item = c.first_item + i;
+            while (gap < gaps.size() && gaps[gap].second <= item)
+                gap++;
+            uint8_t expect[4] = {};
+            if (gap == gaps.size() || item < gaps[gap].first)
+                ramp_item(sample_format::sc16, item, expect);
             r.mismatches += std::memcmp(expect, p + 4 * i, 4) != 0;
         }
         r.items += c.items;
@@ -198,8 +212,11 @@ public:
         CPPUNIT_ASSERT_EQUAL(items, r.items);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
         const auto c = burst.read_counters();
-        CPPUNIT_ASSERT_EQUAL(items, c.at("host.delivered"));
-        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.at("host.lost"));
+        // Nothing is lost on the in-process wire: only a device starved for longer
+        // than its FIFO (a busy machine) drops, and then exactly that is a gap.
+        CPPUNIT_ASSERT_EQUAL(c.at("device.samples_dropped"), c.at("host.lost"));
+        CPPUNIT_ASSERT_EQUAL(c.at("device.samples_dropped"), r.gap_items);
+        CPPUNIT_ASSERT_EQUAL(items, c.at("host.delivered") + c.at("host.lost"));
         CPPUNIT_ASSERT(c.count("host.latency.samples") ==
                        0); // the probe is off by default
     }
