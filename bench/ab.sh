@@ -20,7 +20,9 @@ build_rev() { # build_rev REV DIR: a worktree of REV at DIR/src, built in DIR/bu
         git -C "$src" worktree add --detach "$2/src" "$1" >/dev/null
     fi
     cmake -S "$2/src" -B "$2/build" -DCMAKE_BUILD_TYPE=Release -DPYTHON_EXECUTABLE=$py >/dev/null
-    make -C "$2/build" -j"$(nproc)" gnuradio-rdma rdma_python copy_module_for_tests >/dev/null
+    # The module's directory for tests first: building the bindings copies into it.
+    make -C "$2/build" copy_module_for_tests >/dev/null
+    make -C "$2/build" -j"$(nproc)" gnuradio-rdma rdma_python >/dev/null
 }
 a=$1
 shift
@@ -33,6 +35,7 @@ if [ $# -ge 1 ] && [ "${1#-}" = "$1" ]; then
 else
     bdir=${BUILD:-$src/build-bench}
     cmake -S "$src" -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DPYTHON_EXECUTABLE=$py >/dev/null
-    make -C "$bdir" -j"$(nproc)" gnuradio-rdma rdma_python copy_module_for_tests >/dev/null
+    make -C "$bdir" copy_module_for_tests >/dev/null
+    make -C "$bdir" -j"$(nproc)" gnuradio-rdma rdma_python >/dev/null
 fi
 exec $py "$here/ab.py" --a "$src/build-ab/$a/build" --b "$bdir" "$@"

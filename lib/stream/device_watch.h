@@ -22,8 +22,8 @@ namespace rdma {
 
 /*!
  * The host's heartbeat to the device of one RX stream: a thread ("rdma-watch", charged
- * to the host) reads the stream's status and counters over AXIoE every period, and the
- * data path asks, with a few atomic loads, how the device is.
+ * to the host) reads the stream's status over AXIoE every period, and the data path
+ * asks, with a few atomic loads, how the device is.
  *
  * A device that has not answered for lost_after is *lost*, whether its last exchange is
  * still retrying or has failed: so a dead device is known within lost_after (plus one
@@ -58,9 +58,8 @@ public:
     state current(int64_t now_ns) const;
     //! When the device last answered (steady clock, ns).
     int64_t last_answer_ns() const { return d_last_answer_ns.load(); }
-    //! RX_STATUS and RX_SAMPLES_EMITTED at the last answer.
+    //! RX_STATUS at the last answer.
     uint32_t last_status() const { return d_status.load(); }
-    uint64_t last_emitted() const { return d_emitted.load(); }
     //! Why the last exchange failed (empty after an answer). Not for the data path.
     std::string last_failure() const;
 
@@ -77,7 +76,6 @@ private:
 
     std::atomic<int64_t> d_last_answer_ns{ 0 };
     std::atomic<uint32_t> d_status{ 0 };
-    std::atomic<uint64_t> d_emitted{ 0 };
 
     mutable std::mutex d_mutex;
     std::condition_variable d_wake;

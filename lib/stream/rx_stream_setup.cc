@@ -144,10 +144,11 @@ rx_stream::impl::impl(const std::string& args_text,
     if (d_metadata_settings.enabled)
         d_metadata = std::make_unique<metadata_monitor>(
             d_nic->roce_address(), d_link.roce.ip(), d_plan.stream_index, d_plan.rc);
-    // The heartbeat: a fifth of the time after which the device counts as lost, so that
-    // one lost answer alone does not make it so, and four beats per ownership lease:
-    // each answered exchange from this host renews it.
-    const int64_t beat_ms = std::min<int64_t>(d_plan.device_timeout_ns / 5000000,
+    // The heartbeat: twice per time after which the device counts as lost (an answer
+    // retried once still comes in time), and four beats per ownership lease: each
+    // answered exchange from this host renews it. Each beat costs the host an AXIoE
+    // exchange, so no more often than that.
+    const int64_t beat_ms = std::min<int64_t>(d_plan.device_timeout_ns / 2000000,
                                               d_plan.ownership ? d_plan.lease_ms / 4 : 1000);
     d_watch = std::make_unique<device_watch>(
         *d_device,
