@@ -13,8 +13,8 @@
 
 #include "emu/emulator.h"
 #include "regs/register_map.h"
-#include "stream/device_controller.h"
-#include "stream/rational_rate.h"
+#include "device/device_controller.h"
+#include "util/rational_rate.h"
 #include <gnuradio/rdma/cpu_accounting.h>
 #include <chrono>
 #include <cstdio>

@@ -18,11 +18,11 @@ constexpr size_t max_batch = 64;
 
 inproc_wire::inproc_wire(const socket_address& bind_to) : d_return(bind_to) {}
 
-std::shared_ptr<nic::soft_frame_queue> inproc_wire::queue_for(const socket_address& to)
+std::shared_ptr<rdma::wire::frame_queue> inproc_wire::queue_for(const socket_address& to)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     if (!d_queue || d_queue->closed() || d_peer != to) {
-        d_queue = nic::soft_frame_queue::find(to);
+        d_queue = rdma::wire::frame_queue::find(to);
         d_peer = to;
     }
     return d_queue;
@@ -30,8 +30,8 @@ std::shared_ptr<nic::soft_frame_queue> inproc_wire::queue_for(const socket_addre
 
 size_t inproc_wire::send(outgoing_packet* batch, size_t count, const socket_address& to)
 {
-    const std::shared_ptr<nic::soft_frame_queue> queue = queue_for(to);
-    nic::inproc_frame frames[max_batch];
+    const std::shared_ptr<rdma::wire::frame_queue> queue = queue_for(to);
+    rdma::wire::inproc_frame frames[max_batch];
     const socket_address from = d_return.local_address();
     roce::ip_context ip;
     ip.src_ip = from.ip();

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_RDMA_EMU_INPROC_WIRE_H
 #define INCLUDED_RDMA_EMU_INPROC_WIRE_H
 
-#include "../nic/soft_frame_queue.h"
+#include "../wire/frame_queue.h"
 #include "udp_wire.h"
 #include "wire.h"
 #include <atomic>
@@ -24,7 +24,7 @@ namespace emu {
  * benchmark's way to see the GNU Radio side of the transport apart from the cost of
  * loopback UDP (docs/performance.md). Packets are sealed exactly as udp_wire seals
  * them (ICRC over the canonical header of a datagram from local_address() to the
- * destination) and copied into the NIC's frame queue (nic::soft_frame_queue), which
+ * destination) and copied into the NIC's frame queue (wire::frame_queue), which
  * the NIC's own "nic-rx" thread drains through the same responder path as datagrams:
  * the NIC's work stays charged to the NIC.
  *
@@ -52,12 +52,12 @@ public:
     uint64_t frames_lost() const { return d_lost; }
 
 private:
-    std::shared_ptr<nic::soft_frame_queue> queue_for(const socket_address& to);
+    std::shared_ptr<rdma::wire::frame_queue> queue_for(const socket_address& to);
 
     udp_wire d_return;
     std::mutex d_mutex;    // send() may be called by several RX engines
     socket_address d_peer; // guarded by d_mutex
-    std::shared_ptr<nic::soft_frame_queue> d_queue; // guarded by d_mutex: d_peer's
+    std::shared_ptr<rdma::wire::frame_queue> d_queue; // guarded by d_mutex: d_peer's
     std::atomic<uint64_t> d_lost{ 0 };
 };
 

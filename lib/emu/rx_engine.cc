@@ -6,7 +6,6 @@
  */
 
 #include "../meta/metadata_packet.h"
-#include "../nic/nic.h"
 #include "../regs/register_map.h"
 #include "device_clock.h"
 #include "message_builder.h"
@@ -55,7 +54,7 @@ uint32_t validate(const rx_descriptor& d, unsigned link_mtu)
     if (d.payload_bytes == 0 || d.payload_bytes % item ||
         d.payload_bytes > max_payload_bytes)
         return ec::bad_payload;
-    if (!nic::valid_path_mtu(d.path_mtu) ||
+    if (!roce::valid_path_mtu(d.path_mtu) ||
         d.path_mtu + wire::headroom + max_headers + roce::icrc_bytes > link_mtu)
         return ec::bad_mtu;
     if (d.ring_bytes == 0 || d.ring_bytes % d.payload_bytes || d.va + d.ring_bytes < d.va)

@@ -11,12 +11,6 @@ namespace gr {
 namespace rdma {
 namespace nic {
 
-bool valid_path_mtu(unsigned bytes)
-{
-    return bytes == 256 || bytes == 512 || bytes == 1024 || bytes == 2048 ||
-           bytes == 4096;
-}
-
 const char* to_string(wc_status status)
 {
     switch (status) {

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_NIC_NIC_H
 #define INCLUDED_RDMA_NIC_NIC_H
 
+#include "../roce/roce_packet.h"
 #include "../util/socket_address.h"
 #include <chrono>
 #include <cstdint>
@@ -40,7 +41,7 @@ enum access : unsigned {
 };
 
 //! IB path MTU in bytes: 256, 512, 1024, 2048 or 4096.
-bool valid_path_mtu(unsigned bytes);
+using roce::valid_path_mtu; // RoCE's enumerated path MTUs
 
 //! How to reach the other end of a connection (the SDR link a QP talks to).
 struct remote_peer {

@@ -48,8 +48,8 @@ soft_nic::soft_nic(const soft_nic_config& config)
         d_slots[i].capacity = slot_bytes;
     }
     size_socket_buffer();
-    d_inproc = std::make_shared<soft_frame_queue>(d_wake, slot_bytes);
-    soft_frame_queue::publish(roce_address(), d_inproc);
+    d_inproc = std::make_shared<wire::frame_queue>(d_wake, slot_bytes);
+    wire::frame_queue::publish(roce_address(), d_inproc);
     if (d_config.start_thread)
         d_thread = std::thread([this] { run(); });
 }
@@ -61,7 +61,7 @@ soft_nic::~soft_nic()
         d_wake.notify();
         d_thread.join();
     }
-    soft_frame_queue::withdraw(roce_address(), d_inproc.get());
+    wire::frame_queue::withdraw(roce_address(), d_inproc.get());
     d_inproc->close(); // no producer touches d_wake from here on
 }
 
@@ -161,7 +161,7 @@ size_t soft_nic::process_inproc()
     {
         std::lock_guard<std::mutex> lock(d_tables->mutex());
         for (size_t i = 0; i < n; i++) {
-            const inproc_frame& f = d_inproc->at(i);
+            const wire::inproc_frame& f = d_inproc->at(i);
             reply r;
             d_responder.process_udp(f.data, f.length, f.from, f.to, r);
             if (r.needed)

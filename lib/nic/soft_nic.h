@@ -14,7 +14,7 @@
 #include "../util/udp_socket.h"
 #include "nic.h"
 #include "soft_counters.h"
-#include "soft_frame_queue.h"
+#include "../wire/frame_queue.h"
 #include "soft_responder.h"
 #include <array>
 #include <atomic>
@@ -51,7 +51,7 @@ struct soft_nic_config {
  * batches and runs them through the responder under the table lock; no allocation
  * and no logging per packet (drops are counted, and summarised at most every 10 s).
  * The same thread drains frames that a wire in this process hands over directly
- * (soft_frame_queue, found by roce_address()), through the same responder path.
+ * (wire::frame_queue, found by roce_address()), through the same responder path.
  */
 class soft_nic : public device
 {
@@ -112,7 +112,7 @@ private:
     std::vector<uint8_t> d_slot_memory;
     std::vector<datagram> d_slots;
     // Frames from wires in this process (emu::inproc_wire), drained by nic-rx.
-    std::shared_ptr<soft_frame_queue> d_inproc;
+    std::shared_ptr<wire::frame_queue> d_inproc;
     // Receive thread only: the rate-limited drop summary.
     std::chrono::steady_clock::time_point d_next_report;
     std::array<uint64_t, rx_result_count> d_reported{};

@@ -52,6 +52,13 @@ constexpr uint8_t acknowledge = 0x11;
 } // namespace opcode
 
 constexpr uint8_t transport_of(uint8_t op) { return op & 0xE0; }
+
+//! A RoCE path MTU: 256, 512, 1024, 2048 or 4096 bytes (IBA's enumerated sizes).
+constexpr bool valid_path_mtu(unsigned bytes)
+{
+    return bytes == 256 || bytes == 512 || bytes == 1024 || bytes == 2048 ||
+           bytes == 4096;
+}
 constexpr uint8_t operation_of(uint8_t op) { return op & 0x1F; }
 
 //! What an opcode implies, after rxe's opcode table. Only RC and UC opcodes of the

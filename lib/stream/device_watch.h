@@ -8,7 +8,7 @@
 #ifndef INCLUDED_RDMA_STREAM_DEVICE_WATCH_H
 #define INCLUDED_RDMA_STREAM_DEVICE_WATCH_H
 
-#include "device_controller.h"
+#include "../device/device_controller.h"
 #include <atomic>
 #include <chrono>
 #include <condition_variable>

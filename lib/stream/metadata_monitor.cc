@@ -14,6 +14,12 @@
 namespace gr {
 namespace rdma {
 
+const std::set<std::string>& metadata_arg_keys()
+{
+    static const std::set<std::string> keys = { "metadata", "metadata_interval" };
+    return keys;
+}
+
 metadata_settings parse_metadata_args(const device_args& args, const device_info& device)
 {
     metadata_settings s;

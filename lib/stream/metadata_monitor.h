@@ -9,8 +9,8 @@
 #define INCLUDED_RDMA_STREAM_METADATA_MONITOR_H
 
 #include "../axioe/axioe_client.h"
-#include "device_args.h"
-#include "device_controller.h"
+#include "../util/device_args.h"
+#include "../device/device_controller.h"
 #include "event_queue.h"
 #include "loss_tracker.h"
 #include "metadata_receiver.h"
@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 namespace gr {
@@ -36,6 +37,8 @@ struct metadata_settings {
  * metadata=1 is asked of a device without the capability.
  */
 metadata_settings parse_metadata_args(const device_args& args, const device_info& device);
+//! The keys parse_metadata_args() reads.
+const std::set<std::string>& metadata_arg_keys();
 
 /*!
  * Refines the host's estimate of the device clock (device = host + offset) with the

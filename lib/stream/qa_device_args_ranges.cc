@@ -51,6 +51,7 @@ const std::set<std::string> list_valid = { "4294967296" };
 // At 1 MS/s sc16 (the rate the test uses).
 const std::vector<numeric_key> table = {
     { "stream", "", { "16", "0x10" }, {} },
+    { "streams", "", { "0", "17" }, {} },
     { "timeout", "", { "0", "0.0005", "61" }, {} },
     { "retries", "", { "1001" }, {} },
     { "device_timeout", "", { "0", "0.05", "61" }, {} },

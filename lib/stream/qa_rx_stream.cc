@@ -81,7 +81,8 @@ class qa_rx_stream : public CppUnit::TestFixture
         const sample_format format = parse_sample_format(format_name);
         rx_stream s("type=emu,signal=ramp,hugepages=off", format_name, 20e6, 0);
         const uint64_t items = 10 * s.ring_items() + 12345; // more than 10 wraps
-        rx_stream burst("type=emu,signal=ramp,hugepages=off", format_name, 20e6, items);
+        rx_stream burst(
+            "type=emu,signal=ramp,hugepages=off,stream=1", format_name, 20e6, items);
         burst.start();
         const check_result r = consume_ramp(burst, format);
         const rx_stream::accounting a = burst.counts();

@@ -8,7 +8,7 @@
 // The running rx_stream: the queue pair, completions, progress and hand-out of
 // verified items. Construction is in rx_stream_setup.cc.
 
-#include "rational_rate.h"
+#include "../util/rational_rate.h"
 #include "rx_stream_impl.h"
 #include <algorithm>
 #include <random>
@@ -23,14 +23,22 @@ void rx_stream::impl::start()
 {
     if (d_running)
         return;
+    // One stream object of this process runs an RX stream of the device at a time.
+    d_claim = device::claim_rx(d_dev, d_plan.stream_index);
     // The stream is this host's from before it is configured until after it stopped:
     // nobody else reads its keys or stops it meanwhile.
-    if (d_plan.ownership)
-        claim();
+    try {
+        if (d_plan.ownership)
+            claim();
+    } catch (...) {
+        d_claim.reset();
+        throw;
+    }
     try {
         start_run();
     } catch (...) {
         release_quietly();
+        d_claim.reset();
         throw;
     }
 }
@@ -86,6 +94,7 @@ void rx_stream::impl::stop()
     d_qp.reset();
     if (ours)
         release_quietly();
+    d_claim.reset();
 }
 
 void rx_stream::impl::drain_completions()

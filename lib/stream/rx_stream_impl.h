@@ -8,13 +8,11 @@
 #ifndef INCLUDED_RDMA_STREAM_RX_STREAM_IMPL_H
 #define INCLUDED_RDMA_STREAM_RX_STREAM_IMPL_H
 
-#include "../emu/emulator.h"
-#include "../emu/null_device.h"
+#include "../device/device.h"
 #include "../nic/nic.h"
 #include "../ring/ring_memory.h"
 #include "../util/log.h"
-#include "device_args.h"
-#include "device_controller.h"
+#include "../util/device_args.h"
 #include "device_watch.h"
 #include "event_queue.h"
 #include "latency_probe.h"
@@ -109,12 +107,12 @@ private:
     uint64_t grace_ns() const { return static_cast<uint64_t>(d_plan.grace_s * 1e9); }
 
     void open_device(const device_args& args);
-    void parse_impairments(const device_args& args);
+    void open_nic_for(const device_args& args);
     void settle_grace(const device_args& args);
     void settle_transport(const device_args& args);
     void settle_work_interval(const device_args& args);
     void settle_device_loss(const device_args& args);
-    void settle_ownership(const device_args& args, const std::string& type);
+    void settle_ownership(const device_args& args);
     void claim();
     void start_run();
     void release_quietly();
@@ -137,9 +135,9 @@ private:
 
     // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and
     // MR before PD, PD and CQ before the device, the ring after its registration).
-    std::unique_ptr<emu::emulator> d_emulator;       // type=emu only
-    std::unique_ptr<emu::null_device> d_null_device; // type=null only (benchmarks)
-    std::unique_ptr<device_controller> d_device;
+    std::shared_ptr<device> d_dev;             // shared with every stream naming it
+    std::unique_ptr<device::rx_claim> d_claim; // its RX stream, ours while running
+    device_controller* d_device = nullptr;     // the device's controller
     device_info d_info;
     link_state d_link;
     std::unique_ptr<nic::device> d_nic;

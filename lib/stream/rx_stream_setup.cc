@@ -11,7 +11,8 @@
 #include "../ring/ring_sizing.h"
 #include "../util/net_interface.h"
 #include "../util/parse_number.h"
-#include "nic_factory.h"
+#include "../nic/nic_registry.h"
+#include "impairment_args.h"
 #include "rx_stream_impl.h"
 #include "signal_args.h"
 #include <algorithm>
@@ -23,52 +24,27 @@ namespace rdma {
 
 namespace {
 
-const std::set<std::string> known_keys = {
-    "addr",
-    "amplitude",
-    "bad_rkey",
-    "bad_va",
-    "corrupt",
-    "corrupt_icrc",
-    "corrupt_payload",
-    "delay",
-    "delay_messages",
-    "drop",
-    "duplicate",
-    "fault_seed",
-    "freq",
-    "grace",
-    "loss",
-    "loss_burst",
-    "hugepages",
-    "latency",
-    "link_addr",
-    "mtu",
-    "nic",
-    "nic_addr",
-    "nic_if",
-    "nic_port",
-    "notify",
-    "numa",
-    "payload",
-    "retries",
-    "seed",
-    "signal",
-    "stream",
-    "timeout",
-    "type",
-    "wire",
-    "latency_probe",
-    "transport",
-    "retx_window",
-    "metadata",
-    "metadata_interval",
+// The keys the stream itself reads (rx_stream_plan, the ring); the device, its NIC, the
+// emulator's signal and faults and the metadata channel each name their own.
+const std::set<std::string> stream_keys = {
+    "device_timeout", "grace",   "hugepages",   "latency", "latency_probe",
+    "lease",          "mtu",     "notify",      "numa",    "on_device_loss",
+    "payload",        "retx_window", "stream",  "take_over", "transport",
     "work_interval",
-    "on_device_loss",
-    "device_timeout",
-    "lease",
-    "take_over",
 };
+
+std::set<std::string> known_keys()
+{
+    std::set<std::string> keys = stream_keys;
+    for (const auto* set : { &nic_config::keys(),
+                             &test_signal_arg_keys(),
+                             &impairment_arg_keys(),
+                             &metadata_arg_keys() })
+        keys.insert(set->begin(), set->end());
+    const std::set<std::string> device_keys = device::keys();
+    keys.insert(device_keys.begin(), device_keys.end());
+    return keys;
+}
 
 constexpr size_t min_notify_intervals = 4;
 constexpr size_t frame_overhead =
@@ -91,7 +67,7 @@ rx_stream::impl::impl(const std::string& args_text,
     : d_logger(make_logger("rdma rx_stream"))
 {
     const device_args args = device_args::parse(args_text);
-    args.check_known(known_keys);
+    args.check_known(known_keys());
     d_plan.format = parse_sample_format(format);
     if (!(rate > 0) || rate > 4.0e9)
         throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +
@@ -116,10 +92,7 @@ rx_stream::impl::impl(const std::string& args_text,
         d_probe = std::make_unique<latency_probe>();
     open_device(args);
     settle_grace(args);
-    d_nic =
-        open_nic(args,
-                 args.get("type", "emu") == "emu" ? d_link.roce.ip()
-                                                  : route_source_ip(d_link.roce.ip()));
+    open_nic_for(args);
     settle_transport(args);
     settle_work_interval(args);
     settle_device_loss(args);
@@ -182,68 +155,44 @@ rx_stream::impl::~impl()
 
 void rx_stream::impl::open_device(const device_args& args)
 {
-    const std::string type = args.get_choice(
-        "type", { "emu", "remote", "null" }, args.has("addr") ? "remote" : "emu");
-    if (args.has("wire") && type != "emu")
-        throw std::invalid_argument("device args: wire= chooses the link of the built-in "
-                                    "emulator (type=emu)");
-    axioe::client_options options;
-    options.timeout = std::chrono::microseconds(static_cast<int64_t>(
-        args.get_double("timeout", 0.05, 0.001, 60, "seconds") * 1e6));
-    options.retries = static_cast<int>(args.get_uint("retries", 10, 0, 1000, "resends"));
-    socket_address control;
-    if (type == "emu") {
-        if (args.has("addr"))
-            throw std::invalid_argument(
-                "device args: addr= names a remote device; drop it for "
-                "type=emu or use type=remote");
-        emu::emulator_config config;
-        config.link = args.get_address("link_addr", "127.0.0.1", 0);
-        config.wire =
-            emu::parse_wire_type(args.get_choice("wire", { "udp", "inproc" }, "udp"));
-        config.rx_streams = d_plan.stream_index + 1;
-        d_emulator = std::make_unique<emu::emulator>(config);
-        control = d_emulator->control_address();
-    } else if (type == "null") {
-        if (args.has("addr"))
-            throw std::invalid_argument(
-                "device args: type=null is a stand-in in this process; "
-                "drop addr=");
-        d_null_device = std::make_unique<emu::null_device>();
-        control = d_null_device->control_address();
-    } else {
-        if (!args.has("addr"))
-            throw std::invalid_argument(
-                "device args: type=remote needs addr=<ip>[:port] of the "
-                "device's AXIoE port");
-        control = args.get_address("addr", "", axioe::default_port);
-    }
-    d_device = std::make_unique<device_controller>(control, options);
-    d_info = d_device->identify();
-    settle_ownership(args, type);
-    if (d_plan.stream_index >= d_info.num_rx_streams)
-        throw std::invalid_argument(
-            "device args: stream=" + std::to_string(d_plan.stream_index) +
-            " but the device has " + std::to_string(d_info.num_rx_streams) +
-            " RX stream(s)");
+    d_dev = device::open(args);
+    device& dev = *d_dev;
+    device::check_rx_stream(dev, d_plan.stream_index);
+    d_device = &dev.controller();
+    d_info = dev.info();
+    d_link = dev.link();
+    settle_ownership(args);
     if (!(d_info.formats & (1u << static_cast<uint32_t>(d_plan.format))))
         throw std::invalid_argument(std::string("the device does not stream ") +
                                     to_string(d_plan.format));
-    d_link = d_device->read_link(0);
 
     d_signal = parse_test_signal_args(args, d_plan.format, d_plan.sample_rate);
-    parse_impairments(args);
-    const bool wants_signal = args.has("signal") || args.has("freq") ||
-                              args.has("amplitude") || args.has("seed") ||
-                              d_impairments.any();
+    d_impairments = parse_impairment_args(args);
+    bool wants_signal = d_impairments.any();
+    for (const auto& key : test_signal_arg_keys())
+        wants_signal = wants_signal || args.has(key);
     if (wants_signal && !d_info.has(regs::cap::emulator))
         throw std::invalid_argument(
             "device args: signal=/freq=/amplitude=/seed= configure the "
             "emulator; the device at " +
-            control.to_string() + " is not one");
+            dev.address().to_string() + " is not one");
 }
 
-void rx_stream::impl::settle_ownership(const device_args& args, const std::string& type)
+void rx_stream::impl::open_nic_for(const device_args& args)
+{
+    const device_kind& kind = d_dev->kind();
+    const nic_config config = nic_config::from_args(args, kind.default_nic);
+    if (kind.nic_fixed && config.kind != kind.default_nic)
+        throw std::invalid_argument("device args: type=" + kind.name + " goes with nic=" +
+                                    kind.default_nic + " only: drop nic=");
+    // A device in this process sends from its link address, and the NIC receives on
+    // that address too; a remote device reaches the address that routes to it.
+    const uint32_t ip = d_dev->in_process() ? d_link.roce.ip()
+                                                    : route_source_ip(d_link.roce.ip());
+    d_nic = open_nic(config, kind.name, ip);
+}
+
+void rx_stream::impl::settle_ownership(const device_args& args)
 {
     const double lease = args.get_double("lease",
                                          regs::lease::default_ms / 1000.0,
@@ -255,8 +204,8 @@ void rx_stream::impl::settle_ownership(const device_args& args, const std::strin
     d_plan.lease_ms = static_cast<uint32_t>(std::lround(lease * 1000));
     d_plan.take_over = args.get_flag("take_over", false);
     d_plan.ownership = d_info.has(regs::cap::ownership);
-    // type=null is the benchmarks' in-process stand-in: it has no owners, by design.
-    if (!d_plan.ownership && type != "null")
+    // A device of this process (the benchmarks' stand-in) needs no owners.
+    if (!d_plan.ownership && !d_dev->in_process())
         d_logger->warn("the device at {} does not support stream ownership: any host on "
                        "its network can reconfigure this stream",
                        d_device->address().to_string());
@@ -295,43 +244,6 @@ void rx_stream::impl::settle_grace(const device_args& args)
                         "from the device's FIFO (" + format_number(fifo_s) +
                             " s) plus 5 ms to half the latency budget (latency=" +
                             format_number(d_plan.latency_budget_s) + " s)");
-}
-
-void rx_stream::impl::parse_impairments(const device_args& args)
-{
-    auto ppm = [&args](const char* key) {
-        return static_cast<uint32_t>(
-            std::lround(args.get_double(key, 0, 0, 1, "a probability") * 1e6));
-    };
-    emulated_impairments& im = d_impairments;
-    im.seed = static_cast<uint32_t>(args.get_uint("fault_seed", 1, 0, UINT32_MAX));
-    im.loss_ppm = ppm("loss");
-    im.loss_burst =
-        static_cast<uint32_t>(args.get_uint("loss_burst", 1, 1, 4096, "messages"));
-    im.duplicate_ppm = ppm("duplicate");
-    im.corrupt_ppm = ppm("corrupt");
-    im.delay_ppm = ppm("delay");
-    im.delay_messages =
-        static_cast<uint32_t>(args.get_uint("delay_messages", 4, 0, 31, "messages"));
-    // drop=3:17:200 drops exactly those WRITE messages; corrupt_icrc=, corrupt_payload=,
-    // bad_rkey=, bad_va= inject those faults into exactly the messages listed (the
-    // emulator's fault table: at most max_faults entries in all).
-    const std::pair<const char*, uint32_t> targeted[] = {
-        { "drop", regs::fault::drop },
-        { "corrupt_icrc", regs::fault::corrupt_icrc },
-        { "corrupt_payload", regs::fault::corrupt_payload },
-        { "bad_rkey", regs::fault::bad_rkey },
-        { "bad_va", regs::fault::bad_va },
-    };
-    for (const auto& [key, kind] : targeted)
-        for (const uint64_t message :
-             args.get_uint_list(key, 0, UINT64_MAX, "message indices"))
-            im.faults.emplace_back(message, kind);
-    if (im.faults.size() > regs::emu::max_faults)
-        throw std::invalid_argument(
-            "device args: drop=, corrupt_icrc=, corrupt_payload=, "
-            "bad_rkey= and bad_va= list at most " +
-            std::to_string(regs::emu::max_faults) + " messages in all");
 }
 
 void rx_stream::impl::settle_transport(const device_args& args)

@@ -9,7 +9,7 @@
 // signal"): one parser for the stream that programs the emulator and for the checkers
 // that recompute what it sends.
 
-#include "device_args.h"
+#include "signal_args.h"
 #include <gnuradio/rdma/test_signal.h>
 #include <cmath>
 #include <stdexcept>
@@ -17,6 +17,11 @@
 namespace gr {
 namespace rdma {
 
+const std::set<std::string>& test_signal_arg_keys()
+{
+    static const std::set<std::string> keys = { "signal", "freq", "amplitude", "seed" };
+    return keys;
+}
 
 test_signal_config parse_test_signal_args(const device_args& args,
                                           sample_format format,

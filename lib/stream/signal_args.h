@@ -8,8 +8,10 @@
 #ifndef INCLUDED_RDMA_STREAM_SIGNAL_ARGS_H
 #define INCLUDED_RDMA_STREAM_SIGNAL_ARGS_H
 
-#include "device_args.h"
+#include "../util/device_args.h"
 #include <gnuradio/rdma/test_signal.h>
+#include <set>
+#include <string>
 
 namespace gr {
 namespace rdma {
@@ -19,6 +21,8 @@ namespace rdma {
 test_signal_config parse_test_signal_args(const device_args& args,
                                           sample_format format,
                                           double sample_rate);
+//! The keys parse_test_signal_args() reads.
+const std::set<std::string>& test_signal_arg_keys();
 
 } // namespace rdma
 } // namespace gr

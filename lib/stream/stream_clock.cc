@@ -16,13 +16,6 @@ using u128 = unsigned __int128;
 constexpr uint64_t ns_per_s = 1000000000u;
 } // namespace
 
-int64_t host_time_ns()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<int64_t>(ts.tv_sec) * 1000000000ll + ts.tv_nsec;
-}
-
 stream_clock::stream_clock(rational rate,
                            uint64_t t0_ns,
                            int64_t offset_ns,

@@ -8,7 +8,8 @@
 #ifndef INCLUDED_RDMA_STREAM_STREAM_CLOCK_H
 #define INCLUDED_RDMA_STREAM_STREAM_CLOCK_H
 
-#include "rational_rate.h"
+#include "../util/host_time.h"
+#include "../util/rational_rate.h"
 #include <cstdint>
 
 namespace gr {
@@ -53,8 +54,6 @@ private:
     uint64_t d_grace = 0;
 };
 
-//! The host's wall clock, ns since the epoch (the clock the offset refers to).
-int64_t host_time_ns();
 
 } // namespace rdma
 } // namespace gr

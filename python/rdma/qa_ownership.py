@@ -190,9 +190,10 @@ class qa_ownership(gr_unittest.TestCase):
         self.assertEqual(self.stranger.read(RX_STATUS)[1][0] & RUNNING, 0)
 
     def test_take_over_ends_the_other_hosts_run(self):
-        a = rdma.rx_stream(self.args, "sc16", 1e6, 0)
+        # Two hosts: each its own view of the device (name=), as two processes have.
+        a = rdma.rx_stream(self.args + ",name=host_a", "sc16", 1e6, 0)
         a.start()
-        c = rdma.rx_stream(self.args + ",take_over=1", "sc16", 1e6, 0)
+        c = rdma.rx_stream(self.args + ",name=host_c,take_over=1", "sc16", 1e6, 0)
         c.start()
         got = 0
         deadline = time.monotonic() + 5.0

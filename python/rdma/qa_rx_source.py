@@ -136,9 +136,11 @@ class qa_rx_source(gr_unittest.TestCase):
 
     def test_two_top_blocks_at_once(self):
         threads, sockets = thread_count(), socket_count()
-        # Two emulators, two NICs and two flowgraphs share two cores: 5 MS/s each.
+        # Two streams of one emulator, two NICs and two flowgraphs share two cores:
+        # 5 MS/s each. One RX stream runs in one block at a time: the second takes
+        # stream 1.
         a = ramp_flowgraph("sc16", int(5e6), rate=5e6)
-        b = ramp_flowgraph("fc32", int(5e6), rate=5e6)
+        b = ramp_flowgraph("fc32", int(5e6), rate=5e6, args=ARGS + ",stream=1")
         self.assertNotEqual(a.src.ring_base(), b.src.ring_base())
         a.tb.start()
         b.tb.start()

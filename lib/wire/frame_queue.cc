@@ -6,45 +6,45 @@
  */
 
 #include "address_registry.h"
-#include "soft_frame_queue.h"
+#include "frame_queue.h"
 #include <algorithm>
 #include <cstring>
 
 namespace gr {
 namespace rdma {
-namespace nic {
+namespace wire {
 
 namespace {
 
-static_assert((soft_frame_queue::slots & (soft_frame_queue::slots - 1)) == 0,
+static_assert((frame_queue::slots & (frame_queue::slots - 1)) == 0,
               "the slot count must be a power of two");
-constexpr uint64_t mask = soft_frame_queue::slots - 1;
+constexpr uint64_t mask = frame_queue::slots - 1;
 
 // The in-process "network": soft NICs by RoCE address.
-using queue_registry = address_registry<soft_frame_queue>;
+using queue_registry = address_registry<frame_queue>;
 
 } // namespace
 
-soft_frame_queue::soft_frame_queue(event_notifier& wake, size_t slot_bytes)
+frame_queue::frame_queue(event_notifier& wake, size_t slot_bytes)
     : d_wake(wake), d_slot_bytes(slot_bytes), d_slots(slots)
 {
 }
 
-void soft_frame_queue::publish(const socket_address& address,
-                               const std::shared_ptr<soft_frame_queue>& queue)
+void frame_queue::publish(const socket_address& address,
+                               const std::shared_ptr<frame_queue>& queue)
 {
     queue_registry::publish(address, queue);
 }
 
-void soft_frame_queue::withdraw(const socket_address& address,
-                                const soft_frame_queue* queue)
+void frame_queue::withdraw(const socket_address& address,
+                                const frame_queue* queue)
 {
     queue_registry::withdraw(address, queue);
 }
 
-std::shared_ptr<soft_frame_queue> soft_frame_queue::find(const socket_address& address)
+std::shared_ptr<frame_queue> frame_queue::find(const socket_address& address)
 {
-    const std::shared_ptr<soft_frame_queue> queue = queue_registry::find(address);
+    const std::shared_ptr<frame_queue> queue = queue_registry::find(address);
     if (!queue)
         return nullptr;
     std::lock_guard<std::mutex> lock(queue->d_producer);
@@ -57,7 +57,7 @@ std::shared_ptr<soft_frame_queue> soft_frame_queue::find(const socket_address& a
     return queue;
 }
 
-size_t soft_frame_queue::push(const inproc_frame* frames, size_t count)
+size_t frame_queue::push(const inproc_frame* frames, size_t count)
 {
     std::lock_guard<std::mutex> lock(d_producer);
     if (d_closed || d_memory.empty())
@@ -84,23 +84,23 @@ size_t soft_frame_queue::push(const inproc_frame* frames, size_t count)
     return n;
 }
 
-size_t soft_frame_queue::available(size_t max) const
+size_t frame_queue::available(size_t max) const
 {
     const uint64_t head = d_head.load(std::memory_order_relaxed);
     return std::min<size_t>(max, d_tail.load(std::memory_order_acquire) - head);
 }
 
-const inproc_frame& soft_frame_queue::at(size_t i) const
+const inproc_frame& frame_queue::at(size_t i) const
 {
     return d_slots[(d_head.load(std::memory_order_relaxed) + i) & mask].frame;
 }
 
-void soft_frame_queue::release(size_t n)
+void frame_queue::release(size_t n)
 {
     d_head.store(d_head.load(std::memory_order_relaxed) + n, std::memory_order_release);
 }
 
-bool soft_frame_queue::prepare_sleep()
+bool frame_queue::prepare_sleep()
 {
     d_sleeping.store(true, std::memory_order_seq_cst);
     if (d_tail.load(std::memory_order_seq_cst) !=
@@ -111,12 +111,12 @@ bool soft_frame_queue::prepare_sleep()
     return true;
 }
 
-void soft_frame_queue::close()
+void frame_queue::close()
 {
     std::lock_guard<std::mutex> lock(d_producer);
     d_closed = true;
 }
 
-} // namespace nic
+} // namespace wire
 } // namespace rdma
 } // namespace gr

@@ -5,21 +5,23 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_NIC_NULL_NIC_H
-#define INCLUDED_RDMA_NIC_NULL_NIC_H
+#ifndef INCLUDED_RDMA_STANDIN_NULL_NIC_H
+#define INCLUDED_RDMA_STANDIN_NULL_NIC_H
 
-#include "nic.h"
+#include "../nic/nic.h"
 #include <cstdint>
 #include <memory>
 
 namespace gr {
 namespace rdma {
 namespace nic {
-
 class soft_tables;
+} // namespace nic
+
+namespace standin {
 
 /*!
- * One WRITE message as the null device (emu::null_device) hands it to a null NIC:
+ * One WRITE message as the null device (standin::null_device) hands it to a null NIC:
  * where it starts, how long it is, its packets' size (the path MTU), and whether it
  * carries immediate data.
  */
@@ -42,7 +44,8 @@ struct null_message {
 class null_port
 {
 public:
-    explicit null_port(std::shared_ptr<soft_tables> tables) : d_tables(std::move(tables))
+    explicit null_port(std::shared_ptr<nic::soft_tables> tables)
+        : d_tables(std::move(tables))
     {
     }
 
@@ -58,7 +61,7 @@ public:
     execute(uint32_t qpn, uint32_t rkey, const null_message* messages, size_t count);
 
 private:
-    const std::shared_ptr<soft_tables> d_tables;
+    const std::shared_ptr<nic::soft_tables> d_tables;
 };
 
 /*!
@@ -68,7 +71,7 @@ private:
  * code, the same checks), no socket and no thread. Its only writer is a null device in
  * the same process, which finds it with find(roce_address()).
  */
-class null_nic : public device
+class null_nic : public nic::device
 {
 public:
     null_nic();
@@ -81,20 +84,20 @@ public:
     socket_address roce_address() const override { return d_address; }
     int numa_node() const override { return -1; }
     unsigned max_path_mtu() const override { return 4096; }
-    std::unique_ptr<protection_domain> alloc_pd() override;
-    std::unique_ptr<completion_queue> create_cq(int entries) override;
-    counters read_counters() const override;
+    std::unique_ptr<nic::protection_domain> alloc_pd() override;
+    std::unique_ptr<nic::completion_queue> create_cq(int entries) override;
+    nic::counters read_counters() const override;
 
     //! The port of the null NIC at \p address in this process; null if there is none.
     static std::shared_ptr<null_port> find(const socket_address& address);
 
 private:
-    const std::shared_ptr<soft_tables> d_tables;
+    const std::shared_ptr<nic::soft_tables> d_tables;
     const socket_address d_address;
     const std::shared_ptr<null_port> d_port;
 };
 
-} // namespace nic
+} // namespace standin
 } // namespace rdma
 } // namespace gr
 

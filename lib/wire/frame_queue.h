@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_NIC_SOFT_FRAME_QUEUE_H
-#define INCLUDED_RDMA_NIC_SOFT_FRAME_QUEUE_H
+#ifndef INCLUDED_RDMA_WIRE_FRAME_QUEUE_H
+#define INCLUDED_RDMA_WIRE_FRAME_QUEUE_H
 
 #include "../util/event_notifier.h"
 #include "../util/socket_address.h"
@@ -19,7 +19,7 @@
 
 namespace gr {
 namespace rdma {
-namespace nic {
+namespace wire {
 
 //! A RoCEv2 UDP payload handed over in-process, with the addresses its ICRC covers.
 struct inproc_frame {
@@ -45,23 +45,23 @@ struct inproc_frame {
  * Found by the soft NIC's RoCE address (publish()/find()); slot memory is allocated
  * when the first producer connects, so a NIC that only uses UDP pays nothing.
  */
-class soft_frame_queue
+class frame_queue
 {
 public:
     static constexpr size_t slots = 1024;
 
     //! \p wake is the NIC's eventfd; signalled only until close().
-    soft_frame_queue(event_notifier& wake, size_t slot_bytes);
-    soft_frame_queue(const soft_frame_queue&) = delete;
-    soft_frame_queue& operator=(const soft_frame_queue&) = delete;
+    frame_queue(event_notifier& wake, size_t slot_bytes);
+    frame_queue(const frame_queue&) = delete;
+    frame_queue& operator=(const frame_queue&) = delete;
 
     //! Make \p queue findable at \p address (the NIC's RoCE address).
     static void publish(const socket_address& address,
-                        const std::shared_ptr<soft_frame_queue>& queue);
+                        const std::shared_ptr<frame_queue>& queue);
     //! Undo publish() of \p queue; the NIC calls it, then close(), before it goes away.
-    static void withdraw(const socket_address& address, const soft_frame_queue* queue);
+    static void withdraw(const socket_address& address, const frame_queue* queue);
     //! The queue at \p address, connected (slot memory allocated); null if none.
-    static std::shared_ptr<soft_frame_queue> find(const socket_address& address);
+    static std::shared_ptr<frame_queue> find(const socket_address& address);
 
     /*!
      * Producer: copy up to \p count frames into the ring; returns how many were taken
@@ -106,7 +106,7 @@ private:
     alignas(64) std::atomic<bool> d_sleeping{ false };
 };
 
-} // namespace nic
+} // namespace wire
 } // namespace rdma
 } // namespace gr
 

@@ -6,14 +6,17 @@
  */
 
 #include "../regs/register_map.h"
-#include "device_clock.h"
+#include "../emu/device_clock.h"
 #include "null_device.h"
 #include <algorithm>
 #include <chrono>
 
 namespace gr {
 namespace rdma {
-namespace emu {
+namespace standin {
+
+// The emulator's register file and engine, behind a device that writes no samples.
+using namespace emu;
 
 namespace {
 
@@ -197,8 +200,8 @@ uint32_t null_device::start(const rx_descriptor& d)
     uint32_t error = validate(d, link_mtu);
     if (error == ec::none && d.transport != regs::transport_type::uc)
         error = ec::bad_transport;
-    std::shared_ptr<nic::null_port> port;
-    if (error == ec::none && !(port = nic::null_nic::find(d.destination)))
+    std::shared_ptr<null_port> port;
+    if (error == ec::none && !(port = null_nic::find(d.destination)))
         error = ec::bad_destination; // only a null NIC of this process is reachable
     if (error != ec::none) {
         d_status = regs::status::error | (error << regs::status::error_shift);
@@ -251,7 +254,7 @@ void null_device::stream(stream_thread::lock_type& lock)
     const uint64_t burst = d.num_samples ? d.num_samples : UINT64_MAX;
     const uint64_t total = d.num_samples ? (d.num_samples + spm - 1) / spm : UINT64_MAX;
     const uint32_t notify = d.notify_interval;
-    std::vector<nic::null_message> batch(max_batch_messages);
+    std::vector<null_message> batch(max_batch_messages);
     uint64_t next = 0;
 
     while (d_thread.running()) {
@@ -278,7 +281,7 @@ void null_device::stream(stream_thread::lock_type& lock)
         uint64_t packets = 0, samples = 0, imms = 0;
         for (; next < ready && n < batch.size(); next++, n++) {
             const uint64_t count = samples_in(next);
-            nic::null_message& m = batch[n];
+            null_message& m = batch[n];
             m.va = d.va + (next * d.payload_bytes) % d.ring_bytes;
             m.bytes = static_cast<uint32_t>(count * item);
             m.packet_bytes = d.path_mtu;
@@ -297,6 +300,6 @@ void null_device::stream(stream_thread::lock_type& lock)
     }
 }
 
-} // namespace emu
+} // namespace standin
 } // namespace rdma
 } // namespace gr

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../util/parse_number.h"
+#include "parse_number.h"
 #include "device_args.h"
 #include <algorithm>
 #include <stdexcept>

@@ -12,9 +12,9 @@
 
 #include "../nic/soft_nic.h"
 #include "../nic/soft_responder.h"
-#include "ack_receiver.h"
-#include "rx_engine.h"
-#include "udp_wire.h"
+#include "../emu/ack_receiver.h"
+#include "../emu/rx_engine.h"
+#include "../emu/udp_wire.h"
 #include <gnuradio/rdma/ramp.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>

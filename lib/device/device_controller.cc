@@ -6,7 +6,7 @@
  */
 
 #include "device_controller.h"
-#include "stream_clock.h"
+#include "../util/host_time.h"
 #include <cstdio>
 #include <cstring>
 #include <random>

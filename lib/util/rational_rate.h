@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_STREAM_RATIONAL_RATE_H
-#define INCLUDED_RDMA_STREAM_RATIONAL_RATE_H
+#ifndef INCLUDED_RDMA_UTIL_RATIONAL_RATE_H
+#define INCLUDED_RDMA_UTIL_RATIONAL_RATE_H
 
 #include <cstdint>
 

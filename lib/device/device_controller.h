@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_STREAM_DEVICE_CONTROLLER_H
-#define INCLUDED_RDMA_STREAM_DEVICE_CONTROLLER_H
+#ifndef INCLUDED_RDMA_DEVICE_DEVICE_CONTROLLER_H
+#define INCLUDED_RDMA_DEVICE_DEVICE_CONTROLLER_H
 
 #include "../axioe/axioe_client.h"
 #include "../regs/register_map.h"

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_NIC_ADDRESS_REGISTRY_H
-#define INCLUDED_RDMA_NIC_ADDRESS_REGISTRY_H
+#ifndef INCLUDED_RDMA_WIRE_ADDRESS_REGISTRY_H
+#define INCLUDED_RDMA_WIRE_ADDRESS_REGISTRY_H
 
 #include "../util/socket_address.h"
 #include <cstdint>
@@ -16,7 +16,7 @@
 
 namespace gr {
 namespace rdma {
-namespace nic {
+namespace wire {
 
 /*!
  * The in-process "network" of NICs that need no socket (the soft NIC's in-process wire,
@@ -69,7 +69,7 @@ private:
     }
 };
 
-} // namespace nic
+} // namespace wire
 } // namespace rdma
 } // namespace gr
 

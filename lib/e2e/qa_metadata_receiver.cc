@@ -11,9 +11,9 @@
 
 #include "../emu/emulator.h"
 #include "../regs/register_map.h"
-#include "metadata_monitor.h"
-#include "metadata_receiver.h"
-#include "stream_clock.h"
+#include "../stream/metadata_monitor.h"
+#include "../stream/metadata_receiver.h"
+#include "../stream/stream_clock.h"
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <chrono>

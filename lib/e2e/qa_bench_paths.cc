@@ -13,7 +13,7 @@
 #include "../emu/udp_sample_builder.h"
 #include "../nic/soft_nic.h"
 #include "../regs/register_map.h"
-#include "latency_probe.h"
+#include "../stream/latency_probe.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <cppunit/TestFixture.h>
@@ -205,17 +205,29 @@ public:
     {
         rx_stream s("type=emu,wire=inproc,signal=ramp,hugepages=off", "sc16", 20e6, 0);
         const uint64_t items = 3 * s.ring_items() + 4321;
-        rx_stream burst(
-            "type=emu,wire=inproc,signal=ramp,hugepages=off", "sc16", 20e6, items);
+        rx_stream burst("type=emu,wire=inproc,signal=ramp,hugepages=off,stream=1",
+                        "sc16",
+                        20e6,
+                        items);
         burst.start();
         const drained r = drain(burst, true);
         CPPUNIT_ASSERT_EQUAL(items, r.items);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
         const auto c = burst.read_counters();
         // Nothing is lost on the in-process wire: only a device starved for longer
-        // than its FIFO (a busy machine) drops, and then exactly that is a gap.
-        CPPUNIT_ASSERT_EQUAL(c.at("device.samples_dropped"), c.at("host.lost"));
-        CPPUNIT_ASSERT_EQUAL(c.at("device.samples_dropped"), r.gap_items);
+        // than its FIFO (a busy machine) drops, and what it drops is a gap. A starved
+        // emulator thread may also hand over a packet it decided to send in time only
+        // after the host's deadline for it: the host has declared it lost by then, and
+        // says so. So on a busy machine the host may lose a few packets more than the
+        // device dropped, never fewer, and every loss is reported as a gap.
+        const uint64_t dropped = c.at("device.samples_dropped");
+        const uint64_t lost = c.at("host.lost");
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(lost) + " < " + std::to_string(dropped),
+                               lost >= dropped);
+        if (dropped == 0)
+            CPPUNIT_ASSERT_MESSAGE("lost " + std::to_string(lost) + " on an idle wire",
+                                   lost <= 4 * 1024); // at most a few late packets
+        CPPUNIT_ASSERT_EQUAL(lost, r.gap_items);
         CPPUNIT_ASSERT_EQUAL(items, c.at("host.delivered") + c.at("host.lost"));
         CPPUNIT_ASSERT(c.count("host.latency.samples") ==
                        0); // the probe is off by default

@@ -10,7 +10,7 @@
 // AXIoE client, so each its own owner identity.
 
 #include "../emu/emulator.h"
-#include "device_controller.h"
+#include "../device/device_controller.h"
 #include <gnuradio/rdma/rx_stream.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
@@ -62,10 +62,15 @@ struct shared_device {
         return "type=remote,addr=" + dev.control_address().to_string() +
                ",signal=ramp,latency=0.1" + (more.empty() ? "" : "," + more);
     }
-    std::unique_ptr<rx_stream> host(const std::string& more = "") const
+    //! Each host sees the device through its own controller (name=), as a host of its
+    //! own would.
+    std::unique_ptr<rx_stream> host(const std::string& more = "")
     {
-        return std::make_unique<rx_stream>(args(more), "sc16", 1e6, 0);
+        const std::string name = "name=host" + std::to_string(++hosts);
+        return std::make_unique<rx_stream>(
+            args(more.empty() ? name : name + "," + more), "sc16", 1e6, 0);
     }
+    unsigned hosts = 0;
     bool owned() const { return dev.registers().owner_of(0).owned; }
 };
 

@@ -5,10 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_STREAM_DEVICE_ARGS_H
-#define INCLUDED_RDMA_STREAM_DEVICE_ARGS_H
+#ifndef INCLUDED_RDMA_UTIL_DEVICE_ARGS_H
+#define INCLUDED_RDMA_UTIL_DEVICE_ARGS_H
 
-#include "../util/socket_address.h"
+#include "socket_address.h"
 #include <cstdint>
 #include <map>
 #include <set>

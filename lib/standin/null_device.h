@@ -5,23 +5,23 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_EMU_NULL_DEVICE_H
-#define INCLUDED_RDMA_EMU_NULL_DEVICE_H
+#ifndef INCLUDED_RDMA_STANDIN_NULL_DEVICE_H
+#define INCLUDED_RDMA_STANDIN_NULL_DEVICE_H
 
 #include "../axioe/axioe_server.h"
-#include "../nic/null_nic.h"
-#include "register_file.h"
-#include "rx_descriptor.h"
-#include "rx_engine.h"
-#include "stream_thread.h"
-#include "wire.h"
+#include "../emu/register_file.h"
+#include "../emu/rx_descriptor.h"
+#include "../emu/rx_engine.h"
+#include "../emu/stream_thread.h"
+#include "../emu/wire.h"
+#include "null_nic.h"
 #include <atomic>
 #include <memory>
 #include <vector>
 
 namespace gr {
 namespace rdma {
-namespace emu {
+namespace standin {
 
 /*!
  * type=null: the device half of the zero-copy ceiling benchmark (docs/performance.md),
@@ -54,15 +54,15 @@ private:
     class idle_wire;
     class target;
 
-    uint32_t start(const rx_descriptor& d);
+    uint32_t start(const emu::rx_descriptor& d);
     void stop();
-    void stream(stream_thread::lock_type& lock);
+    void stream(emu::stream_thread::lock_type& lock);
     bool has_immediate(uint64_t message) const;
     uint64_t samples_in(uint64_t message) const;
 
     // Guarded by d_thread's lock; the descriptor and port are the thread's while running.
-    rx_descriptor d_desc;
-    std::shared_ptr<nic::null_port> d_port;
+    emu::rx_descriptor d_desc;
+    std::shared_ptr<null_port> d_port;
     int64_t d_mono_t0_ns = 0;
 
     std::atomic<uint32_t> d_status{ 0 };
@@ -73,14 +73,14 @@ private:
 
     // Declared in creation order; the server goes first on destruction.
     std::unique_ptr<idle_wire> d_link;
-    std::unique_ptr<rx_engine> d_engine; // holds the descriptor registers; never started
-    std::unique_ptr<register_file> d_registers;
+    std::unique_ptr<emu::rx_engine> d_engine; // holds the descriptor registers; never started
+    std::unique_ptr<emu::register_file> d_registers;
     std::unique_ptr<target> d_target;
-    stream_thread d_thread;
+    emu::stream_thread d_thread;
     std::unique_ptr<axioe::server> d_server;
 };
 
-} // namespace emu
+} // namespace standin
 } // namespace rdma
 } // namespace gr
 

@@ -5,12 +5,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "address_registry.h"
+#include "../nic/soft_completion_queue.h"
+#include "../nic/soft_protection_domain.h"
+#include "../nic/soft_queue_pair.h"
+#include "../nic/soft_tables.h"
+#include "../wire/address_registry.h"
 #include "null_nic.h"
-#include "soft_completion_queue.h"
-#include "soft_protection_domain.h"
-#include "soft_queue_pair.h"
-#include "soft_tables.h"
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -18,12 +18,15 @@
 
 namespace gr {
 namespace rdma {
-namespace nic {
+namespace standin {
+
+// The soft NIC's verbs objects, without its socket and thread.
+using namespace nic;
 
 namespace {
 
 // Null NICs by address: the only "network" they are on.
-using port_registry = address_registry<null_port>;
+using port_registry = wire::address_registry<null_port>;
 
 socket_address next_address()
 {
@@ -136,6 +139,6 @@ std::shared_ptr<null_port> null_nic::find(const socket_address& address)
     return port_registry::find(address);
 }
 
-} // namespace nic
+} // namespace standin
 } // namespace rdma
 } // namespace gr

@@ -1,0 +1,178 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "device.h"
+#include <map>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+
+// The devices open in this process, by identity. Weak: a device closes when its last
+// stream and block let go of it.
+struct open_devices {
+    std::mutex mutex;
+    std::map<std::string, std::weak_ptr<device>> by_identity;
+};
+open_devices& cache()
+{
+    static open_devices c;
+    return c;
+}
+
+const device_kind_registrar remote_kind({ "remote",
+                                          "a device (hardware, or gr-rdma-emu) at addr=",
+                                          {},
+                                          nullptr,
+                                          "soft",
+                                          false });
+
+// Keys every device reads.
+const std::set<std::string> common_keys = { "type", "addr", "name", "timeout", "retries" };
+
+std::string kind_list()
+{
+    std::string out;
+    for (const auto& n : device_kind_names())
+        out += (out.empty() ? "" : "|") + n;
+    return out;
+}
+
+} // namespace
+
+std::set<std::string> device::keys()
+{
+    std::set<std::string> out = common_keys;
+    for (const auto& name : device_kind_names())
+        for (const auto& k : find_device_kind(name)->keys)
+            out.insert(k);
+    return out;
+}
+
+std::shared_ptr<device> device::open(const device_args& args)
+{
+    const std::string type = args.get("type", args.has("addr") ? "remote" : "emu");
+    const device_kind* kind = find_device_kind(type);
+    if (!kind)
+        throw std::invalid_argument("device args: type=" + type +
+                                    " is invalid: expected one of " + kind_list());
+    // Keys of other kinds make no sense here (e.g. wire= for a remote device).
+    for (const auto& name : device_kind_names()) {
+        if (name == type)
+            continue;
+        for (const auto& k : find_device_kind(name)->keys)
+            if (args.has(k) && !kind->keys.count(k))
+                throw std::invalid_argument("device args: " + k + "= belongs to type=" +
+                                            name + ", not type=" + type);
+    }
+    axioe::client_options options;
+    options.timeout = std::chrono::microseconds(static_cast<int64_t>(
+        args.get_double("timeout", 0.05, 0.001, 60, "seconds") * 1e6));
+    options.retries = static_cast<int>(args.get_uint("retries", 10, 0, 1000, "resends"));
+
+    std::string identity;
+    socket_address control;
+    if (kind->start) {
+        if (args.has("addr"))
+            throw std::invalid_argument("device args: addr= names a remote device; type=" +
+                                        type + " runs in this process: drop addr=, or "
+                                        "use type=remote");
+        identity = type + "/" + args.get("name", "");
+        for (const auto& k : kind->keys)
+            if (args.has(k))
+                identity += "," + k + "=" + args.get(k, "");
+    } else {
+        if (!args.has("addr"))
+            throw std::invalid_argument("device args: type=" + type +
+                                        " needs addr=<ip>[:port] of the device's AXIoE "
+                                        "port");
+        control = args.get_address("addr", "", axioe::default_port);
+        // name= opens the device once more, as another host would: its own controller,
+        // its own streams (tests of several hosts in one process).
+        identity = type + "/" + control.to_string() + "/" + args.get("name", "");
+    }
+
+    open_devices& c = cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (auto existing = c.by_identity[identity].lock())
+        return existing;
+    std::unique_ptr<device_backend> backend;
+    if (kind->start) {
+        backend = kind->start(args);
+        control = backend->control_address();
+    }
+    std::shared_ptr<device> dev(
+        new device(*kind, identity, std::move(backend), control, options));
+    c.by_identity[identity] = dev;
+    return dev;
+}
+
+device::device(const device_kind& kind,
+               std::string identity,
+               std::unique_ptr<device_backend> backend,
+               const socket_address& control,
+               const axioe::client_options& options)
+    : d_kind(&kind),
+      d_identity(std::move(identity)),
+      d_backend(std::move(backend)),
+      d_controller(std::make_unique<device_controller>(control, options))
+{
+    d_info = d_controller->identify();
+    d_link = d_controller->read_link(0);
+}
+
+device::~device()
+{
+    // The controller goes before the backend it talks to (members in reverse order).
+    open_devices& c = cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    const auto it = c.by_identity.find(d_identity);
+    if (it != c.by_identity.end() && it->second.expired())
+        c.by_identity.erase(it);
+}
+
+void device::check_rx_stream(const device& dev, unsigned stream)
+{
+    if (stream >= dev.d_info.num_rx_streams)
+        throw std::invalid_argument(
+            "device args: stream=" + std::to_string(stream) + " but the device has " +
+            std::to_string(dev.d_info.num_rx_streams) + " RX stream(s)" +
+            (dev.d_kind->keys.count("streams")
+                 ? " (type=" + dev.d_kind->name + ": give streams=<count>)"
+                 : ""));
+}
+
+std::unique_ptr<device::rx_claim> device::claim_rx(const std::shared_ptr<device>& dev,
+                                                   unsigned stream)
+{
+    check_rx_stream(*dev, stream);
+    return std::make_unique<rx_claim>(dev, stream);
+}
+
+device::rx_claim::rx_claim(std::shared_ptr<device> dev, unsigned stream)
+    : d_device(std::move(dev)), d_stream(stream)
+{
+    std::lock_guard<std::mutex> lock(d_device->d_mutex);
+    if (!d_device->d_claimed_rx.insert(stream).second)
+        throw std::invalid_argument(
+            "device args: RX stream " + std::to_string(stream) + " of the device " +
+            d_device->d_identity + " is running in another stream of this process: stop "
+            "that one first, give stream=<another index> (it has " +
+            std::to_string(d_device->d_info.num_rx_streams) + "), or name=<something> "
+            "for a device of its own");
+}
+
+device::rx_claim::~rx_claim()
+{
+    std::lock_guard<std::mutex> lock(d_device->d_mutex);
+    d_device->d_claimed_rx.erase(d_stream);
+}
+
+} // namespace rdma
+} // namespace gr

@@ -1,0 +1,58 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// type=emu: the emulator, started in this process and reached over AXIoE on loopback
+// like any device (docs/device-args.md). The code that opens devices finds it by name.
+
+#include "../device/device_kind.h"
+#include "emulator.h"
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+namespace {
+
+class emulated_device : public device_backend
+{
+public:
+    explicit emulated_device(const emulator_config& config) : d_emulator(config) {}
+    socket_address control_address() const override
+    {
+        return d_emulator.control_address();
+    }
+
+private:
+    emulator d_emulator;
+};
+
+// RX streams of an emulator started in-process: enough for several channels of one
+// device; each idle stream costs one sleeping thread.
+constexpr unsigned default_streams = 4;
+
+std::unique_ptr<device_backend> start(const device_args& args)
+{
+    emulator_config config;
+    config.link = args.get_address("link_addr", "127.0.0.1", 0);
+    config.wire = parse_wire_type(args.get_choice("wire", { "udp", "inproc" }, "udp"));
+    config.rx_streams = static_cast<unsigned>(args.get_uint(
+        "streams", default_streams, 1, 16, "RX streams", "of the emulator in this process"));
+    return std::make_unique<emulated_device>(config);
+}
+
+const device_kind_registrar kind({ "emu",
+                                   "the built-in SDR emulator, in this process",
+                                   { "link_addr", "wire", "streams" },
+                                   start,
+                                   "soft",
+                                   false });
+
+} // namespace
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
