@@ -5,8 +5,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 
-"""gr-rdma-find against emulator daemons (docs/find-probe.md): it lists the daemons that
-answer, directly or by broadcast, and nothing else."""
+"""gr-rdma-find and gr-rdma-probe against emulator daemons (docs/find-probe.md): find
+lists the daemons that answer, directly or by broadcast, and nothing else; probe shows
+what a daemon says about itself and changes nothing on it."""
 
 import json
 import os
@@ -19,13 +20,17 @@ import threading
 import time
 
 from gnuradio import gr_unittest
+from gnuradio import rdma
 
 EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
 FIND = os.environ.get("GR_RDMA_FIND", "gr-rdma-find")
+PROBE = os.environ.get("GR_RDMA_PROBE", "gr-rdma-probe")
 
 HEADER = ">HBBIIHBB"  # magic, version, opcode, sequence, address, count, status, reserved
 MAGIC, READ, RESPONSE = 0xAE10, 0x01, 0x80
-OKAY, DECERR = 0x00, 0x03
+OKAY, DECERR, NOT_OWNER = 0x00, 0x03, 0x12
+RX_OWNER, OWNER_OTHER = 0x2078, 2
+EMU_EXTENSION = 0xF000
 CAPABILITIES = "RX_UC RX_RC IMMEDIATE CLOCK METADATA EMULATOR OWNERSHIP"
 
 
@@ -111,6 +116,50 @@ class fake_device(udp_thread):
         if status == OKAY:
             answer += struct.pack(">%dI" % count, *([0x12345678] + [0] * (count - 1)))
         s.sendto(answer, peer)
+
+
+class recording_proxy(udp_thread):
+    """Relays AXIoE between a client and a daemon, keeping each request's opcode and
+    address: what the client did to the device, datagram by datagram."""
+
+    def __init__(self, device_port):
+        self.device = ("127.0.0.1", device_port)
+        self.back = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.back.bind(("127.0.0.1", 0))
+        self.client = None
+        self.requests = []
+        super().__init__()
+
+    def sockets(self):
+        return [self.sock, self.back]
+
+    def on_datagram(self, s, data, peer):
+        if s is self.sock:
+            self.client = peer
+            _, _, opcode, _, address, count, _, _ = struct.unpack(HEADER, data[:16])
+            self.requests.append((opcode, address, count))
+            self.back.sendto(data, self.device)
+        elif self.client is not None:
+            self.sock.sendto(data, self.client)
+
+
+def read_word(port, address):
+    """One AXIoE READ from a client of its own: (status, word or None)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.settimeout(0.05)
+        sequence = int.from_bytes(os.urandom(4), "big")
+        request = struct.pack(HEADER, MAGIC, 1, READ, sequence, address, 1, 0, 0)
+        for _ in range(20):
+            s.sendto(request, ("127.0.0.1", port))
+            try:
+                answer = s.recv(2048)
+            except socket.timeout:
+                continue
+            header = struct.unpack(HEADER, answer[:16])
+            if header[3] == sequence:
+                word = struct.unpack(">I", answer[16:20])[0] if len(answer) >= 20 else None
+                return header[6], word
+    raise AssertionError("the daemon does not answer")
 
 
 class qa_find_probe(gr_unittest.TestCase):
@@ -235,11 +284,110 @@ class qa_find_probe(gr_unittest.TestCase):
         self.assert_usage_error(run(FIND, "--addr"), "--addr needs a value", "--addr")
         self.assertIn("lo has none", run(FIND, "--broadcast", "lo").stderr)
 
+    # ---- gr-rdma-probe -----------------------------------------------------------
+
+    def test_probe_text(self):
+        proc = run(PROBE, "--addr", self.addr_a)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = proc.stdout
+        self.assertTrue(out.startswith("gr-rdma emulator at %s\n" % self.addr_a), out)
+        self.assertIn("    capabilities: %s\n" % CAPABILITIES, out)
+        self.assertIn("    serial: 0xa11ce\n", out)
+        self.assertIn("    rx streams: 3\n", out)
+        self.assertIn("    formats: sc16 fc32\n", out)
+        for s in range(3):
+            self.assertIn("\n  RX stream %d\n" % s, out)
+        self.assertNotIn("RX stream 3", out)
+        self.assertIn("\n  Link 0\n    address: 127.0.0.1\n", out)
+        self.assertIn("    owner: free\n", out)
+        self.assertIn("    lease: 5000 ms\n", out)
+        self.assertIn("\n  Metadata\n", out)
+        self.assertIn("\n  RF: not reported by this device\n", out)
+
+    def test_probe_json(self):
+        proc = run(PROBE, "--addr", self.addr_b, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        d = json.loads(proc.stdout)
+        self.assertEqual(d["addr"], self.addr_b)
+        self.assertEqual(d["type"], "emulator")
+        self.assertEqual(" ".join(d["identity"]["capabilities"]), CAPABILITIES)
+        self.assertEqual(d["identity"]["serial"], "0xb0b")
+        self.assertEqual(d["identity"]["rx_streams"], 1)
+        self.assertEqual(len(d["rx_streams"]), 1)
+        self.assertEqual(len(d["links"]), 1)
+        stream = d["rx_streams"][0]
+        self.assertEqual((stream["owner"], stream["lease_ms"], stream["running"]),
+                         ("free", 5000, False))
+        self.assertIn("payload_bytes", stream["descriptor"])
+        self.assertEqual(stream["counters"]["samples_emitted"], 0)
+        self.assertFalse(d["rf"]["reported"])
+        self.assertGreater(d["clock"]["device_time_ns"], 1.6e18)
+
+    def test_probe_reads_only_and_sees_another_hosts_stream(self):
+        host = rdma.rx_stream("type=remote,addr=%s,signal=ramp" % self.addr_b, "sc16",
+                              1e6, 0)
+        host.start()
+        self.addCleanup(host.stop)
+        self.assertGreater(self.receive(host), 0)
+        proxy = recording_proxy(self.port_b)
+        self.addCleanup(proxy.close)
+        proc = run(PROBE, "--addr", "127.0.0.1:%d" % proxy.port, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        stream = json.loads(proc.stdout)["rx_streams"][0]
+        self.assertEqual(stream["owner"], "owned by another host")
+        self.assertTrue(stream["running"])
+        self.assertEqual(stream["descriptor"], {"readable": False, "refused": "NOT_OWNER"})
+        self.assertGreater(stream["counters"]["samples_emitted"], 0)
+        # Plain READs only: no write, no FIFO read, nothing in the emulator's own
+        # block (its fault log pops when read).
+        self.assertGreater(len(proxy.requests), 5)
+        for opcode, address, count in proxy.requests:
+            self.assertEqual(opcode, READ, (opcode, hex(address)))
+            self.assertLess(address + 4 * count, EMU_EXTENSION, hex(address))
+        # The host keeps its stream, which keeps running.
+        self.assertEqual(read_word(self.port_b, RX_OWNER), (OKAY, OWNER_OTHER))
+        self.assertGreater(self.receive(host), 0)
+        text = run(PROBE, "--addr", self.addr_b).stdout
+        self.assertIn("    owner: owned by another host\n", text)
+        self.assertIn("    Descriptor: not readable: another host owns the stream\n", text)
+        self.assertIn("    status: running\n", text)
+
+    def receive(self, host):
+        got, deadline = 0, time.monotonic() + 5
+        while got < 10000 and time.monotonic() < deadline:
+            x = host.recv(1 << 14, 0.1)
+            got += len(x)
+            host.release(len(x))
+        return got
+
+    def test_probe_no_device(self):
+        dead = "127.0.0.1:%d" % free_udp_port()
+        proc = run(PROBE, "--addr", dead)
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.stdout, "")
+        self.assertIn(dead, proc.stderr)
+        self.assertIn("no valid response", proc.stderr)
+        fake = fake_device("bad_magic")
+        try:
+            proc = run(PROBE, "--addr", "127.0.0.1:%d" % fake.port)
+        finally:
+            fake.close()
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.stdout, "")
+        self.assertIn("is not a gr-rdma device (ID_MAGIC reads 0x12345678", proc.stderr)
+
+    def test_probe_bad_flags(self):
+        for value in ("1.2.3", "127.0.0.1:0", "127.0.0.1:65536", "0.0.0.0", "", "x"):
+            self.assert_usage_error(run(PROBE, "--addr", value), "--addr", value)
+        self.assert_usage_error(run(PROBE, "--bogus"), "--bogus", "--bogus")
+        self.assert_usage_error(run(PROBE, "--addr"), "--addr needs a value", "--addr")
+
     def test_help(self):
-        proc = run(FIND, "--help")
-        self.assertEqual(proc.returncode, 0)
-        self.assertIn("usage:", proc.stdout)
-        self.assertIn("Exit status", proc.stdout)
+        for tool in (FIND, PROBE):
+            proc = run(tool, "--help")
+            self.assertEqual(proc.returncode, 0)
+            self.assertIn("usage:", proc.stdout)
+            self.assertIn("Exit status", proc.stdout)
 
 
 NS_A, NS_B = "grfind%d-a" % os.getpid(), "grfind%d-b" % os.getpid()
