@@ -27,6 +27,7 @@ void usage(const char* argv0)
         stderr,
         "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N] "
         "[--fifo-ms MS]\n"
+        "       [--serial N]\n"
         "  --control  AXIoE address to listen on (default 127.0.0.1:50100: this host\n"
         "             only). To serve hosts elsewhere give the address of the link to\n"
         "             them, ideally a dedicated interface or VLAN; 0.0.0.0 listens on\n"
@@ -42,6 +43,8 @@ void usage(const char* argv0)
         "  --streams  number of RX streams, 1..16 (default 1)\n"
         "  --fifo-ms  how late it may send before dropping samples (overflow,\n"
         "             counted and logged), 0.1..10000 (default 30)\n"
+        "  --serial   the serial number it reports (ID_SERIAL), 0..2^64-1, decimal or\n"
+        "             0x-hex (default 0x5eed0001): tells daemons apart in gr-rdma-find\n"
         "Runs until SIGINT or SIGTERM, then exits 0. Exit status 2: a usage error;\n"
         "1: the emulator could not start (e.g. the address is in use).\n",
         argv0);
@@ -75,6 +78,14 @@ uint32_t parse_fifo_us(const std::string& value)
     if (!ms || *ms < 0.1 || *ms > 10000)
         bad_flag("--fifo-ms", value, "milliseconds 0.1..10000");
     return static_cast<uint32_t>(std::lround(*ms * 1000));
+}
+
+uint64_t parse_serial(const std::string& value)
+{
+    const auto n = gr::rdma::parse_uint(value);
+    if (!n)
+        bad_flag("--serial", value, "an integer 0..18446744073709551615 (or 0x-hex)");
+    return *n;
 }
 
 gr::rdma::socket_address
@@ -111,7 +122,8 @@ int main(int argc, char** argv)
                 return 0;
             }
             const bool known = arg == "--control" || arg == "--link" || arg == "--wire" ||
-                               arg == "--streams" || arg == "--fifo-ms";
+                               arg == "--streams" || arg == "--fifo-ms" ||
+                               arg == "--serial";
             if (!known || i + 1 >= argc) {
                 usage(argv[0]);
                 std::fprintf(stderr,
@@ -129,6 +141,8 @@ int main(int argc, char** argv)
                 config.wire = parse_wire(value);
             else if (arg == "--streams")
                 config.rx_streams = parse_streams(value);
+            else if (arg == "--serial")
+                config.serial = parse_serial(value);
             else
                 config.fifo_us = parse_fifo_us(value);
         }
