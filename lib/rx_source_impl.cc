@@ -6,6 +6,7 @@
  */
 
 #include "rx_source_impl.h"
+#include "util/device_args.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/rdma/sample_format.h>
@@ -33,10 +34,44 @@ size_t item_size_of(const std::string& format)
     return rdma::item_size(parse_sample_format(format));
 }
 
+// Several channels start this long after the device's time at start(): time for the
+// host to arm every stream before their common sample 0.
+constexpr uint64_t channel_start_lead_ns = 100000000;
+
+// The streams of the channels: RX streams s, s+1, ... of the device args' stream=s.
+std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
+                                                      const std::string& format,
+                                                      double sample_rate,
+                                                      uint64_t num_samples,
+                                                      size_t num_channels)
+{
+    if (num_channels < 1 || num_channels > 16)
+        throw std::invalid_argument("rx_source: num_channels=" +
+                                    std::to_string(num_channels) +
+                                    " is out of range 1..16 (RX streams of a device)");
+    const device_args parsed = device_args::parse(args);
+    const uint64_t first = parsed.get_uint("stream", 0, 0, 15);
+    if (first + num_channels > 16)
+        throw std::invalid_argument(
+            "rx_source: stream=" + std::to_string(first) + " with " +
+            std::to_string(num_channels) +
+            " channels needs RX streams beyond 15: lower stream= or num_channels");
+    std::vector<std::unique_ptr<rx_stream>> streams;
+    for (size_t c = 0; c < num_channels; c++) {
+        const std::string channel_args =
+            num_channels == 1 ? args
+                              : parsed.with("stream", std::to_string(first + c)).to_string();
+        streams.push_back(
+            std::make_unique<rx_stream>(channel_args, format, sample_rate, num_samples));
+    }
+    return streams;
+}
+
 // A gap or overrun report as gr-uhd reports asynchronous events: a PMT dict.
-pmt::pmt_t report_dict(const rx_event& e)
+pmt::pmt_t report_dict(const rx_event& e, size_t chan)
 {
     pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("chan"), pmt::from_uint64(chan));
     d = pmt::dict_add(d, pmt::mp("type"), pmt::mp(to_string(e.type)));
     d = pmt::dict_add(d, pmt::mp("cause"), pmt::mp(to_string(e.cause)));
     d = pmt::dict_add(d, pmt::mp("first_sample"), pmt::from_uint64(e.item));
@@ -59,49 +94,128 @@ pmt::pmt_t report_dict(const rx_event& e)
 rx_source::sptr rx_source::make(const std::string& args,
                                 const std::string& format,
                                 double sample_rate,
-                                uint64_t num_samples)
+                                uint64_t num_samples,
+                                size_t num_channels)
 {
     return gnuradio::make_block_sptr<rx_source_impl>(
-        args, format, sample_rate, num_samples);
+        args, format, sample_rate, num_samples, num_channels);
 }
 
 rx_source_impl::rx_source_impl(const std::string& args,
                                const std::string& format,
                                double sample_rate,
-                               uint64_t num_samples)
-    : gr::sync_block(
-          "rx_source",
-          gr::io_signature::make(0, 0, 0),
-          gr::io_signature::make(1, 1, item_size_of(format), ring_buffer::type)),
-      d_stream(std::make_unique<rx_stream>(args, format, sample_rate, num_samples)),
+                               uint64_t num_samples,
+                               size_t num_channels)
+    : gr::sync_block("rx_source",
+                     gr::io_signature::make(0, 0, 0),
+                     gr::io_signature::make(static_cast<int>(num_channels),
+                                            static_cast<int>(num_channels),
+                                            item_size_of(format),
+                                            ring_buffer::type)),
+      d_streams(open_channels(args, format, sample_rate, num_samples, num_channels)),
       d_id(pmt::string_to_symbol(alias())),
-      d_wait_slice(wait_slice_for(d_stream->ring_items(), d_stream->sample_rate()))
+      d_wait_slice(wait_slice_for(d_streams[0]->ring_items(), d_streams[0]->sample_rate()))
 {
     message_port_register_out(pmt::mp("async_msgs"));
     // GNU Radio caps work() at the size it asked the buffer factory for, not at what the
     // ring holds; let a call take up to half the ring, as a default buffer would.
-    set_max_noutput_items(static_cast<int>(d_stream->ring_items() / 2));
+    set_max_noutput_items(static_cast<int>(d_streams[0]->ring_items() / 2));
 }
 
-uint64_t rx_source_impl::ring_base() const
+rx_stream& rx_source_impl::stream(size_t chan) const
 {
-    return reinterpret_cast<uintptr_t>(d_stream->ring_base());
+    if (chan >= d_streams.size())
+        throw std::invalid_argument("rx_source: channel " + std::to_string(chan) +
+                                    " does not exist (num_channels=" +
+                                    std::to_string(d_streams.size()) + ")");
+    return *d_streams[chan];
+}
+
+uint64_t rx_source_impl::ring_base(size_t chan) const
+{
+    return reinterpret_cast<uintptr_t>(stream(chan).ring_base());
+}
+
+bool rx_source_impl::hugepages() const
+{
+    for (const auto& s : d_streams)
+        if (!s->hugepages())
+            return false;
+    return true;
+}
+
+std::map<std::string, uint64_t> rx_source_impl::read_counters(size_t chan)
+{
+    return stream(chan).read_counters();
+}
+
+std::vector<rx_stream::injected_fault> rx_source_impl::read_injected_faults(size_t chan)
+{
+    return stream(chan).read_injected_faults();
+}
+
+std::string rx_source_impl::error() const
+{
+    for (size_t c = 0; c < d_streams.size(); c++) {
+        const std::string e = d_streams[c]->error();
+        if (!e.empty())
+            return d_streams.size() == 1 ? e : "channel " + std::to_string(c) + ": " + e;
+    }
+    return {};
+}
+
+std::string rx_source_impl::device_note() const
+{
+    std::string out;
+    for (size_t c = 0; c < d_streams.size(); c++) {
+        const std::string n = d_streams[c]->device_note();
+        if (!n.empty())
+            out += (out.empty() ? "" : "; ") +
+                   (d_streams.size() == 1 ? n : "channel " + std::to_string(c) + ": " + n);
+    }
+    return out;
 }
 
 provided_ring rx_source_impl::ring() const
 {
-    return { d_stream->ring_base(), d_stream->ring_items(), d_stream->item_size() };
+    const rx_stream& s = *d_streams[d_next_ring++ % d_streams.size()];
+    return { s.ring_base(), s.ring_items(), s.item_size() };
+}
+
+void rx_source_impl::start_streams()
+{
+    if (d_streams.size() == 1) {
+        d_streams[0]->start_at(d_start_time);
+        return;
+    }
+    // One sample 0 for all: item k of every channel is the same device instant.
+    const uint64_t t0 =
+        d_start_time ? d_start_time : get_time_now() + channel_start_lead_ns;
+    size_t started = 0;
+    try {
+        for (; started < d_streams.size(); started++)
+            d_streams[started]->start_at(t0);
+    } catch (...) {
+        for (size_t c = 0; c < started; c++)
+            d_streams[c]->stop();
+        throw;
+    }
 }
 
 bool rx_source_impl::start()
 {
-    d_buffer = std::dynamic_pointer_cast<ring_buffer>(detail()->output(0));
-    if (!d_buffer ||
-        d_buffer->base() != reinterpret_cast<const char*>(d_stream->ring_base()))
-        throw std::logic_error("rx_source: the output buffer is not the RDMA ring");
+    d_buffers.clear();
+    for (size_t c = 0; c < d_streams.size(); c++) {
+        auto buffer = std::dynamic_pointer_cast<ring_buffer>(detail()->output(c));
+        if (!buffer ||
+            buffer->base() != reinterpret_cast<const char*>(d_streams[c]->ring_base()))
+            throw std::logic_error("rx_source: output " + std::to_string(c) +
+                                   "'s buffer is not its RDMA ring");
+        d_buffers.push_back(buffer);
+    }
     // Every start() begins a run at ring slot 0 (GNU Radio resets write indices).
     try {
-        d_stream->start();
+        start_streams();
     } catch (const std::exception& e) {
         // GNU Radio calls start() on the block's own thread: an exception would end that
         // thread alone and leave the blocks downstream waiting for ever. Say why, and
@@ -113,28 +227,30 @@ bool rx_source_impl::start()
 
 bool rx_source_impl::stop()
 {
-    d_stream->stop();
-    d_buffer.reset();
+    for (auto& s : d_streams)
+        s->stop();
+    d_buffers.clear();
     return sync_block::stop();
 }
 
-size_t rx_source_impl::wait_for_items(uint64_t written)
+size_t rx_source_impl::wait_for_items(size_t chan, uint64_t written)
 {
     // Wait inside work(): a source that returns 0 is put to sleep for 250 ms by the
     // scheduler. Bounded slices with interruption points keep tb.stop() prompt.
+    rx_stream& s = *d_streams[chan];
     size_t ready;
-    while ((ready = d_stream->wait_items(
-                written, d_buffer->released_items(), d_wait_slice)) == 0) {
-        if (d_stream->end_of_stream(written))
+    while ((ready = s.wait_items(written, d_buffers[chan]->released_items(), d_wait_slice)) ==
+           0) {
+        if (s.end_of_stream(written))
             break;
         boost::this_thread::interruption_point();
     }
     return ready;
 }
 
-void rx_source_impl::tag_time(uint64_t offset, uint64_t time_ns)
+void rx_source_impl::tag_time(size_t chan, uint64_t offset, uint64_t time_ns)
 {
-    add_item_tag(0,
+    add_item_tag(static_cast<unsigned>(chan),
                  offset,
                  pmt::mp("rx_time"),
                  pmt::make_tuple(pmt::from_uint64(time_ns / 1000000000u),
@@ -144,28 +260,32 @@ void rx_source_impl::tag_time(uint64_t offset, uint64_t time_ns)
 
 void rx_source_impl::publish_events()
 {
-    rx_event e;
-    while (d_stream->poll_event(e)) {
-        if (e.type == rx_event::kind::time) {
-            tag_time(e.item, e.time_ns);
-            if (e.item == 0)
-                add_item_tag(0,
-                             0,
-                             pmt::mp("rx_rate"),
-                             pmt::from_double(d_stream->sample_rate()),
-                             d_id);
-        } else {
-            const pmt::pmt_t info = report_dict(e);
+    for (size_t c = 0; c < d_streams.size(); c++) {
+        const unsigned port = static_cast<unsigned>(c);
+        rx_event e;
+        while (d_streams[c]->poll_event(e)) {
+            if (e.type == rx_event::kind::time) {
+                tag_time(c, e.item, e.time_ns);
+                if (e.item == 0)
+                    add_item_tag(port,
+                                 0,
+                                 pmt::mp("rx_rate"),
+                                 pmt::from_double(d_streams[c]->sample_rate()),
+                                 d_id);
+                continue;
+            }
+            const pmt::pmt_t info = report_dict(e, c);
             // Tags reach readers that have not passed the item yet; the message always
             // arrives. Device events and notices are no loss: the message alone.
             const bool loss =
                 e.type == rx_event::kind::gap || e.type == rx_event::kind::overrun;
             if (loss)
-                add_item_tag(0,
-                             e.item,
-                             pmt::mp(e.type == rx_event::kind::gap ? "rx_gap" : "rx_overrun"),
-                             info,
-                             d_id);
+                add_item_tag(
+                    port,
+                    e.item,
+                    pmt::mp(e.type == rx_event::kind::gap ? "rx_gap" : "rx_overrun"),
+                    info,
+                    d_id);
             message_port_pub(pmt::mp("async_msgs"),
                              pmt::cons(pmt::mp("rdma_rx_event"), info));
         }
@@ -176,25 +296,32 @@ int rx_source_impl::work(int noutput_items,
                          gr_vector_const_void_star&,
                          gr_vector_void_star& output_items)
 {
-    if (!d_stream->running())
-        return WORK_DONE; // start() failed (logged), or the flowgraph is stopping
+    for (const auto& s : d_streams)
+        if (!s->running())
+            return WORK_DONE; // start() failed (logged), or the flowgraph is stopping
+    // The channels are in step: item k of every output is the same instant, and the
+    // block hands out as many items on each as the slowest has.
     const uint64_t written = nitems_written(0);
-    const size_t ready = wait_for_items(written);
+    size_t ready = static_cast<size_t>(noutput_items);
+    for (size_t c = 0; c < d_streams.size() && ready > 0; c++)
+        ready = std::min(ready, wait_for_items(c, written));
     if (ready == 0) {
         publish_events(); // the last reports of the burst
         return WORK_DONE;
     }
-    // Item k lives in slot k mod N for GNU Radio and for the device alike (overruns
-    // skip whole rings): the write pointer must be the slot the device wrote.
-    const auto* expected = d_stream->ring_base() +
-                           (written % d_stream->ring_items()) * d_stream->item_size();
-    if (output_items[0] != expected)
-        throw std::logic_error(
-            "rx_source: GNU Radio's write position left the RDMA ring slot");
-    const size_t n = std::min<size_t>(ready, noutput_items);
-    d_stream->commit(written, n);
+    for (size_t c = 0; c < d_streams.size(); c++) {
+        // Item k lives in slot k mod N for GNU Radio and for the device alike (overruns
+        // skip whole rings): the write pointer must be the slot the device wrote.
+        const rx_stream& s = *d_streams[c];
+        const auto* expected =
+            s.ring_base() + (written % s.ring_items()) * s.item_size();
+        if (output_items[c] != expected)
+            throw std::logic_error(
+                "rx_source: GNU Radio's write position left the RDMA ring slot");
+        d_streams[c]->commit(written, ready);
+    }
     publish_events();
-    return static_cast<int>(n);
+    return static_cast<int>(ready);
 }
 
 } // namespace rdma

@@ -14,6 +14,7 @@
 #include <pmt/pmt.h>
 #include <chrono>
 #include <memory>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -24,23 +25,23 @@ public:
     rx_source_impl(const std::string& args,
                    const std::string& format,
                    double sample_rate,
-                   uint64_t num_samples);
+                   uint64_t num_samples,
+                   size_t num_channels);
 
-    uint64_t ring_base() const override;
-    size_t ring_bytes() const override { return d_stream->ring_bytes(); }
-    size_t ring_items() const override { return d_stream->ring_items(); }
-    bool hugepages() const override { return d_stream->hugepages(); }
-    std::map<std::string, uint64_t> read_counters() override
-    {
-        return d_stream->read_counters();
-    }
-    std::vector<rx_stream::injected_fault> read_injected_faults() override
-    {
-        return d_stream->read_injected_faults();
-    }
-    std::string error() const override { return d_stream->error(); }
-    std::string device_note() const override { return d_stream->device_note(); }
+    size_t num_channels() const override { return d_streams.size(); }
+    void set_start_time(uint64_t device_time_ns) override { d_start_time = device_time_ns; }
+    uint64_t get_time_now() override { return d_streams[0]->device_time_now(); }
+    uint64_t ring_base(size_t chan) const override;
+    size_t ring_bytes() const override { return d_streams[0]->ring_bytes(); }
+    size_t ring_items() const override { return d_streams[0]->ring_items(); }
+    bool hugepages() const override;
+    std::map<std::string, uint64_t> read_counters(size_t chan) override;
+    std::vector<rx_stream::injected_fault> read_injected_faults(size_t chan) override;
+    std::string error() const override;
+    std::string device_note() const override;
 
+    //! The rings in port order: GNU Radio asks for the output buffers one port after
+    //! the other, each time it allocates them.
     provided_ring ring() const override;
 
     bool start() override;
@@ -50,12 +51,17 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    size_t wait_for_items(uint64_t written);
+    rx_stream& stream(size_t chan) const;
+    void start_streams();
+    size_t wait_for_items(size_t chan, uint64_t written);
     void publish_events();
-    void tag_time(uint64_t offset, uint64_t time_ns);
+    void tag_time(size_t chan, uint64_t offset, uint64_t time_ns);
 
-    std::unique_ptr<rx_stream> d_stream;   // owns the ring: allocated before any buffer
-    std::shared_ptr<ring_buffer> d_buffer; // this run's output buffer (set in start())
+    // Own the rings: allocated before any buffer.
+    std::vector<std::unique_ptr<rx_stream>> d_streams;
+    std::vector<std::shared_ptr<ring_buffer>> d_buffers; // this run's outputs (start())
+    mutable size_t d_next_ring = 0;                      // ring() hands out port order
+    uint64_t d_start_time = 0;                           // 0: as soon as possible
     const pmt::pmt_t d_id;
     const std::chrono::microseconds d_wait_slice;
 };

@@ -137,6 +137,14 @@ device::~device()
         c.by_identity.erase(it);
 }
 
+std::shared_ptr<metadata_intake> device::metadata_intake_for(const socket_address& bind_to)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (!d_metadata)
+        d_metadata = std::make_shared<metadata_intake>(bind_to, d_link.roce.ip());
+    return d_metadata;
+}
+
 void device::check_rx_stream(const device& dev, unsigned stream)
 {
     if (stream >= dev.d_info.num_rx_streams)

@@ -11,6 +11,7 @@
 #include "../util/device_args.h"
 #include "device_controller.h"
 #include "device_kind.h"
+#include "metadata_intake.h"
 #include <memory>
 #include <mutex>
 #include <set>
@@ -57,6 +58,11 @@ public:
     //! Whether the device runs in this process (type=emu, type=null).
     bool in_process() const { return static_cast<bool>(d_backend); }
 
+    //! The device's metadata channel, shared by its streams: made by the first stream
+    //! that asks, receiving on \p bind_to (the address of its NIC); later streams
+    //! share it wherever their NIC is (the device has one destination).
+    std::shared_ptr<metadata_intake> metadata_intake_for(const socket_address& bind_to);
+
     //! RX stream s of the device, used by one stream object of this process for as long
     //! as the claim lives.
     class rx_claim
@@ -98,7 +104,8 @@ private:
     link_state d_link;
 
     std::mutex d_mutex;
-    std::set<unsigned> d_claimed_rx; // guarded by d_mutex
+    std::set<unsigned> d_claimed_rx;              // guarded by d_mutex
+    std::shared_ptr<metadata_intake> d_metadata; // guarded by d_mutex
 };
 
 } // namespace rdma

@@ -12,7 +12,7 @@
 #include "../emu/emulator.h"
 #include "../regs/register_map.h"
 #include "../stream/metadata_monitor.h"
-#include "../stream/metadata_receiver.h"
+#include "../device/metadata_receiver.h"
 #include "../stream/stream_clock.h"
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
@@ -49,6 +49,13 @@ struct fake_device {
         socket.send_to(b.data(), b.size(), to);
     }
 };
+
+// The device's metadata channel, receiving on loopback from \p device_ip.
+std::shared_ptr<metadata_intake> intake(uint32_t device_ip)
+{
+    return std::make_shared<metadata_intake>(socket_address::parse("127.0.0.1:0"),
+                                             device_ip);
+}
 
 meta::record make(meta::record_type t,
                   uint64_t sample,
@@ -101,6 +108,7 @@ class qa_metadata_receiver : public CppUnit::TestFixture
     CPPUNIT_TEST(test_refiner_drift_and_implausible);
     CPPUNIT_TEST(test_refiner_total_correction_is_bounded);
     CPPUNIT_TEST(test_monitor_configures_the_device);
+    CPPUNIT_TEST(test_intake_sorts_records_by_stream);
     CPPUNIT_TEST(test_monitor_uses_records_of_its_run);
     CPPUNIT_TEST(test_only_the_devices_port_and_no_uc_substitution);
     CPPUNIT_TEST(test_a_forged_sequence_jump_is_no_loss);
@@ -277,8 +285,7 @@ public:
     {
         emu::emulator dev(emu::emulator_config{});
         axioe::client axi(dev.control_address());
-        metadata_monitor m(
-            socket_address::parse("127.0.0.1:0"), dev.link_address().ip(), 0);
+        metadata_monitor m(intake(dev.link_address().ip()), 0);
         m.configure(axi, 25000);
         uint32_t w[4];
         axi.read(regs::metadata_reg(0), w, 4);
@@ -288,12 +295,61 @@ public:
         CPPUNIT_ASSERT_EQUAL(regs::metadata::control_bits::enable, w[3]);
     }
 
+    void test_intake_sorts_records_by_stream()
+    {
+        // One destination for the whole device: each stream reads only its own
+        // records, in order, whichever stream drained the socket; a full inbox loses
+        // its oldest, counted.
+        auto in = intake(0x7F000001);
+        fake_device dev;
+        const auto to = in->local_address();
+        for (uint64_t k = 0; k < 6; k++)
+            dev.send(to,
+                     make(meta::record_type::timestamp, k, 1000 + k, 0, 0,
+                          static_cast<uint8_t>(k % 3)));
+        dev.send(to, make(meta::record_type::timestamp, 99, 1099, 0, 0, 200)); // no such
+        std::this_thread::sleep_for(50ms);
+        received_record out[8];
+        CPPUNIT_ASSERT_EQUAL(size_t(2), in->poll(1, out, 8));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), out[0].record.sample);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), out[1].record.sample);
+        CPPUNIT_ASSERT_EQUAL(size_t(0), in->poll(1, out, 8)); // taken once
+        CPPUNIT_ASSERT_EQUAL(size_t(1), in->poll(0, out, 1)); // one at a time
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), out[0].record.sample);
+        CPPUNIT_ASSERT_EQUAL(size_t(1), in->poll(0, out, 8));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(3), out[0].record.sample);
+        CPPUNIT_ASSERT_EQUAL(size_t(2), in->poll(2, out, 8));
+        CPPUNIT_ASSERT_EQUAL(size_t(0), in->poll(200, out, 8));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(7), in->counts().packets);
+
+        const size_t extra = 5;
+        for (uint64_t k = 0; k < metadata_intake::inbox_records + extra; k++) {
+            dev.send(to, make(meta::record_type::timestamp, k, 1000 + k, 0, 0, 2));
+            if (k % 64 == 63) { // the socket's buffer is smaller than the inbox
+                std::this_thread::sleep_for(20ms);
+                in->poll(0, out, 0);
+            }
+        }
+        std::this_thread::sleep_for(50ms);
+        size_t got = 0;
+        uint64_t first = UINT64_MAX;
+        size_t n;
+        while ((n = in->poll(2, out, 8)) > 0) {
+            first = std::min(first, out[0].record.sample);
+            got += n;
+        }
+        CPPUNIT_ASSERT_EQUAL(metadata_intake::inbox_records, got);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(extra), first); // the oldest went
+        CPPUNIT_ASSERT_EQUAL(uint64_t(extra), in->overflowed(2));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), in->overflowed(0));
+    }
+
     void test_monitor_uses_records_of_its_run()
     {
         std::vector<uint8_t> ring(2 * 64 * 4);
         loss_tracker tracker({ ring.data(), 64, 8, 0 }, sample_format::sc16);
         // RC: the only transport on which a device substitutes zeros.
-        metadata_monitor m(socket_address::parse("127.0.0.1:0"), 0x7F000001, 1, true);
+        metadata_monitor m(intake(0x7F000001), 1, true);
         fake_device dev;
         const rational rate{ 1000000, 1 }; // 1 MS/s: sample k at t0 + 1000 k ns
         const int64_t now = host_time_ns();
@@ -395,7 +451,7 @@ public:
     {
         std::vector<uint8_t> ring(2 * 64 * 4);
         loss_tracker tracker({ ring.data(), 64, 8, 0 }, sample_format::sc16);
-        metadata_monitor m(socket_address::parse("127.0.0.1:0"), 0x7F000001, 0, false);
+        metadata_monitor m(intake(0x7F000001), 0, false);
         const rational rate{ 1000000, 1 };
         const int64_t now = host_time_ns();
         const uint64_t t0 = static_cast<uint64_t>(now) - 1000000000;

@@ -89,32 +89,17 @@ int64_t clock_refiner::drift_allowance(int64_t host_ns) const
     return static_cast<int64_t>(static_cast<double>(elapsed) * max_drift);
 }
 
-metadata_monitor::metadata_monitor(const socket_address& nic,
-                                   uint32_t device_ip,
+metadata_monitor::metadata_monitor(std::shared_ptr<metadata_intake> intake,
                                    unsigned stream,
                                    bool rc)
-    : d_receiver(nic.with_port(0), device_ip), d_stream(stream), d_rc(rc)
+    : d_intake(std::move(intake)), d_stream(stream), d_rc(rc)
 {
 }
 
 void metadata_monitor::configure(axioe::client& device, uint32_t interval_us)
 {
     d_started = false;
-    d_receiver.discard();
-    const socket_address here = d_receiver.local_address();
-    const uint32_t words[4] = {
-        here.ip(), here.port(), interval_us, regs::metadata::control_bits::enable
-    };
-    device.write(regs::metadata_reg(regs::metadata::dest_ipv4), words, 4);
-    // Only the device's own port is believed; a device that does not say which port it
-    // sends from is believed from any port of its address.
-    uint16_t port = 0;
-    try {
-        port = static_cast<uint16_t>(
-            device.read32(regs::metadata_reg(regs::metadata::source_udp_port)));
-    } catch (const axioe::error&) {
-    }
-    d_receiver.expect_port(port);
+    d_intake->configure(device, interval_us, d_stream);
 }
 
 void metadata_monitor::start(rational rate,
@@ -160,11 +145,9 @@ bool metadata_monitor::poll(int64_t host_ns, loss_tracker& tracker, stream_clock
         return false;
     d_last_poll = host_ns;
     bool refined = false;
-    const size_t n = d_receiver.poll();
+    const size_t n = d_intake->poll(d_stream, d_records.data(), d_records.size());
     for (size_t i = 0; i < n; i++) {
-        received_record r = d_receiver.record(i);
-        if (r.record.stream != d_stream)
-            continue; // another stream of the device: one destination serves all
+        received_record r = d_records[i];
         r.record.sample += d_base; // the device run's sample, as this stream counts
         switch (r.record.type) {
         case meta::record_type::stream_start:
@@ -240,9 +223,10 @@ bool metadata_monitor::poll_event(rx_event& out) { return d_queue.pop(out); }
 void metadata_monitor::read_counters(std::map<std::string, uint64_t>& out,
                                      const loss_tracker& tracker) const
 {
-    const metadata_counts& c = d_receiver.counts();
+    const metadata_counts c = d_intake->counts();
     const clock_estimate e = d_refiner.estimate();
-    out["metadata.port"] = d_receiver.local_address().port();
+    out["metadata.port"] = d_intake->local_address().port();
+    out["metadata.inbox_overflowed"] = d_intake->overflowed(d_stream);
     out["metadata.packets"] = c.packets;
     out["metadata.bad"] = c.bad;
     out["metadata.lost"] = c.lost;
@@ -257,7 +241,7 @@ void metadata_monitor::read_counters(std::map<std::string, uint64_t>& out,
     out["metadata.events_discarded"] = d_queue.discarded();
     out["metadata.zero_substituted"] = d_zero_substituted;
     out["metadata.zero_substituted_ignored"] = d_zero_substituted_ignored;
-    out["metadata.resyncs"] = d_receiver.counts().resyncs;
+    out["metadata.resyncs"] = c.resyncs;
     out["metadata.clock_shift_ns"] = static_cast<uint64_t>(d_refiner.shift_ns());
     out["metadata.substituted_unmatched"] = tracker.substitutions_unmatched();
 }

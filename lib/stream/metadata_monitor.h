@@ -13,12 +13,13 @@
 #include "../device/device_controller.h"
 #include "event_queue.h"
 #include "loss_tracker.h"
-#include "metadata_receiver.h"
+#include "../device/metadata_intake.h"
 #include "stream_clock.h"
 #include <gnuradio/rdma/rx_event.h>
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -102,18 +103,17 @@ private:
 class metadata_monitor
 {
 public:
-    //! \p nic: the host address to receive on (port 0: any); \p device_ip: the link
-    //! address the records come from; \p stream: the RX stream whose records count;
-    //! \p rc: whether it streams on RC (only then may the device substitute zeros).
-    metadata_monitor(const socket_address& nic,
-                     uint32_t device_ip,
+    //! \p intake: the device's metadata channel (device::metadata_intake_for());
+    //! \p stream: the RX stream whose records count; \p rc: whether it streams on RC
+    //! (only then may the device substitute zeros).
+    metadata_monitor(std::shared_ptr<metadata_intake> intake,
                      unsigned stream,
                      bool rc = false);
 
-    socket_address local_address() const { return d_receiver.local_address(); }
+    socket_address local_address() const { return d_intake->local_address(); }
 
-    //! Before START: drop stale records, point the device's metadata block here (one
-    //! burst: destination, interval, enable) and learn the port records come from.
+    //! Before START: drop stale records, point the device's metadata block at the
+    //! intake (metadata_intake::configure()).
     void configure(axioe::client& device, uint32_t interval_us);
     /*!
      * After START: the run's clock parameters and the AXIoE clock estimate, taken at
@@ -151,7 +151,8 @@ private:
     void on_event(const received_record& r, loss_tracker& tracker);
     void queue(const rx_event& e);
 
-    metadata_receiver d_receiver;
+    std::shared_ptr<metadata_intake> d_intake;
+    std::array<received_record, metadata_receiver::max_records> d_records{};
     const unsigned d_stream;
     const bool d_rc;
     uint64_t d_base = 0;   // added to every record's sample (see start())

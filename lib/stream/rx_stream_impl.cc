@@ -19,7 +19,7 @@ namespace gr {
 namespace rdma {
 
 
-void rx_stream::impl::start()
+void rx_stream::impl::start(uint64_t start_time_ns)
 {
     if (d_running)
         return;
@@ -35,7 +35,7 @@ void rx_stream::impl::start()
         throw;
     }
     try {
-        start_run();
+        start_run(start_time_ns);
     } catch (...) {
         release_quietly();
         d_claim.reset();
@@ -43,7 +43,9 @@ void rx_stream::impl::start()
     }
 }
 
-void rx_stream::impl::start_run()
+uint64_t rx_stream::impl::device_time_now() { return d_device->device_time_ns(); }
+
+void rx_stream::impl::start_run(uint64_t start_time_ns)
 {
     d_progress.reset(d_plan.payload_bytes / rdma::item_size(d_plan.format),
                      d_plan.num_samples,
@@ -68,7 +70,23 @@ void rx_stream::impl::start_run()
     d_run_base = 0;
     d_clock_estimate = d_device->estimate_clock();
     const int64_t host_now = host_time_ns();
-    d_start_time_ns = program_device(0);
+    d_start_time_ns = program_device(start_time_ns);
+    if (start_time_ns && d_start_time_ns != start_time_ns)
+        throw std::runtime_error("the device started RX stream " +
+                                 std::to_string(d_plan.stream_index) + " at " +
+                                 std::to_string(d_start_time_ns) +
+                                 " ns, not at the START_TIME asked, " +
+                                 std::to_string(start_time_ns));
+    // The device time by which it had the START, at the earliest (the host's estimate).
+    const int64_t started_by = host_time_ns() + d_clock_estimate.offset_ns -
+                               static_cast<int64_t>(d_clock_estimate.error_ns);
+    if (start_time_ns && static_cast<int64_t>(start_time_ns) < started_by - 1000000)
+        d_logger->warn("RX stream {}: the start time {} ns had passed when the device "
+                       "got the START (by about {} ms): it drops and reports what it "
+                       "could not send in time; choose a later start time",
+                       d_plan.stream_index,
+                       start_time_ns,
+                       (started_by - static_cast<int64_t>(start_time_ns)) / 1000000);
     d_clock = stream_clock(d_rate,
                            d_start_time_ns,
                            d_clock_estimate.offset_ns,
@@ -459,7 +477,9 @@ rx_stream::rx_stream(const std::string& args,
 {
 }
 rx_stream::~rx_stream() = default;
-void rx_stream::start() { d_impl->start(); }
+void rx_stream::start() { d_impl->start(0); }
+void rx_stream::start_at(uint64_t device_time_ns) { d_impl->start(device_time_ns); }
+uint64_t rx_stream::device_time_now() { return d_impl->device_time_now(); }
 void rx_stream::stop() { d_impl->stop(); }
 bool rx_stream::running() const { return d_impl->running(); }
 size_t

@@ -65,7 +65,8 @@ public:
          uint64_t num_samples);
     ~impl();
 
-    void start();
+    void start(uint64_t start_time_ns); // 0: now
+    uint64_t device_time_now();
     void stop();
     bool running() const { return d_running; }
     size_t
@@ -114,7 +115,7 @@ private:
     void settle_device_loss(const device_args& args);
     void settle_ownership(const device_args& args);
     void claim();
-    void start_run();
+    void start_run(uint64_t start_time_ns);
     void release_quietly();
     void allocate_ring(const device_args& args);
     void drain_completions();

@@ -116,7 +116,7 @@ rx_stream::impl::impl(const std::string& args_text,
     d_metadata_settings = parse_metadata_args(args, d_info);
     if (d_metadata_settings.enabled)
         d_metadata = std::make_unique<metadata_monitor>(
-            d_nic->roce_address(), d_link.roce.ip(), d_plan.stream_index, d_plan.rc);
+            d_dev->metadata_intake_for(d_nic->roce_address()), d_plan.stream_index, d_plan.rc);
     // The heartbeat: twice per time after which the device counts as lost (an answer
     // retried once still comes in time), and four beats per ownership lease: each
     // answered exchange from this host renews it. Each beat costs the host an AXIoE

@@ -176,6 +176,13 @@ void device_args::check_known(const std::set<std::string>& known) const
     }
 }
 
+device_args device_args::with(const std::string& key, const std::string& value) const
+{
+    device_args out = *this;
+    out.d_values[key] = value;
+    return out;
+}
+
 std::string device_args::to_string() const
 {
     std::string out;

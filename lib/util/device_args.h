@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_UTIL_DEVICE_ARGS_H
 
 #include "socket_address.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -29,7 +30,7 @@ namespace rdma {
  * no trailing text, and every numeric getter takes the key's valid range, so no caller
  * can cast an unchecked value.
  */
-class device_args
+class RDMA_TRANSPORT_API device_args
 {
 public:
     device_args() = default;
@@ -76,6 +77,8 @@ public:
     void check_known(const std::set<std::string>& known) const;
 
     std::string to_string() const;
+    //! These args with \p key set to \p value (added, or replacing what was there).
+    device_args with(const std::string& key, const std::string& value) const;
 
 private:
     std::map<std::string, std::string> d_values;

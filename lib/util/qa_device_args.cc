@@ -55,6 +55,12 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("latency=0.25,signal=ramp,type=emu"),
                              a.to_string());
         CPPUNIT_ASSERT(!device_args::parse("").has("type"));
+        // with(): replaces or adds, and leaves the original alone.
+        CPPUNIT_ASSERT_EQUAL(std::string("latency=0.25,signal=tone,type=emu"),
+                             a.with("signal", "tone").to_string());
+        CPPUNIT_ASSERT_EQUAL(std::string("latency=0.25,signal=ramp,stream=2,type=emu"),
+                             a.with("stream", "2").to_string());
+        CPPUNIT_ASSERT_EQUAL(std::string("ramp"), a.get("signal", ""));
     }
 
     void test_typed_getters()

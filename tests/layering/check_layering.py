@@ -28,7 +28,7 @@ ALLOWED = {
     "ring": {"util"},
     "signal": {"util"},
     "wire": {"util"},
-    "device": {"axioe", "regs", "util"},
+    "device": {"axioe", "meta", "regs", "util"},
     "nic": {"ring", "roce", "util", "wire"},
     "emu": {"axioe", "device", "meta", "regs", "roce", "signal", "util", "wire"},
     "standin": {"axioe", "device", "emu", "nic", "regs", "roce", "util", "wire"},

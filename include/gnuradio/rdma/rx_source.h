@@ -37,6 +37,12 @@ namespace rdma {
  * "async_msgs" port as (rdma_rx_event . dict{type, cause, first_sample, device_sample,
  * count, rx_time}). docs/loss-accounting.md states the policy.
  * With num_samples > 0 the block streams a finite burst and then ends the flowgraph.
+ *
+ * Channels: with num_channels = N the block has N outputs, fed by N RX streams of the
+ * device (stream=s, s+1, ..., s+N-1 of the device args; s defaults to 0), each into a
+ * ring of its own, all started at one device time so that item k of every output is
+ * the same device instant (rx_time of item 0 is equal on all of them). Every output
+ * gets its own tags; the async_msgs reports carry "chan".
  */
 class RDMA_API rx_source : virtual public gr::sync_block
 {
@@ -48,14 +54,25 @@ public:
      * \param format "fc32" or "sc16"
      * \param sample_rate samples per second
      * \param num_samples 0: stream until stopped; else a burst of that many samples
+     * \param num_channels outputs: RX streams of the device, started in step
      */
     static sptr make(const std::string& args = "type=emu",
                      const std::string& format = "fc32",
                      double sample_rate = 1e6,
-                     uint64_t num_samples = 0);
+                     uint64_t num_samples = 0,
+                     size_t num_channels = 1);
 
-    //! Address of the ring (first copy) as an integer, for diagnostics.
-    virtual uint64_t ring_base() const = 0;
+    virtual size_t num_channels() const = 0;
+    /*!
+     * Take sample 0 of the next start() at device time \p device_time_ns (ns since the
+     * epoch), as gr-uhd's set_start_time; 0 (the default): as soon as possible (with
+     * several channels, a tenth of a second after the device's time at start()).
+     */
+    virtual void set_start_time(uint64_t device_time_ns) = 0;
+    //! The device's time now, ns since the epoch (an AXIoE read).
+    virtual uint64_t get_time_now() = 0;
+    //! Address of channel \p chan's ring (first copy) as an integer, for diagnostics.
+    virtual uint64_t ring_base(size_t chan = 0) const = 0;
     //! Bytes in one copy of the ring; the ring is mapped twice back to back.
     virtual size_t ring_bytes() const = 0;
     virtual size_t ring_items() const = 0;
@@ -63,11 +80,13 @@ public:
     virtual bool hugepages() const = 0;
     //! Counters of device ("device.*"), NIC ("nic.*") and host ("host.*"). Queries the
     //! device over the control channel: not for use inside a flowgraph's hot loop.
-    virtual std::map<std::string, uint64_t> read_counters() = 0;
+    //! Of channel \p chan.
+    virtual std::map<std::string, uint64_t> read_counters(size_t chan = 0) = 0;
     //! Drain the emulator's log of injected faults (see rx_stream::read_injected_faults).
-    virtual std::vector<rx_stream::injected_fault> read_injected_faults() = 0;
+    virtual std::vector<rx_stream::injected_fault> read_injected_faults(size_t chan = 0) = 0;
     //! Why the run ended early (device lost or failed, NIC error), empty if it did not:
-    //! then the block ended the flowgraph. See rx_stream::error().
+    //! then the block ended the flowgraph. See rx_stream::error(). With several
+    //! channels, the first channel's reason, prefixed "channel c: ".
     virtual std::string error() const = 0;
     //! Why the device's final counters are not known (rx_stream::device_note()).
     virtual std::string device_note() const = 0;

@@ -68,6 +68,16 @@ public:
      * owner's lease and take_over=1, if another host owns it (docs/device-args.md).
      */
     void start();
+    /*!
+     * As start(), with sample 0 taken at device time \p device_time_ns (ns since the
+     * epoch; 0: now). Streams of one device started at one time are in step: item k of
+     * each is the same device instant. A time already past when the device gets the
+     * START is honoured all the same: what it could not send in time is dropped and
+     * reported lost (docs/register-map.md, RX_START_TIME); a warning says so.
+     */
+    void start_at(uint64_t device_time_ns);
+    //! The device's time now (ns since the epoch), read over AXIoE.
+    uint64_t device_time_now();
     //! Stop the device; returns once no more samples of this run can land. Releases
     //! the stream; a stream another host took over meanwhile is only warned about.
     void stop();

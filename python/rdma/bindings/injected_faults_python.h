@@ -11,17 +11,13 @@
 
 #include <gnuradio/rdma/rx_stream.h>
 #include <pybind11/pybind11.h>
+#include <vector>
 
 //! Reads the faults with the GIL released (an AXIoE round trip per entry), then returns
 //! them as a list of dicts {message, first_sample, samples, kind}.
-template <typename reader>
-pybind11::list read_injected_faults_as_dicts(reader& r)
+inline pybind11::list
+injected_faults_as_dicts(const std::vector<gr::rdma::rx_stream::injected_fault>& faults)
 {
-    std::vector<gr::rdma::rx_stream::injected_fault> faults;
-    {
-        pybind11::gil_scoped_release release;
-        faults = r.read_injected_faults();
-    }
     pybind11::list out;
     for (const auto& f : faults) {
         pybind11::dict d;
@@ -32,6 +28,17 @@ pybind11::list read_injected_faults_as_dicts(reader& r)
         out.append(d);
     }
     return out;
+}
+
+template <typename reader>
+pybind11::list read_injected_faults_as_dicts(reader& r)
+{
+    std::vector<gr::rdma::rx_stream::injected_fault> faults;
+    {
+        pybind11::gil_scoped_release release;
+        faults = r.read_injected_faults();
+    }
+    return injected_faults_as_dicts(faults);
 }
 
 #endif

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(85b2239325a0face0a785c74a70de6c1) */
+/* BINDTOOL_HEADER_FILE_HASH(e69bd4bdfab05a1b4b978cafa75fbc78) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -41,9 +41,22 @@ void bind_rx_source(py::module& m)
              py::arg("format") = "fc32",
              py::arg("sample_rate") = 1e6,
              py::arg("num_samples") = 0,
+             py::arg("num_channels") = 1,
              D(rx_source, make))
 
-        .def("ring_base", &rx_source::ring_base, D(rx_source, ring_base))
+        .def("num_channels", &rx_source::num_channels, D(rx_source, num_channels))
+        .def("set_start_time",
+             &rx_source::set_start_time,
+             py::arg("device_time_ns"),
+             D(rx_source, set_start_time))
+        .def("get_time_now",
+             &rx_source::get_time_now,
+             py::call_guard<py::gil_scoped_release>(),
+             D(rx_source, get_time_now))
+        .def("ring_base",
+             &rx_source::ring_base,
+             py::arg("chan") = 0,
+             D(rx_source, ring_base))
         .def("ring_bytes", &rx_source::ring_bytes, D(rx_source, ring_bytes))
         .def("ring_items", &rx_source::ring_items, D(rx_source, ring_items))
         .def("hugepages", &rx_source::hugepages, D(rx_source, hugepages))
@@ -51,9 +64,19 @@ void bind_rx_source(py::module& m)
         .def("device_note", &rx_source::device_note, D(rx_source, device_note))
         .def("read_counters",
              &rx_source::read_counters,
+             py::arg("chan") = 0,
              py::call_guard<py::gil_scoped_release>(),
              D(rx_source, read_counters))
-        .def("read_injected_faults",
-             &read_injected_faults_as_dicts<rx_source>,
-             D(rx_source, read_injected_faults));
+        .def(
+            "read_injected_faults",
+            [](rx_source& s, size_t chan) {
+                std::vector<gr::rdma::rx_stream::injected_fault> faults;
+                {
+                    py::gil_scoped_release release;
+                    faults = s.read_injected_faults(chan);
+                }
+                return injected_faults_as_dicts(faults);
+            },
+            py::arg("chan") = 0,
+            D(rx_source, read_injected_faults));
 }

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(f5e0b84decccabf43014f0fb7e7539b7) */
+/* BINDTOOL_HEADER_FILE_HASH(fadea8dd6b59578ef904d844544d5f31) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -94,6 +94,15 @@ void bind_rx_stream(py::module& m)
              &rx_stream::start,
              py::call_guard<py::gil_scoped_release>(),
              D(rx_stream, start))
+        .def("start_at",
+             &rx_stream::start_at,
+             py::arg("device_time_ns"),
+             py::call_guard<py::gil_scoped_release>(),
+             D(rx_stream, start_at))
+        .def("device_time_now",
+             &rx_stream::device_time_now,
+             py::call_guard<py::gil_scoped_release>(),
+             D(rx_stream, device_time_now))
         .def("stop",
              &rx_stream::stop,
              py::call_guard<py::gil_scoped_release>(),

@@ -12,12 +12,15 @@
  */
 
 static const char* __doc_gr_rdma_rx_source = R"doc(Receive samples from an RDMA SDR, zero copy: the block's output buffer is the RDMA ring. See docs/device-args.md.)doc";
-static const char* __doc_gr_rdma_rx_source_make = R"doc(rx_source(args="type=emu", format="fc32", sample_rate=1e6, num_samples=0))doc";
-static const char* __doc_gr_rdma_rx_source_ring_base = R"doc(Address of the ring (first copy) as an integer.)doc";
+static const char* __doc_gr_rdma_rx_source_make = R"doc(rx_source(args="type=emu", format="fc32", sample_rate=1e6, num_samples=0, num_channels=1): num_channels outputs, RX streams stream=s..s+N-1 of the device, started in step.)doc";
+static const char* __doc_gr_rdma_rx_source_num_channels = R"doc(Outputs: RX streams of the device, started in step.)doc";
+static const char* __doc_gr_rdma_rx_source_set_start_time = R"doc(set_start_time(device_time_ns): sample 0 of the next start() at that device time (ns since the epoch; 0: as soon as possible).)doc";
+static const char* __doc_gr_rdma_rx_source_get_time_now = R"doc(The device's time now, ns since the epoch (an AXIoE read).)doc";
+static const char* __doc_gr_rdma_rx_source_ring_base = R"doc(ring_base(chan=0): address of the channel's ring (first copy) as an integer.)doc";
 static const char* __doc_gr_rdma_rx_source_ring_bytes = R"doc(Bytes in one copy of the ring.)doc";
 static const char* __doc_gr_rdma_rx_source_ring_items = R"doc(Items in the ring.)doc";
 static const char* __doc_gr_rdma_rx_source_hugepages = R"doc(Whether the ring is backed by hugepages.)doc";
-static const char* __doc_gr_rdma_rx_source_read_counters = R"doc(Device, NIC and host counters as a dict (queries the device).)doc";
+static const char* __doc_gr_rdma_rx_source_read_counters = R"doc(read_counters(chan=0): device, NIC and host counters of the channel as a dict (queries the device).)doc";
 static const char* __doc_gr_rdma_rx_source_read_injected_faults = R"doc(Drain the emulator's log of injected faults: a list of dicts (message, first_sample, samples, kind).)doc";
 static const char* __doc_gr_rdma_rx_source_error = R"doc(Why the run ended early (device lost or failed, NIC error); empty if it did not.)doc";
 static const char* __doc_gr_rdma_rx_source_device_note = R"doc(Why the device's final counters are not known; empty when they are.)doc";

@@ -7,7 +7,7 @@
 
 #include "../util/errors.h"
 #include "metadata_receiver.h"
-#include "stream_clock.h"
+#include "../util/host_time.h"
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <cstring>

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_STREAM_METADATA_RECEIVER_H
-#define INCLUDED_RDMA_STREAM_METADATA_RECEIVER_H
+#ifndef INCLUDED_RDMA_DEVICE_METADATA_RECEIVER_H
+#define INCLUDED_RDMA_DEVICE_METADATA_RECEIVER_H
 
 #include "../meta/metadata_packet.h"
 #include "../util/udp_socket.h"
