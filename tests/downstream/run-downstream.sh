@@ -8,7 +8,9 @@
 #  1. the commands of README's "Use an installed copy", as written (CMake project
 #     tests/downstream against the prefix, pkg-config, the installed gr-rdma-rx);
 #  2. the same CMake project with the transport library alone (no GNU Radio);
-#  3. a Python flowgraph importing gnuradio.rdma from the prefix: a bit-exact ramp.
+#  3. the C++ examples of README.md and docs/*.md: installed headers only, and they
+#     compile (tests/downstream/doc_snippets.py);
+#  4. a Python flowgraph importing gnuradio.rdma from the prefix: a bit-exact ramp.
 # Usage: run-downstream.sh <source dir> <build dir>
 . "$(dirname "$0")/common.sh"
 gr_rdma_install "$1" "$2"
@@ -50,6 +52,15 @@ if ldd build-transport/rx_ramp | grep -q 'libgnuradio-runtime'; then
     fail "rx_ramp built against the transport library links GNU Radio"
 fi
 build-transport/rx_ramp 1000000 fc32
+
+step "the C++ examples of README.md and docs/ compile against the prefix"
+/usr/bin/python3 "$SRC/tests/downstream/doc_snippets.py" "$SRC" snippets
+for snippet in snippets/*.cc; do
+    [ -e "$snippet" ] || continue
+    # shellcheck disable=SC2046
+    g++ -fsyntax-only "$snippet" $(pkg-config --cflags gnuradio-rdma) ||
+        fail "$(head -1 "$snippet" | cut -c4-): this C++ example does not compile"
+done
 
 step "Python flowgraph from the prefix: a bit-exact ramp"
 /usr/bin/python3 "$SRC/tests/downstream/ramp_flowgraph.py" "$PREFIX"
