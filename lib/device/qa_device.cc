@@ -9,7 +9,7 @@
 // name, RX streams claimed by one stream object at a time, args of another kind
 // refused. The emulator plays the device (registered as type=emu by lib/emu).
 
-#include "device.h"
+#include "shared_device.h"
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <stdexcept>
@@ -19,9 +19,9 @@ using namespace gr::rdma;
 
 namespace {
 
-std::shared_ptr<device> open(const std::string& args)
+std::shared_ptr<shared_device> open(const std::string& args)
 {
-    return device::open(device_args::parse(args));
+    return shared_device::open(device_args::parse(args));
 }
 
 std::string invalid_argument_of(const std::string& args)
@@ -31,7 +31,7 @@ std::string invalid_argument_of(const std::string& args)
     } catch (const std::invalid_argument& e) {
         return e.what();
     }
-    CPPUNIT_FAIL("device::open(\"" + args + "\") did not throw std::invalid_argument");
+    CPPUNIT_FAIL("shared_device::open(\"" + args + "\") did not throw std::invalid_argument");
     return {};
 }
 
@@ -62,8 +62,8 @@ public:
         CPPUNIT_ASSERT(find_device_kind("uhd") == nullptr);
         // Each kind's own keys are device keys; the common ones too.
         for (const char* key : { "type", "addr", "name", "wire", "link_addr", "streams" })
-            CPPUNIT_ASSERT_MESSAGE(key, device::keys().count(key) == 1);
-        CPPUNIT_ASSERT(device::keys().count("payload") == 0);
+            CPPUNIT_ASSERT_MESSAGE(key, shared_device::keys().count(key) == 1);
+        CPPUNIT_ASSERT(shared_device::keys().count("payload") == 0);
     }
 
     void test_same_args_same_device()
@@ -86,7 +86,7 @@ public:
 
     void test_device_closes_with_its_last_user()
     {
-        std::weak_ptr<device> weak;
+        std::weak_ptr<shared_device> weak;
         {
             auto dev = open("type=emu,name=short_lived");
             weak = dev;
@@ -116,20 +116,20 @@ public:
     void test_rx_streams_are_claimed_once()
     {
         auto dev = open("type=emu,name=claims");
-        auto first = device::claim_rx(dev, 0);
-        auto second = device::claim_rx(dev, 1);
+        auto first = shared_device::claim_rx(dev, 0);
+        auto second = shared_device::claim_rx(dev, 1);
         CPPUNIT_ASSERT_EQUAL(1u, second->stream());
         try {
-            device::claim_rx(dev, 0);
+            shared_device::claim_rx(dev, 0);
             CPPUNIT_FAIL("RX stream 0 claimed twice");
         } catch (const std::invalid_argument& e) {
             assert_contains(e.what(), "stream=");
             assert_contains(e.what(), "name=");
         }
         first.reset();
-        CPPUNIT_ASSERT_EQUAL(0u, device::claim_rx(dev, 0)->stream());
+        CPPUNIT_ASSERT_EQUAL(0u, shared_device::claim_rx(dev, 0)->stream());
         try {
-            device::claim_rx(dev, 4);
+            shared_device::claim_rx(dev, 4);
             CPPUNIT_FAIL("RX stream 4 of 4 claimed");
         } catch (const std::invalid_argument& e) {
             assert_contains(e.what(), "4 RX stream(s)");

@@ -24,7 +24,7 @@ void rx_stream::impl::start(uint64_t start_time_ns)
     if (d_running)
         return;
     // One stream object of this process runs an RX stream of the device at a time.
-    d_claim = device::claim_rx(d_dev, d_plan.stream_index);
+    d_claim = shared_device::claim_rx(d_dev, d_plan.stream_index);
     // The stream is this host's from before it is configured until after it stopped:
     // nobody else reads its keys or stops it meanwhile.
     try {

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_RDMA_STREAM_RX_STREAM_IMPL_H
 #define INCLUDED_RDMA_STREAM_RX_STREAM_IMPL_H
 
-#include "../device/device.h"
+#include "../device/shared_device.h"
 #include "../nic/nic.h"
 #include "../ring/ring_memory.h"
 #include "../util/log.h"
@@ -136,8 +136,8 @@ private:
 
     // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and
     // MR before PD, PD and CQ before the device, the ring after its registration).
-    std::shared_ptr<device> d_dev;             // shared with every stream naming it
-    std::unique_ptr<device::rx_claim> d_claim; // its RX stream, ours while running
+    std::shared_ptr<shared_device> d_dev;             // shared with every stream naming it
+    std::unique_ptr<shared_device::rx_claim> d_claim; // its RX stream, ours while running
     device_controller* d_device = nullptr;     // the device's controller
     device_info d_info;
     link_state d_link;

@@ -41,7 +41,7 @@ std::set<std::string> known_keys()
                              &impairment_arg_keys(),
                              &metadata_arg_keys() })
         keys.insert(set->begin(), set->end());
-    const std::set<std::string> device_keys = device::keys();
+    const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());
     return keys;
 }
@@ -155,9 +155,9 @@ rx_stream::impl::~impl()
 
 void rx_stream::impl::open_device(const device_args& args)
 {
-    d_dev = device::open(args);
-    device& dev = *d_dev;
-    device::check_rx_stream(dev, d_plan.stream_index);
+    d_dev = shared_device::open(args);
+    shared_device& dev = *d_dev;
+    shared_device::check_rx_stream(dev, d_plan.stream_index);
     d_device = &dev.controller();
     d_info = dev.info();
     d_link = dev.link();

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "device.h"
+#include "shared_device.h"
 #include <map>
 #include <stdexcept>
 
@@ -18,7 +18,7 @@ namespace {
 // stream and block let go of it.
 struct open_devices {
     std::mutex mutex;
-    std::map<std::string, std::weak_ptr<device>> by_identity;
+    std::map<std::string, std::weak_ptr<shared_device>> by_identity;
 };
 open_devices& cache()
 {
@@ -46,7 +46,7 @@ std::string kind_list()
 
 } // namespace
 
-std::set<std::string> device::keys()
+std::set<std::string> shared_device::keys()
 {
     std::set<std::string> out = common_keys;
     for (const auto& name : device_kind_names())
@@ -55,7 +55,7 @@ std::set<std::string> device::keys()
     return out;
 }
 
-std::shared_ptr<device> device::open(const device_args& args)
+std::shared_ptr<shared_device> shared_device::open(const device_args& args)
 {
     const std::string type = args.get("type", args.has("addr") ? "remote" : "emu");
     const device_kind* kind = find_device_kind(type);
@@ -107,13 +107,13 @@ std::shared_ptr<device> device::open(const device_args& args)
         backend = kind->start(args);
         control = backend->control_address();
     }
-    std::shared_ptr<device> dev(
-        new device(*kind, identity, std::move(backend), control, options));
+    std::shared_ptr<shared_device> dev(
+        new shared_device(*kind, identity, std::move(backend), control, options));
     c.by_identity[identity] = dev;
     return dev;
 }
 
-device::device(const device_kind& kind,
+shared_device::shared_device(const device_kind& kind,
                std::string identity,
                std::unique_ptr<device_backend> backend,
                const socket_address& control,
@@ -127,7 +127,7 @@ device::device(const device_kind& kind,
     d_link = d_controller->read_link(0);
 }
 
-device::~device()
+shared_device::~shared_device()
 {
     // The controller goes before the backend it talks to (members in reverse order).
     open_devices& c = cache();
@@ -137,7 +137,7 @@ device::~device()
         c.by_identity.erase(it);
 }
 
-std::shared_ptr<metadata_intake> device::metadata_intake_for(const socket_address& bind_to)
+std::shared_ptr<metadata_intake> shared_device::metadata_intake_for(const socket_address& bind_to)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     if (!d_metadata)
@@ -145,7 +145,7 @@ std::shared_ptr<metadata_intake> device::metadata_intake_for(const socket_addres
     return d_metadata;
 }
 
-void device::check_rx_stream(const device& dev, unsigned stream)
+void shared_device::check_rx_stream(const shared_device& dev, unsigned stream)
 {
     if (stream >= dev.d_info.num_rx_streams)
         throw std::invalid_argument(
@@ -156,14 +156,14 @@ void device::check_rx_stream(const device& dev, unsigned stream)
                  : ""));
 }
 
-std::unique_ptr<device::rx_claim> device::claim_rx(const std::shared_ptr<device>& dev,
+std::unique_ptr<shared_device::rx_claim> shared_device::claim_rx(const std::shared_ptr<shared_device>& dev,
                                                    unsigned stream)
 {
     check_rx_stream(*dev, stream);
     return std::make_unique<rx_claim>(dev, stream);
 }
 
-device::rx_claim::rx_claim(std::shared_ptr<device> dev, unsigned stream)
+shared_device::rx_claim::rx_claim(std::shared_ptr<shared_device> dev, unsigned stream)
     : d_device(std::move(dev)), d_stream(stream)
 {
     std::lock_guard<std::mutex> lock(d_device->d_mutex);
@@ -176,7 +176,7 @@ device::rx_claim::rx_claim(std::shared_ptr<device> dev, unsigned stream)
             "for a device of its own");
 }
 
-device::rx_claim::~rx_claim()
+shared_device::rx_claim::~rx_claim()
 {
     std::lock_guard<std::mutex> lock(d_device->d_mutex);
     d_device->d_claimed_rx.erase(d_stream);

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_DEVICE_DEVICE_H
-#define INCLUDED_RDMA_DEVICE_DEVICE_H
+#ifndef INCLUDED_RDMA_DEVICE_SHARED_DEVICE_H
+#define INCLUDED_RDMA_DEVICE_SHARED_DEVICE_H
 
 #include "../util/device_args.h"
 #include "device_controller.h"
@@ -33,20 +33,20 @@ namespace rdma {
  * remote device as two hosts would have. Every other device arg configures the
  * streams, not the device.
  */
-class device
+class shared_device
 {
 public:
     //! The device these args name: the one already open in this process, else a new
     //! one. Throws std::invalid_argument for bad args, std::runtime_error when the
     //! device does not answer like a gr-rdma device.
-    static std::shared_ptr<device> open(const device_args& args);
+    static std::shared_ptr<shared_device> open(const device_args& args);
     //! The device args a device reads (type, addr, name, timeout, retries and every
     //! kind's own): the others belong to streams.
     static std::set<std::string> keys();
 
-    ~device();
-    device(const device&) = delete;
-    device& operator=(const device&) = delete;
+    ~shared_device();
+    shared_device(const shared_device&) = delete;
+    shared_device& operator=(const shared_device&) = delete;
 
     const device_kind& kind() const { return *d_kind; }
     const std::string& identity() const { return d_identity; }
@@ -68,27 +68,27 @@ public:
     class rx_claim
     {
     public:
-        rx_claim(std::shared_ptr<device> dev, unsigned stream);
+        rx_claim(std::shared_ptr<shared_device> dev, unsigned stream);
         ~rx_claim();
         rx_claim(const rx_claim&) = delete;
         rx_claim& operator=(const rx_claim&) = delete;
         unsigned stream() const { return d_stream; }
-        device& dev() const { return *d_device; }
-        const std::shared_ptr<device>& shared() const { return d_device; }
+        shared_device& dev() const { return *d_device; }
+        const std::shared_ptr<shared_device>& shared() const { return d_device; }
 
     private:
-        const std::shared_ptr<device> d_device;
+        const std::shared_ptr<shared_device> d_device;
         const unsigned d_stream;
     };
     //! Claim RX stream \p stream; throws std::invalid_argument naming the fix when the
     //! device has no such stream or another stream object of this process has it.
-    static std::unique_ptr<rx_claim> claim_rx(const std::shared_ptr<device>& dev,
+    static std::unique_ptr<rx_claim> claim_rx(const std::shared_ptr<shared_device>& dev,
                                               unsigned stream);
     //! Throws std::invalid_argument naming the fix when \p dev has no RX stream \p stream.
-    static void check_rx_stream(const device& dev, unsigned stream);
+    static void check_rx_stream(const shared_device& dev, unsigned stream);
 
 private:
-    device(const device_kind& kind,
+    shared_device(const device_kind& kind,
            std::string identity,
            std::unique_ptr<device_backend> backend,
            const socket_address& control,
