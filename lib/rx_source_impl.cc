@@ -63,6 +63,7 @@ std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
                               : parsed.with("stream", std::to_string(first + c)).to_string();
         streams.push_back(
             std::make_unique<rx_stream>(channel_args, format, sample_rate, num_samples));
+        streams.back()->keep_items_in_slots(); // the output buffer is the ring
     }
     return streams;
 }

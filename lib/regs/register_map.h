@@ -303,4 +303,6 @@ constexpr uint32_t extremes = 6;
 } // namespace rdma
 } // namespace gr
 
+#include "radio_registers.h" // map 1.2: the radio (docs/radio.md)
+
 #endif

@@ -255,11 +255,15 @@ bool rx_stream::impl::watch_device()
                              d_device->address().to_string() +
                              " (stopped by another host, its lease lapsed, or the "
                              "device restarted)";
-    if (d_plan.end_on_device_loss || d_plan.num_samples) {
+    if (d_plan.end_on_device_loss || d_plan.num_samples || d_items_in_slots) {
         fail(rx_event::reason::stream_stopped,
              0,
              text + (d_plan.num_samples ? " (a burst is not re-armed)"
-                                        : " (on_device_loss=end)"));
+                     : d_items_in_slots
+                         ? " (rx_source cannot re-arm it: GNU Radio's item k must "
+                           "stay in ring slot k, and a new run starts at a ring "
+                           "boundary; restart the flowgraph)"
+                         : " (on_device_loss=end)"));
         return false;
     }
     d_logger->warn("{}; re-arming it (on_device_loss=wait)", text);

@@ -480,6 +480,7 @@ rx_stream::~rx_stream() = default;
 void rx_stream::start() { d_impl->start(0); }
 void rx_stream::start_at(uint64_t device_time_ns) { d_impl->start(device_time_ns); }
 uint64_t rx_stream::device_time_now() { return d_impl->device_time_now(); }
+void rx_stream::keep_items_in_slots() { d_impl->keep_items_in_slots(); }
 void rx_stream::stop() { d_impl->stop(); }
 bool rx_stream::running() const { return d_impl->running(); }
 size_t

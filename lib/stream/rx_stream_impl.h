@@ -81,6 +81,7 @@ public:
     std::vector<injected_fault> read_injected_faults();
 
     const std::string& error() const { return d_error; }
+    void keep_items_in_slots() { d_items_in_slots = true; }
     const std::string& device_note() const { return d_device_note; }
 
     const rx_stream_plan& plan() const { return d_plan; }
@@ -174,6 +175,7 @@ private:
     std::string d_error;       // why the run ended early; empty: it did not
     std::string d_device_note; // why the device's final counters are not known
     bool d_outage = false;     // the device is lost and the stream waits for it
+    bool d_items_in_slots = false; // the consumer's item k is ring slot k (rx_source)
     int64_t d_outage_since_ns = 0;
     uint64_t d_run_base = 0; // this stream's sample of the device run's sample 0
     uint64_t d_rearms = 0;

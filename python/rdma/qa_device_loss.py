@@ -14,10 +14,11 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 
 import numpy as np
-from gnuradio import gr_unittest
+from gnuradio import blocks, gr, gr_unittest
 from gnuradio import rdma
 
 EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
@@ -169,6 +170,28 @@ class qa_device_loss(gr_unittest.TestCase):
         self.assertEqual(c["host.rearms"], 1)
         self.assertEqual(c["host.outage_items"], outage[0]["count"])
         self.assertIn("restarted", s.device_note())
+
+    def test_rx_source_ends_when_the_device_restarts(self):
+        # rx_source cannot skip to the ring boundary a re-armed run starts at (its
+        # output buffer is the ring): the run ends with an error that says so, the
+        # flowgraph ends, nothing crashes.
+        args = ("type=remote,addr=127.0.0.1:%d,signal=ramp,hugepages=off,latency=0.2,"
+                "on_device_loss=wait" % self.port)
+        tb = gr.top_block()
+        src = rdma.rx_source(args, "sc16", 2e6, 0)
+        sink = blocks.null_sink(4)
+        tb.connect(src, sink)
+        tb.start()
+        time.sleep(0.5)
+        self.dev.kill()
+        time.sleep(1.0)
+        self.dev = daemon(self.port)  # the same address: the same device, restarted
+        ended = threading.Event()
+        threading.Thread(target=lambda: (tb.wait(), ended.set()), daemon=True).start()
+        self.assertTrue(ended.wait(10), "the flowgraph did not end")
+        tb.stop()
+        self.assertIn("rx_source cannot re-arm it", src.error())
+        self.assertIn("restart the flowgraph", src.error())
 
     def test_gr_rdma_rx_reports_a_lost_device_and_fails(self):
         rx = subprocess.Popen([RX, "--args", "type=remote,addr=127.0.0.1:%d" % self.port,
