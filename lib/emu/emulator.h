@@ -68,9 +68,13 @@ public:
     const ack_receiver& acks() const { return *d_acks; }
 
 private:
+    class counting_wire;
+
     // Declared in creation order; destroyed in reverse (server first: no request
     // reaches a half-destroyed register file).
-    std::unique_ptr<wire> d_link;
+    std::unique_ptr<wire> d_network; // the link's socket
+    link_stats d_link_stats;         // what d_link counts (LINK_TX_PACKETS ...)
+    std::unique_ptr<wire> d_link;    // d_network, counted
     std::unique_ptr<metadata_sender> d_metadata; // outlives the engines that report to it
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
     std::vector<std::unique_ptr<rx_engine>> d_rx;
