@@ -26,7 +26,7 @@ void usage(const char* argv0)
     std::fprintf(
         stderr,
         "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N] "
-        "[--fifo-ms MS]\n"
+        "[--fifo-ms MS] [--max-burst-words N]\n"
         "  --control  AXIoE address to listen on (default 127.0.0.1:50100: this host\n"
         "             only). To serve hosts elsewhere give the address of the link to\n"
         "             them, ideally a dedicated interface or VLAN; 0.0.0.0 listens on\n"
@@ -42,6 +42,9 @@ void usage(const char* argv0)
         "  --streams  number of RX streams, 1..16 (default 1)\n"
         "  --fifo-ms  how late it may send before dropping samples (overflow,\n"
         "             counted and logged), 0.1..10000 (default 30)\n"
+        "  --max-burst-words  longest AXIoE burst it takes, 1..256 (default 256);\n"
+        "             longer ones are answered BAD_REQUEST, as by a device with a\n"
+        "             narrower register bus (ID_MAX_BURST_WORDS)\n"
         "Runs until SIGINT or SIGTERM, then exits 0. Exit status 2: a usage error;\n"
         "1: the emulator could not start (e.g. the address is in use).\n",
         argv0);
@@ -75,6 +78,15 @@ uint32_t parse_fifo_us(const std::string& value)
     if (!ms || *ms < 0.1 || *ms > 10000)
         bad_flag("--fifo-ms", value, "milliseconds 0.1..10000");
     return static_cast<uint32_t>(std::lround(*ms * 1000));
+}
+
+size_t parse_max_burst_words(const std::string& value)
+{
+    // AXIoE bursts are 1..256 words (docs/axioe.md §5).
+    const auto n = gr::rdma::parse_uint(value);
+    if (!n || *n < 1 || *n > 256)
+        bad_flag("--max-burst-words", value, "an integer 1..256");
+    return static_cast<size_t>(*n);
 }
 
 gr::rdma::socket_address
@@ -111,7 +123,8 @@ int main(int argc, char** argv)
                 return 0;
             }
             const bool known = arg == "--control" || arg == "--link" || arg == "--wire" ||
-                               arg == "--streams" || arg == "--fifo-ms";
+                               arg == "--streams" || arg == "--fifo-ms" ||
+                               arg == "--max-burst-words";
             if (!known || i + 1 >= argc) {
                 usage(argv[0]);
                 std::fprintf(stderr,
@@ -129,6 +142,8 @@ int main(int argc, char** argv)
                 config.wire = parse_wire(value);
             else if (arg == "--streams")
                 config.rx_streams = parse_streams(value);
+            else if (arg == "--max-burst-words")
+                config.max_burst_words = parse_max_burst_words(value);
             else
                 config.fifo_us = parse_fifo_us(value);
         }
@@ -140,11 +155,13 @@ int main(int argc, char** argv)
         pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
         gr::rdma::emu::emulator device(config);
-        std::printf("gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s)\n",
+        std::printf("gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s), "
+                    "max burst %zu word(s)\n",
                     device.control_address().to_string().c_str(),
                     device.link_address().to_string().c_str(),
                     to_string(config.wire),
-                    config.rx_streams);
+                    config.rx_streams,
+                    config.max_burst_words);
         std::fflush(stdout);
         int received = 0;
         sigwait(&stop_signals, &received);

@@ -84,6 +84,10 @@ emulator::emulator(const emulator_config& config)
 {
     if (config.rx_streams == 0 || config.rx_streams > 16)
         throw std::invalid_argument("emulator: rx_streams must be 1..16");
+    if (config.max_burst_words == 0 || config.max_burst_words > axioe::max_burst_words)
+        throw std::invalid_argument("emulator: max_burst_words must be 1.." +
+                                    std::to_string(axioe::max_burst_words) + ", not " +
+                                    std::to_string(config.max_burst_words));
     d_network = make_wire(config);
     d_link = std::make_unique<counting_wire>(*d_network, d_link_stats);
     // Metadata leaves from the link's address by an ordinary UDP socket (any port).
@@ -112,6 +116,7 @@ emulator::emulator(const emulator_config& config)
     device_identity identity;
     identity.serial = config.serial;
     identity.fifo_us = config.fifo_us;
+    identity.max_burst_words = static_cast<uint32_t>(config.max_burst_words);
     // LOSS_INJECTION: its extension block loses, duplicates, corrupts and delays
     // messages on request, reproducibly.
     identity.capabilities = regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate |
@@ -119,7 +124,8 @@ emulator::emulator(const emulator_config& config)
                             regs::cap::loss_injection | regs::cap::ownership;
     d_registers = std::make_unique<register_file>(
         identity, std::vector<link_info>{ link }, engines, d_metadata.get());
-    d_server = std::make_unique<axioe::server>(config.control, *d_registers);
+    d_server = std::make_unique<axioe::server>(
+        config.control, *d_registers, config.max_burst_words);
 }
 
 emulator::~emulator() = default;

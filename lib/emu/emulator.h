@@ -45,6 +45,9 @@ struct emulator_config {
     //! How late the emulator may send (its FIFO depth, RX_FIFO_US); what it cannot send
     //! in time is dropped as an overflow, counted and logged.
     uint32_t fifo_us = rx_descriptor{}.fifo_us;
+    //! Longest AXIoE burst it takes, 1..256 (ID_MAX_BURST_WORDS); longer ones are
+    //! answered BAD_REQUEST, as a device with a smaller register bus would.
+    size_t max_burst_words = axioe::max_burst_words;
 };
 
 /*!

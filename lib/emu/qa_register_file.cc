@@ -9,7 +9,7 @@
 // every listed register exists and reads its reset value, every other address answers
 // DECERR, read-only ones refuse writes, writable ones keep what is written, owner-only
 // ones are refused to strangers. And the map-1.2 behaviours: the link counters, a
-// START_TIME in the past, CAP_LOSS_INJECTION.
+// START_TIME in the past, CAP_LOSS_INJECTION, ID_MAX_BURST_WORDS.
 
 #include "../axioe/axioe_client.h"
 #include "../regs/register_table.h"
@@ -77,7 +77,8 @@ class qa_register_file : public CppUnit::TestFixture
     CPPUNIT_TEST(test_addresses_not_in_the_table_answer_decerr);
     CPPUNIT_TEST(test_read_only_refuse_writes_writable_keep_them);
     CPPUNIT_TEST(test_owner_only_registers_refused_to_strangers);
-    CPPUNIT_TEST(test_identity_reports_capabilities);
+    CPPUNIT_TEST(test_identity_reports_capabilities_and_burst_limit);
+    CPPUNIT_TEST(test_bursts_beyond_the_limit_are_bad_requests);
     CPPUNIT_TEST(test_link_counters_count_the_stream);
     CPPUNIT_TEST(test_start_time_in_the_past_is_refused);
     CPPUNIT_TEST_SUITE_END();
@@ -197,16 +198,44 @@ public:
         }
     }
 
-    void test_identity_reports_capabilities()
+    void test_identity_reports_capabilities_and_burst_limit()
     {
-        emu::emulator dev(emu::emulator_config{});
+        emu::emulator_config config;
+        config.max_burst_words = 16;
+        emu::emulator dev(config);
         axioe::client axi(dev.control_address());
         const uint32_t caps = axi.read32(regs::id_capabilities);
         // It injects loss on request, so it says so.
         CPPUNIT_ASSERT(caps & regs::cap::loss_injection);
         CPPUNIT_ASSERT(caps & regs::cap::emulator);
+        CPPUNIT_ASSERT_EQUAL(16u, axi.read32(regs::id_max_burst_words));
+        emu::emulator plain(emu::emulator_config{});
+        axioe::client axi256(plain.control_address());
         CPPUNIT_ASSERT_EQUAL(uint32_t(axioe::max_burst_words),
-                             axi.read32(regs::id_max_burst_words));
+                             axi256.read32(regs::id_max_burst_words));
+        config.max_burst_words = 0;
+        CPPUNIT_ASSERT_THROW(emu::emulator bad(config), std::invalid_argument);
+        config.max_burst_words = 257;
+        CPPUNIT_ASSERT_THROW(emu::emulator bad(config), std::invalid_argument);
+    }
+
+    void test_bursts_beyond_the_limit_are_bad_requests()
+    {
+        emu::emulator_config config;
+        config.max_burst_words = 16;
+        emu::emulator dev(config);
+        axioe::client axi(dev.control_address()); // does not know the limit
+        std::vector<uint32_t> w(17, 0);
+        CPPUNIT_ASSERT(status_of([&] { axi.read(regs::rx_reg(0, 0), w.data(), 16); }) ==
+                       axioe::status::okay);
+        CPPUNIT_ASSERT(status_of([&] { axi.read(regs::rx_reg(0, 0), w.data(), 17); }) ==
+                       axioe::status::bad_request);
+        // A refused write executes nothing.
+        w.assign(17, 7);
+        CPPUNIT_ASSERT(status_of([&] {
+                           axi.write(regs::rx_reg(0, regs::rx::dest_ipv4), w.data(), 17);
+                       }) == axioe::status::bad_request);
+        CPPUNIT_ASSERT_EQUAL(0u, axi.read32(regs::rx_reg(0, regs::rx::dest_ipv4)));
     }
 
     void test_link_counters_count_the_stream()

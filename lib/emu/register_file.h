@@ -28,8 +28,9 @@ namespace emu {
 struct device_identity {
     uint64_t serial = 0;
     uint32_t capabilities = 0;
-    uint32_t fifo_us = rx_descriptor{}.fifo_us;        //!< RX_FIFO_US of every stream
-    uint32_t max_burst_words = axioe::max_burst_words; //!< ID_MAX_BURST_WORDS
+    uint32_t fifo_us = rx_descriptor{}.fifo_us; //!< RX_FIFO_US of every stream
+    //! ID_MAX_BURST_WORDS; the AXIoE server must refuse longer bursts (axioe::server).
+    uint32_t max_burst_words = axioe::max_burst_words;
 };
 
 //! What a link counts (LINK_TX_PACKETS, LINK_TX_BYTES, LINK_RX_PACKETS), since reset.

@@ -7,6 +7,7 @@
 
 #include "device_controller.h"
 #include "stream_clock.h"
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -28,7 +29,9 @@ uint64_t random_owner_token()
 
 device_controller::device_controller(const socket_address& device,
                                      const axioe::client_options& options)
-    : d_address(device), d_client(device, options)
+    : d_address(device),
+      d_client(device, options),
+      d_max_burst_words(options.max_burst_words)
 {
 }
 
@@ -36,24 +39,26 @@ void device_controller::read_registers(
     regs::block b, unsigned index, uint32_t first, uint32_t end, uint32_t* words)
 {
     for (const regs::burst& r :
-         regs::plan_bursts(b, first, end, axioe::max_burst_words, false))
-        d_client.read(regs::address_of(b, index, r.offset),
-                      words + (r.offset - first) / 4,
-                      r.words);
+         regs::plan_bursts(b, first, end, d_client.max_burst_words(), false))
+        d_client.read_atomic(regs::address_of(b, index, r.offset),
+                             words + (r.offset - first) / 4,
+                             r.words);
 }
 
 void device_controller::write_registers(
     regs::block b, unsigned index, uint32_t first, uint32_t end, const uint32_t* words)
 {
     for (const regs::burst& r :
-         regs::plan_bursts(b, first, end, axioe::max_burst_words, true))
-        d_client.write(regs::address_of(b, index, r.offset),
-                       words + (r.offset - first) / 4,
-                       r.words);
+         regs::plan_bursts(b, first, end, d_client.max_burst_words(), true))
+        d_client.write_atomic(regs::address_of(b, index, r.offset),
+                              words + (r.offset - first) / 4,
+                              r.words);
 }
 
 device_info device_controller::identify()
 {
+    // Magic, version and the burst limit one word at a time (every device takes a
+    // 1-word burst); everything after that within the limit.
     const uint32_t magic = d_client.read32(regs::id_magic);
     if (magic != regs::magic_value)
         throw std::runtime_error("device at " + d_address.to_string() +
@@ -67,6 +72,14 @@ device_info device_controller::identify()
             std::to_string(version >> 16) + "." + std::to_string(version & 0xFFFF) +
             ", this host speaks " + std::to_string(regs::map_version >> 16) +
             ".x: update the device firmware or gr-rdma");
+    const uint32_t limit = d_client.read32(regs::id_max_burst_words);
+    if (limit < 2 || limit > axioe::max_burst_words)
+        throw std::runtime_error(
+            "device at " + d_address.to_string() + " takes at most " +
+            std::to_string(limit) +
+            " word(s) per AXIoE burst (ID_MAX_BURST_WORDS): this host needs 2 to 256, to "
+            "read a 64-bit register at one instant; check the device's firmware");
+    d_client.set_max_burst_words(std::min<size_t>(limit, d_max_burst_words));
 
     constexpr uint32_t end = regs::scratch;
     uint32_t w[end / 4] = {};
@@ -93,7 +106,9 @@ link_state device_controller::read_link(unsigned link)
 
 void device_controller::configure_rx(unsigned stream, const rx_setup& s)
 {
-    // The whole descriptor; write_registers() leaves RX_SOURCE_QPN out (read-only).
+    // The whole descriptor; write_registers() leaves RX_SOURCE_QPN out (read-only) and
+    // splits the rest as the device's burst limit asks. It is latched at START, so a
+    // descriptor written in several bursts is whole when it counts.
     constexpr uint32_t first = regs::span_of(regs::rx_descriptor_fields).first;
     constexpr uint32_t end = regs::span_of(regs::rx_descriptor_fields).second;
     uint32_t w[(end - first) / 4] = {};
@@ -141,9 +156,11 @@ void device_controller::configure_impairments(unsigned stream,
 std::vector<injected_fault> device_controller::read_fault_log(unsigned stream)
 {
     std::vector<injected_fault> out;
-    constexpr size_t records_per_read = 64; // 192 words: within one AXIoE burst
+    // Whole records per burst: 64 (192 words), or what the device's limit allows.
+    const size_t records_per_read =
+        std::max<size_t>(1, std::min<size_t>(64, d_client.max_burst_words() / 3));
+    uint32_t w[3 * 64];
     while (true) {
-        uint32_t w[3 * records_per_read];
         d_client.read(
             regs::emu_reg(stream, regs::emu::fault_log), w, 3 * records_per_read, true);
         for (size_t i = 0; i < records_per_read; i++) {
@@ -193,7 +210,7 @@ void device_controller::claim_rx(unsigned stream,
                             regs::high_word(token),
                             regs::owner_command::take_over };
     try {
-        d_client.write(
+        d_client.write_atomic(
             regs::rx_reg(stream, regs::rx::owner_token_lo), w, take_over ? 3 : 2);
     } catch (const axioe::error& e) {
         if (e.code() == axioe::status::not_owner)

@@ -92,8 +92,12 @@ public:
     explicit device_controller(const socket_address& device,
                                const axioe::client_options& options = {});
 
-    //! Read the identity block; throws std::runtime_error naming the address if the
-    //! peer does not answer like a gr-rdma device or speaks another map version.
+    /*!
+     * Read the identity block; throws std::runtime_error naming the address if the
+     * peer does not answer like a gr-rdma device, speaks another map version, or takes
+     * bursts too short for this host (ID_MAX_BURST_WORDS below 2). From then on, no
+     * burst to the device is longer than its ID_MAX_BURST_WORDS.
+     */
     device_info identify();
     link_state read_link(unsigned link);
 
@@ -148,8 +152,8 @@ private:
     // What to tell the user when another host owns \p stream.
     std::string owned_elsewhere(unsigned stream);
     // Registers [first, end) of instance \p index of block \p b, to or from words[(offset
-    // - first) / 4], in bursts that keep every register whole (regs::plan_bursts).
-    // write_registers() leaves read-only registers and holes out.
+    // - first) / 4], in bursts within the device's limit that keep every register whole
+    // (regs::plan_bursts). write_registers() leaves read-only registers and holes out.
     void read_registers(
         regs::block b, unsigned index, uint32_t first, uint32_t end, uint32_t* words);
     void write_registers(regs::block b,
@@ -160,6 +164,7 @@ private:
 
     socket_address d_address;
     axioe::client d_client;
+    const size_t d_max_burst_words; // options.max_burst_words: the host's own limit
 };
 
 } // namespace rdma

@@ -5,45 +5,184 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The host's controller: the identity it reads, and the descriptor it programs,
+// The host's controller against devices that take short AXIoE bursts
+// (ID_MAX_BURST_WORDS): it splits what may be split, never what must happen at one
+// instant, and says so when a device cannot serve it. And the descriptor it programs,
 // register by register, as the emulator unpacks it.
 
 #include "../emu/emulator.h"
 #include "device_controller.h"
+#include <gnuradio/rdma/ramp.h>
+#include <gnuradio/rdma/rx_stream.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <chrono>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 using namespace gr::rdma;
+using namespace std::chrono_literals;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+// The message \p f throws as \p E, or "" if it does not throw.
+template <typename E, typename F>
+std::string error_of(F&& f)
+{
+    try {
+        f();
+    } catch (const E& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::unique_ptr<emu::emulator> device_taking(size_t words)
+{
+    emu::emulator_config c;
+    c.max_burst_words = words;
+    return std::make_unique<emu::emulator>(c);
+}
+
+std::string remote(const emu::emulator& dev, const std::string& more = "")
+{
+    return "type=remote,addr=" + dev.control_address().to_string() +
+           ",signal=ramp,hugepages=off" + (more.empty() ? "" : "," + more);
+}
+
+struct ramp_result {
+    uint64_t items = 0;
+    uint64_t mismatches = 0;
+    bool end_of_stream = false;
+};
+
+// Consume a finite burst, checking every item against the ramp.
+ramp_result consume_ramp(rx_stream& s)
+{
+    ramp_result r;
+    const auto give_up = std::chrono::steady_clock::now() + 60s;
+    while (!r.end_of_stream && std::chrono::steady_clock::now() < give_up) {
+        const rx_stream::chunk c = s.recv(1u << 20, 100ms);
+        const auto* p = static_cast<const uint8_t*>(c.data);
+        for (size_t i = 0; i < c.items; i++) {
+            uint8_t expect[4];
+            ramp_item(sample_format::sc16, c.first_item + i, expect);
+            r.mismatches += std::memcmp(expect, p + 4 * i, 4) != 0;
+        }
+        r.items += c.items;
+        s.release(c.items);
+        r.end_of_stream = c.end_of_stream;
+    }
+    return r;
+}
+
+} // namespace
 
 class qa_device_controller : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_device_controller);
-    CPPUNIT_TEST(test_identify_reads_the_identity_block);
+    CPPUNIT_TEST(test_identify_adopts_the_device_burst_limit);
+    CPPUNIT_TEST(test_stream_is_bit_exact_with_16_word_bursts);
+    CPPUNIT_TEST(test_too_short_a_limit_is_named);
     CPPUNIT_TEST(test_descriptor_arrives_register_by_register);
     CPPUNIT_TEST_SUITE_END();
 
 public:
-    void test_identify_reads_the_identity_block()
+    void test_identify_adopts_the_device_burst_limit()
     {
-        emu::emulator dev(emu::emulator_config{});
-        device_controller c(dev.control_address());
+        const auto dev16 = device_taking(16);
+        device_controller c(dev16->control_address());
+        CPPUNIT_ASSERT_EQUAL(size_t(axioe::max_burst_words),
+                             c.client().max_burst_words());
         const device_info info = c.identify();
+        CPPUNIT_ASSERT_EQUAL(16u, info.max_burst_words);
+        CPPUNIT_ASSERT_EQUAL(size_t(16), c.client().max_burst_words());
         CPPUNIT_ASSERT_EQUAL(regs::magic_value, info.magic);
-        CPPUNIT_ASSERT_EQUAL(regs::map_version, info.version);
-        CPPUNIT_ASSERT_EQUAL(1u, info.num_links);
         CPPUNIT_ASSERT_EQUAL(1u, info.num_rx_streams);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(emu::emulator_config{}.serial), info.serial);
-        CPPUNIT_ASSERT_EQUAL(256u, info.max_burst_words);
         CPPUNIT_ASSERT(info.has(regs::cap::loss_injection));
+        // A host that asked for less keeps its own limit.
+        axioe::client_options eight;
+        eight.max_burst_words = 8;
+        device_controller c8(dev16->control_address(), eight);
+        c8.identify();
+        CPPUNIT_ASSERT_EQUAL(size_t(8), c8.client().max_burst_words());
+        const auto dev256 = device_taking(256);
+        device_controller c256(dev256->control_address());
+        CPPUNIT_ASSERT_EQUAL(256u, c256.identify().max_burst_words);
+    }
+
+    void test_stream_is_bit_exact_with_16_word_bursts()
+    {
+        // The descriptor (22 words), the counters (22 words), the identity (11 words)
+        // and the fault log go in bursts of 16 or fewer; 64-bit values, the claim and
+        // the metadata block in one burst each.
+        const auto dev = device_taking(16);
+        rx_stream probe(remote(*dev), "sc16", 5e6, 0);
+        const uint64_t items = 2 * probe.ring_items() + 4321; // wraps twice
+        rx_stream s(remote(*dev, "loss=0"), "sc16", 5e6, items);
+        s.start();
+        const ramp_result r = consume_ramp(s);
+        CPPUNIT_ASSERT(r.end_of_stream);
+        CPPUNIT_ASSERT_EQUAL(items, r.items);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
+        const rx_stream::accounting a = s.counts();
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), a.lost());
+        CPPUNIT_ASSERT_EQUAL(items, a.delivered);
+        const auto counters = s.read_counters();
+        CPPUNIT_ASSERT_EQUAL(items, counters.at("device.samples_emitted"));
+        CPPUNIT_ASSERT(counters.at("metadata.packets") > 0); // its 4-word burst went
+        s.stop();
+    }
+
+    void test_too_short_a_limit_is_named()
+    {
+        // 1 word: no 64-bit value can be read at one instant.
+        const auto dev1 = device_taking(1);
+        device_controller c1(dev1->control_address());
+        const std::string one = error_of<std::runtime_error>([&] { c1.identify(); });
+        CPPUNIT_ASSERT_MESSAGE(one,
+                               contains(one,
+                                        "takes at most 1 word(s) per AXIoE "
+                                        "burst (ID_MAX_BURST_WORDS)"));
+        // 2 words: a claim goes, a take-over claim (3 words) does not.
+        const auto dev2 = device_taking(2);
+        device_controller c2(dev2->control_address());
+        c2.identify();
+        c2.claim_rx(0, random_owner_token(), 5000, false);
+        const std::string three = error_of<axioe::burst_limit_error>(
+            [&] { c2.claim_rx(0, random_owner_token(), 5000, true); });
+        CPPUNIT_ASSERT_MESSAGE(three, contains(three, "(3 words)"));
+        CPPUNIT_ASSERT_MESSAGE(three, contains(three, "at most 2 words per burst"));
+        // 3 words: the metadata block's 4-word burst cannot go, and the stream says
+        // why; without metadata it streams.
+        const auto dev3 = device_taking(3);
+        const std::string md = error_of<std::exception>([&] {
+            rx_stream s(remote(*dev3), "sc16", 1e6, 10000);
+            s.start();
+        });
+        CPPUNIT_ASSERT_MESSAGE(md, contains(md, "ID_MAX_BURST_WORDS"));
+        CPPUNIT_ASSERT_MESSAGE(md, contains(md, "(4 words)"));
+        rx_stream s(remote(*dev3, "metadata=0"), "sc16", 1e6, 10000);
+        s.start();
+        const ramp_result r = consume_ramp(s);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(10000), r.items);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.mismatches);
+        s.stop();
     }
 
     void test_descriptor_arrives_register_by_register()
     {
-        // Every field of the host's descriptor reaches the emulator's (which unpacks
-        // with the same field list: a field the host forgot to send would read its
-        // reset value here).
-        const auto dev = std::make_unique<emu::emulator>(emu::emulator_config{});
+        // Every field of the host's descriptor reaches the emulator's, through bursts of
+        // at most 3 words (the emulator unpacks with the same field list: a field the
+        // host forgot to send would read its reset value here).
+        const auto dev = device_taking(3);
         device_controller c(dev->control_address());
         c.identify();
         rx_setup s;
