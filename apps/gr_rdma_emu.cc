@@ -26,7 +26,7 @@ void usage(const char* argv0)
     std::fprintf(
         stderr,
         "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N] "
-        "[--fifo-ms MS]\n"
+        "[--fifo-ms MS] [--max-burst-words N]\n"
         "       [--serial N]\n"
         "  --control  AXIoE address to listen on (default 127.0.0.1:50100: this host\n"
         "             only). To serve hosts elsewhere give the address of the link to\n"
@@ -45,6 +45,9 @@ void usage(const char* argv0)
         "             counted and logged), 0.1..10000 (default 30)\n"
         "  --serial   the serial number it reports (ID_SERIAL), 0..2^64-1, decimal or\n"
         "             0x-hex (default 0x5eed0001): tells daemons apart in gr-rdma-find\n"
+        "  --max-burst-words  longest AXIoE burst it takes, 1..256 (default 256);\n"
+        "             longer ones are answered BAD_REQUEST, as by a device with a\n"
+        "             narrower register bus (ID_MAX_BURST_WORDS)\n"
         "Runs until SIGINT or SIGTERM, then exits 0. Exit status 2: a usage error;\n"
         "1: the emulator could not start (e.g. the address is in use).\n",
         argv0);
@@ -88,6 +91,15 @@ uint64_t parse_serial(const std::string& value)
     return *n;
 }
 
+size_t parse_max_burst_words(const std::string& value)
+{
+    // AXIoE bursts are 1..256 words (docs/axioe.md §5).
+    const auto n = gr::rdma::parse_uint(value);
+    if (!n || *n < 1 || *n > 256)
+        bad_flag("--max-burst-words", value, "an integer 1..256");
+    return static_cast<size_t>(*n);
+}
+
 gr::rdma::socket_address
 parse_address(const std::string& flag, const std::string& value, uint16_t default_port)
 {
@@ -123,7 +135,7 @@ int main(int argc, char** argv)
             }
             const bool known = arg == "--control" || arg == "--link" || arg == "--wire" ||
                                arg == "--streams" || arg == "--fifo-ms" ||
-                               arg == "--serial";
+                               arg == "--serial" || arg == "--max-burst-words";
             if (!known || i + 1 >= argc) {
                 usage(argv[0]);
                 std::fprintf(stderr,
@@ -143,6 +155,8 @@ int main(int argc, char** argv)
                 config.rx_streams = parse_streams(value);
             else if (arg == "--serial")
                 config.serial = parse_serial(value);
+            else if (arg == "--max-burst-words")
+                config.max_burst_words = parse_max_burst_words(value);
             else
                 config.fifo_us = parse_fifo_us(value);
         }
@@ -154,11 +168,13 @@ int main(int argc, char** argv)
         pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
         gr::rdma::emu::emulator device(config);
-        std::printf("gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s)\n",
+        std::printf("gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s), "
+                    "max burst %zu word(s)\n",
                     device.control_address().to_string().c_str(),
                     device.link_address().to_string().c_str(),
                     to_string(config.wire),
-                    config.rx_streams);
+                    config.rx_streams,
+                    config.max_burst_words);
         std::fflush(stdout);
         int received = 0;
         sigwait(&stop_signals, &received);

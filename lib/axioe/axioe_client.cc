@@ -57,8 +57,34 @@ client::client(const socket_address& device, client_options options)
       d_options(validated(options)),
       d_logger(make_logger("axioe client")),
       d_socket(socket_address(0, 0)),
+      d_max_burst_words(d_options.max_burst_words),
       d_next_sequence(initial_sequence())
 {
+}
+
+void client::set_max_burst_words(size_t words)
+{
+    if (words == 0 || words > d_options.max_burst_words)
+        throw std::invalid_argument(
+            fmt::format("AXIoE burst limit for {} must be 1..{} words, not {}",
+                        d_device.to_string(),
+                        d_options.max_burst_words,
+                        words));
+    d_max_burst_words.store(words);
+}
+
+size_t client::max_burst_words() const { return d_max_burst_words.load(); }
+
+void client::check_atomic(opcode op, uint32_t address, size_t count) const
+{
+    const size_t limit = d_max_burst_words.load();
+    if (count > limit)
+        throw burst_limit_error(fmt::format(
+            "{} must be one burst, but the device takes at most {} per burst (its "
+            "ID_MAX_BURST_WORDS, or client_options::max_burst_words): it cannot serve "
+            "this host",
+            describe(op, address, count),
+            words(limit)));
 }
 
 void client::check_burst(uint32_t address, size_t count, bool fixed) const
@@ -79,7 +105,7 @@ void client::read(uint32_t address, uint32_t* out, size_t count, bool fixed)
     const opcode op = fixed ? opcode::read_fixed : opcode::read;
     std::lock_guard<std::mutex> lock(d_mutex);
     for (size_t done = 0; done < count;) {
-        const size_t n = std::min(count - done, d_options.max_burst_words);
+        const size_t n = std::min(count - done, d_max_burst_words.load());
         const uint32_t at = fixed ? address : address + uint32_t(done * word_bytes);
         transact(op, at, nullptr, out + done, static_cast<uint16_t>(n));
         done += n;
@@ -92,11 +118,34 @@ void client::write(uint32_t address, const uint32_t* words, size_t count, bool f
     const opcode op = fixed ? opcode::write_fixed : opcode::write;
     std::lock_guard<std::mutex> lock(d_mutex);
     for (size_t done = 0; done < count;) {
-        const size_t n = std::min(count - done, d_options.max_burst_words);
+        const size_t n = std::min(count - done, d_max_burst_words.load());
         const uint32_t at = fixed ? address : address + uint32_t(done * word_bytes);
         transact(op, at, words + done, nullptr, static_cast<uint16_t>(n));
         done += n;
     }
+}
+
+void client::read_atomic(uint32_t address, uint32_t* out, size_t count, bool fixed)
+{
+    check_burst(address, count, fixed);
+    const opcode op = fixed ? opcode::read_fixed : opcode::read;
+    std::lock_guard<std::mutex> lock(d_mutex);
+    check_atomic(op, address, count);
+    if (count)
+        transact(op, address, nullptr, out, static_cast<uint16_t>(count));
+}
+
+void client::write_atomic(uint32_t address,
+                          const uint32_t* words,
+                          size_t count,
+                          bool fixed)
+{
+    check_burst(address, count, fixed);
+    const opcode op = fixed ? opcode::write_fixed : opcode::write;
+    std::lock_guard<std::mutex> lock(d_mutex);
+    check_atomic(op, address, count);
+    if (count)
+        transact(op, address, words, nullptr, static_cast<uint16_t>(count));
 }
 
 uint32_t client::read32(uint32_t address)
@@ -111,7 +160,7 @@ void client::write32(uint32_t address, uint32_t value) { write(address, &value, 
 uint64_t client::read64(uint32_t address_lo)
 {
     uint32_t w[2] = { 0, 0 };
-    read(address_lo, w, 2);
+    read_atomic(address_lo, w, 2);
     return (uint64_t(w[1]) << 32) | w[0];
 }
 
@@ -119,7 +168,7 @@ void client::write64(uint32_t address_lo, uint64_t value)
 {
     const uint32_t w[2] = { static_cast<uint32_t>(value),
                             static_cast<uint32_t>(value >> 32) };
-    write(address_lo, w, 2);
+    write_atomic(address_lo, w, 2);
 }
 
 bool client::post_read(uint32_t address)

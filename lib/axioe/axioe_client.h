@@ -30,8 +30,8 @@ struct client_options {
     std::chrono::microseconds timeout{ 20000 };
     //! Retransmissions after the first attempt before giving up with timeout_error.
     int retries = 10;
-    //! Longest burst put in one transaction: lower it for a device whose
-    //! regs::id_max_burst_words is below the protocol's 256.
+    //! Longest burst put in one transaction. A host lowers it further to the
+    //! device's ID_MAX_BURST_WORDS once it has read it (client::set_max_burst_words).
     size_t max_burst_words = axioe::max_burst_words;
 };
 
@@ -49,6 +49,14 @@ public:
 private:
     status d_code;
     uint32_t d_address;
+};
+
+//! An access that must be one burst (executed at one instant) is longer than the
+//! device takes (its ID_MAX_BURST_WORDS): nothing was sent.
+class burst_limit_error : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
 };
 
 //! No valid response to a transaction after all its attempts.
@@ -72,9 +80,12 @@ private:
  * retransmission (docs/axioe.md, "Reliability").
  *
  * Thread-safe: transactions from several threads are serialized, one outstanding at a
- * time, as the protocol requires. A burst longer than options.max_burst_words is
- * split into several transactions, each atomic on the device but not together; an
- * error in one of them leaves the earlier ones done. A count of 0 does nothing.
+ * time, as the protocol requires. A read() or write() longer than the burst limit
+ * (options.max_burst_words, lowered to the device's ID_MAX_BURST_WORDS with
+ * set_max_burst_words()) is split into several transactions, each atomic on the device
+ * but not together; an error in one of them leaves the earlier ones done. What must
+ * happen at one instant goes by read_atomic()/write_atomic() (and read64()/write64()),
+ * which are never split. A count of 0 does nothing.
  * Unaligned addresses and incrementing bursts past the end of the 32-bit address space
  * throw std::invalid_argument before anything is sent.
  */
@@ -87,11 +98,29 @@ public:
 
     void read(uint32_t address, uint32_t* out, size_t count, bool fixed = false);
     void write(uint32_t address, const uint32_t* words, size_t count, bool fixed = false);
+    /*!
+     * One burst, executed at one instant (a claim, a block written as a whole): throws
+     * burst_limit_error, naming the limit, before anything is sent if \p count exceeds
+     * the burst limit.
+     */
+    void read_atomic(uint32_t address, uint32_t* out, size_t count, bool fixed = false);
+    void write_atomic(uint32_t address,
+                      const uint32_t* words,
+                      size_t count,
+                      bool fixed = false);
     uint32_t read32(uint32_t address);
     void write32(uint32_t address, uint32_t value);
     //! One 2-word burst, low word first: both halves from the same instant.
     uint64_t read64(uint32_t address_lo);
     void write64(uint32_t address_lo, uint64_t value);
+
+    /*!
+     * Lower (or raise, up to options.max_burst_words) the longest burst this client
+     * sends: a host sets it to the device's ID_MAX_BURST_WORDS once it has read it.
+     * Throws std::invalid_argument outside 1..options.max_burst_words.
+     */
+    void set_max_burst_words(size_t words);
+    size_t max_burst_words() const;
 
     /*!
      * Send a 1-word READ of \p address and give up on it at once: for a request whose
@@ -140,12 +169,15 @@ private:
     bool matches(const datagram& d, const request& r, response& out) const;
     std::string describe(opcode op, uint32_t address, size_t count) const;
     void check_burst(uint32_t address, size_t count, bool fixed) const;
+    // Throws burst_limit_error if \p count words cannot go in one burst.
+    void check_atomic(opcode op, uint32_t address, size_t count) const;
 
     const socket_address d_device;
     const client_options d_options;
     logger_ptr d_logger;
     udp_socket d_socket;
 
+    std::atomic<size_t> d_max_burst_words;
     std::mutex d_mutex; // one transaction at a time; guards everything below
     uint32_t d_next_sequence;
     std::array<uint8_t, max_datagram_bytes> d_tx;

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace rdma {
@@ -32,8 +34,22 @@ bool is_target_status(status s)
 constexpr std::chrono::microseconds shortest_tick{ 1000 };
 } // namespace
 
-server::server(const socket_address& bind_to, register_target& target)
-    : d_target(target), d_logger(make_logger("axioe server")), d_socket(bind_to)
+namespace {
+size_t validated_burst_limit(size_t words)
+{
+    if (words == 0 || words > max_burst_words)
+        throw std::invalid_argument("AXIoE server: max_burst_words must be 1.." +
+                                    std::to_string(max_burst_words) + ", not " +
+                                    std::to_string(words));
+    return words;
+}
+} // namespace
+
+server::server(const socket_address& bind_to, register_target& target, size_t max_words)
+    : d_target(target),
+      d_max_burst_words(validated_burst_limit(max_words)),
+      d_logger(make_logger("axioe server")),
+      d_socket(bind_to)
 {
     for (size_t i = 0; i < batch; i++) {
         d_slots[i].data = d_rx[i].data();
@@ -106,6 +122,19 @@ void server::handle(const datagram& d)
         return;
     }
 
+    if (r.count > d_max_burst_words) {
+        // A burst longer than this device takes (ID_MAX_BURST_WORDS) is malformed here,
+        // as one above 256 is everywhere: answered, not executed, not recorded.
+        d_malformed.fetch_add(1, std::memory_order_relaxed);
+        d_logger->debug("rejected a {}-word burst from {}: this device takes at most {}",
+                        r.count,
+                        d.peer.to_string(),
+                        d_max_burst_words);
+        const size_t len =
+            encode_response(d_rejection.data(), response_to(r, status::bad_request));
+        send(d_rejection.data(), len, d.peer);
+        return;
+    }
     const uint64_t request_hash = response_cache::hash(d.data, d.length);
     const auto found = d_cache.lookup(d.peer, r.sequence, request_hash);
     d_evicted.store(d_cache.evictions(), std::memory_order_relaxed);

@@ -67,8 +67,15 @@ public:
 class server
 {
 public:
-    //! Bind to \p bind_to (port 0: an ephemeral port, see address()) and start.
-    server(const socket_address& bind_to, register_target& target);
+    /*!
+     * Bind to \p bind_to (port 0: an ephemeral port, see address()) and start. Bursts
+     * longer than \p max_burst_words (1..axioe::max_burst_words: what the device
+     * reports in ID_MAX_BURST_WORDS) are answered BAD_REQUEST and not executed
+     * (docs/axioe.md §5).
+     */
+    server(const socket_address& bind_to,
+           register_target& target,
+           size_t max_burst_words = axioe::max_burst_words);
     //! Stops and joins the thread; returns promptly (the thread waits on a wake fd).
     ~server();
     server(const server&) = delete;
@@ -98,6 +105,7 @@ private:
     void send(const uint8_t* data, size_t len, const socket_address& to);
 
     register_target& d_target;
+    const size_t d_max_burst_words;
     logger_ptr d_logger;
     udp_socket d_socket;
     event_notifier d_wake;

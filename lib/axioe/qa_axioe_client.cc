@@ -187,6 +187,7 @@ class qa_axioe_client : public CppUnit::TestFixture
     CPPUNIT_TEST(test_client_reads_and_writes);
     CPPUNIT_TEST(test_client_fixed_bursts_use_one_address);
     CPPUNIT_TEST(test_client_splits_long_bursts);
+    CPPUNIT_TEST(test_atomic_bursts_are_never_split);
     CPPUNIT_TEST(test_device_errors_raise_axioe_error);
     CPPUNIT_TEST(test_client_rejects_bad_arguments_locally);
     CPPUNIT_TEST(test_timeout_names_the_device);
@@ -277,6 +278,50 @@ public:
         c100.read(0, out.data(), 250);
         CPPUNIT_ASSERT_EQUAL(uint64_t(13), srv.stats().executed);
         CPPUNIT_ASSERT_EQUAL(size_t(50), regs.last_count());
+        // Lowered later, as a host does once it has read ID_MAX_BURST_WORDS.
+        c.set_max_burst_words(16);
+        CPPUNIT_ASSERT_EQUAL(size_t(16), c.max_burst_words());
+        c.read(0, out.data(), 40);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(16), srv.stats().executed); // 16 + 16 + 8
+        CPPUNIT_ASSERT_EQUAL(size_t(8), regs.last_count());
+        CPPUNIT_ASSERT_THROW(c.set_max_burst_words(0), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(c100.set_max_burst_words(101), std::invalid_argument);
+    }
+
+    void test_atomic_bursts_are_never_split()
+    {
+        test_registers regs;
+        server srv(loopback(), regs);
+        client c(srv.address());
+        c.set_max_burst_words(3);
+        const uint32_t in[4] = { 1, 2, 3, 4 };
+        uint32_t out[4] = {};
+        c.write_atomic(0x40, in, 3);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), srv.stats().executed);
+        CPPUNIT_ASSERT_EQUAL(size_t(3), regs.last_count());
+        c.read_atomic(0x40, out, 3);
+        CPPUNIT_ASSERT_EQUAL(3u, out[2]);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(3), c.read64(0x44) >> 32);
+        // Longer than the device takes: refused before anything is sent, naming it.
+        const uint64_t before = c.stats().transactions;
+        try {
+            c.write_atomic(0x40, in, 4);
+            CPPUNIT_FAIL("a 4-word atomic write went out in bursts of 3");
+        } catch (const burst_limit_error& e) {
+            CPPUNIT_ASSERT_EQUAL("AXIoE write 0x40 (4 words) to " +
+                                     srv.address().to_string() +
+                                     " must be one burst, but the device takes at most 3 "
+                                     "words per burst (its ID_MAX_BURST_WORDS, or "
+                                     "client_options::max_burst_words): it cannot serve "
+                                     "this host",
+                                 std::string(e.what()));
+        }
+        CPPUNIT_ASSERT_THROW(c.read_atomic(0x40, out, 4), burst_limit_error);
+        CPPUNIT_ASSERT_EQUAL(before, c.stats().transactions);
+        CPPUNIT_ASSERT_EQUAL(0u, regs.ram(0x4C));
+        c.set_max_burst_words(1);
+        CPPUNIT_ASSERT_THROW(c.read64(0x40), burst_limit_error);
+        CPPUNIT_ASSERT_THROW(c.write64(0x40, 1), burst_limit_error);
     }
 
     void test_device_errors_raise_axioe_error()

@@ -63,6 +63,7 @@ class qa_axioe_server : public CppUnit::TestFixture
     CPPUNIT_TEST(test_server_keeps_clients_apart);
     CPPUNIT_TEST(test_server_evicts_least_recent_client);
     CPPUNIT_TEST(test_server_handles_malformed_requests);
+    CPPUNIT_TEST(test_server_refuses_bursts_beyond_its_limit);
     CPPUNIT_TEST(test_server_drops_stale_and_refuses_reused_sequence);
     CPPUNIT_TEST(test_server_shutdown_joins_its_thread);
     CPPUNIT_TEST(test_server_names_the_client_and_passes_not_owner);
@@ -216,6 +217,40 @@ public:
         client c(srv.address());
         c.write32(0x40, 8);
         CPPUNIT_ASSERT_EQUAL(8u, regs.ram(0x40));
+    }
+
+    void test_server_refuses_bursts_beyond_its_limit()
+    {
+        // A device that takes at most 16 words per burst (ID_MAX_BURST_WORDS):
+        // longer bursts are malformed (docs/axioe.md §5), answered, not executed.
+        test_registers regs;
+        server srv(loopback(), regs, 16);
+        raw_peer peer;
+        peer.send(encode(make_request(opcode::write, 7, 0x40, 17),
+                         std::vector<uint32_t>(17, 9)),
+                  srv.address());
+        const response r = decode_ok(peer.receive(1s));
+        CPPUNIT_ASSERT(r.code == status::bad_request);
+        CPPUNIT_ASSERT_EQUAL(7u, r.sequence);
+        CPPUNIT_ASSERT_EQUAL(uint16_t(17), r.count);
+        CPPUNIT_ASSERT_EQUAL(0u, regs.ram(0x40));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), srv.stats().malformed);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), srv.stats().executed);
+        // Not recorded: the same sequence number with a valid burst executes.
+        peer.send(encode(make_request(opcode::write, 7, 0x40, 16),
+                         std::vector<uint32_t>(16, 9)),
+                  srv.address());
+        CPPUNIT_ASSERT(decode_ok(peer.receive(1s)).code == status::okay);
+        CPPUNIT_ASSERT_EQUAL(9u, regs.ram(0x40));
+        // A client that knows the limit splits at it.
+        client_options o;
+        o.max_burst_words = 16;
+        client c(srv.address(), o);
+        std::vector<uint32_t> out(40);
+        c.read(0, out.data(), out.size());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), srv.stats().executed);
+        CPPUNIT_ASSERT_THROW(server(loopback(), regs, 0), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(server(loopback(), regs, 257), std::invalid_argument);
     }
 
     void test_server_drops_stale_and_refuses_reused_sequence()

@@ -7,6 +7,7 @@
 
 #include "device_controller.h"
 #include "../util/host_time.h"
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -28,95 +29,101 @@ uint64_t random_owner_token()
 
 device_controller::device_controller(const socket_address& device,
                                      const axioe::client_options& options)
-    : d_address(device), d_client(device, options)
+    : d_address(device),
+      d_client(device, options),
+      d_max_burst_words(options.max_burst_words)
 {
+}
+
+void device_controller::read_registers(
+    regs::block b, unsigned index, uint32_t first, uint32_t end, uint32_t* words)
+{
+    for (const regs::burst& r :
+         regs::plan_bursts(b, first, end, d_client.max_burst_words(), false))
+        d_client.read_atomic(regs::address_of(b, index, r.offset),
+                             words + (r.offset - first) / 4,
+                             r.words);
+}
+
+void device_controller::write_registers(
+    regs::block b, unsigned index, uint32_t first, uint32_t end, const uint32_t* words)
+{
+    for (const regs::burst& r :
+         regs::plan_bursts(b, first, end, d_client.max_burst_words(), true))
+        d_client.write_atomic(regs::address_of(b, index, r.offset),
+                              words + (r.offset - first) / 4,
+                              r.words);
 }
 
 device_info device_controller::identify()
 {
-    uint32_t w[10];
-    d_client.read(regs::id_magic, w, 10);
-    if (w[0] != regs::magic_value)
+    // Magic, version and the burst limit one word at a time (every device takes a
+    // 1-word burst); everything after that within the limit.
+    const uint32_t magic = d_client.read32(regs::id_magic);
+    if (magic != regs::magic_value)
         throw std::runtime_error("device at " + d_address.to_string() +
                                  " is not a gr-rdma device (identity register reads " +
-                                 std::to_string(w[0]) +
+                                 std::to_string(magic) +
                                  "); check addr= in the device args");
-    if ((w[1] >> 16) != (regs::map_version >> 16))
+    const uint32_t version = d_client.read32(regs::id_version);
+    if ((version >> 16) != (regs::map_version >> 16))
         throw std::runtime_error(
             "device at " + d_address.to_string() + " speaks register map " +
-            std::to_string(w[1] >> 16) + "." + std::to_string(w[1] & 0xFFFF) +
+            std::to_string(version >> 16) + "." + std::to_string(version & 0xFFFF) +
             ", this host speaks " + std::to_string(regs::map_version >> 16) +
             ".x: update the device firmware or gr-rdma");
+    const uint32_t limit = d_client.read32(regs::id_max_burst_words);
+    if (limit < 2 || limit > axioe::max_burst_words)
+        throw std::runtime_error(
+            "device at " + d_address.to_string() + " takes at most " +
+            std::to_string(limit) +
+            " word(s) per AXIoE burst (ID_MAX_BURST_WORDS): this host needs 2 to 256, to "
+            "read a 64-bit register at one instant; check the device's firmware");
+    d_client.set_max_burst_words(std::min<size_t>(limit, d_max_burst_words));
+
+    constexpr uint32_t end = regs::scratch;
+    uint32_t w[end / 4] = {};
+    read_registers(regs::block::identity, 0, 0, end, w);
     device_info info;
-    info.version = w[1];
-    info.capabilities = w[2];
-    info.num_links = w[3];
-    info.num_rx_streams = w[4];
-    info.max_payload = w[6];
-    info.formats = w[7];
-    info.serial = regs::join_words(w[8], w[9]);
+    regs::identity_fields.unpack(w, 0, end / 4, info);
     return info;
 }
 
 link_state device_controller::read_link(unsigned link)
 {
-    uint32_t w[8];
-    d_client.read(regs::link_reg(link, 0), w, 8);
+    // Up to LINK_ROCE_PORT: the counters above it are map 1.2.
+    constexpr uint32_t end = regs::link::roce_port + 4;
+    uint32_t w[end / 4] = {};
+    read_registers(regs::block::link, link, 0, end, w);
+    regs::link_values v;
+    regs::link_fields.unpack(w, 0, end / 4, v);
     link_state state;
-    state.roce = socket_address(w[regs::link::ipv4 / 4],
-                                static_cast<uint16_t>(w[regs::link::roce_port / 4]));
-    state.mtu = w[regs::link::mtu / 4];
-    const uint32_t mac_hi = w[regs::link::mac_hi / 4], mac_lo = w[regs::link::mac_lo / 4];
-    state.mac = { uint8_t(mac_hi >> 8),  uint8_t(mac_hi),      uint8_t(mac_lo >> 24),
-                  uint8_t(mac_lo >> 16), uint8_t(mac_lo >> 8), uint8_t(mac_lo) };
+    state.roce = socket_address(v.ipv4, v.roce_port);
+    state.mtu = v.mtu;
+    state.mac = v.mac;
     return state;
 }
 
 void device_controller::configure_rx(unsigned stream, const rx_setup& s)
 {
-    // Registers dest_ipv4 .. retx_window_bytes are contiguous but for the read-only
-    // source_qpn: two bursts program them all.
-    constexpr uint32_t first = regs::rx::dest_ipv4;
-    constexpr size_t count = (regs::rx::retx_window_bytes - first) / 4 + 1;
-    uint32_t w[count] = {};
-    auto set = [&w](uint32_t reg, uint32_t value) { w[(reg - first) / 4] = value; };
-    set(regs::rx::dest_ipv4, s.destination.ip());
-    set(regs::rx::dest_udp_port, s.destination.port());
-    set(regs::rx::dest_qpn, s.dest_qpn);
-    set(regs::rx::start_psn, s.start_psn);
-    set(regs::rx::rkey, s.rkey);
-    set(regs::rx::va_lo, regs::low_word(s.va));
-    set(regs::rx::va_hi, regs::high_word(s.va));
-    set(regs::rx::ring_bytes_lo, regs::low_word(s.ring_bytes));
-    set(regs::rx::ring_bytes_hi, regs::high_word(s.ring_bytes));
-    set(regs::rx::payload_bytes, s.payload_bytes);
-    set(regs::rx::path_mtu, s.path_mtu);
-    set(regs::rx::notify_interval, s.notify_interval);
-    set(regs::rx::rate_num, s.rate_num);
-    set(regs::rx::rate_den, s.rate_den);
-    set(regs::rx::format, static_cast<uint32_t>(s.format));
-    set(regs::rx::link_mask, 1);
-    set(regs::rx::transport, s.transport);
-    set(regs::rx::start_time_lo, regs::low_word(s.start_time_ns));
-    set(regs::rx::start_time_hi, regs::high_word(s.start_time_ns));
-    set(regs::rx::num_samples_lo, regs::low_word(s.num_samples));
-    set(regs::rx::num_samples_hi, regs::high_word(s.num_samples));
-    set(regs::rx::retx_window_bytes, s.retx_window_bytes);
-    const size_t before = (regs::rx::source_qpn - first) / 4;
-    d_client.write(regs::rx_reg(stream, first), w, before);
-    d_client.write(regs::rx_reg(stream, regs::rx::start_time_lo),
-                   w + before + 1,
-                   count - before - 1);
+    // The whole descriptor; write_registers() leaves RX_SOURCE_QPN out (read-only) and
+    // splits the rest as the device's burst limit asks. It is latched at START, so a
+    // descriptor written in several bursts is whole when it counts.
+    constexpr uint32_t first = regs::span_of(regs::rx_descriptor_fields).first;
+    constexpr uint32_t end = regs::span_of(regs::rx_descriptor_fields).second;
+    uint32_t w[(end - first) / 4] = {};
+    regs::rx_descriptor_fields.pack(s, first, w, (end - first) / 4);
+    write_registers(regs::block::rx, stream, first, end, w);
 }
 
-void device_controller::configure_signal(unsigned stream, const test_signal_config& signal)
+void device_controller::configure_signal(unsigned stream,
+                                         const test_signal_config& signal)
 {
-    const auto freq = static_cast<int32_t>(signal.freq_hz);
-    uint32_t w[4] = {
-        static_cast<uint32_t>(signal.kind), static_cast<uint32_t>(freq), 0, signal.seed
-    };
-    std::memcpy(&w[2], &signal.amplitude, 4);
-    d_client.write(regs::emu_reg(stream, regs::emu::signal), w, 4);
+    constexpr uint32_t first = regs::span_of(regs::signal_fields).first;
+    constexpr uint32_t end = regs::span_of(regs::signal_fields).second;
+    uint32_t w[(end - first) / 4] = {};
+    regs::signal_fields.pack(signal, first, w, (end - first) / 4);
+    write_registers(regs::block::emulator, stream, first, end, w);
 }
 
 void device_controller::configure_impairments(unsigned stream,
@@ -125,10 +132,11 @@ void device_controller::configure_impairments(unsigned stream,
     if (im.faults.size() > regs::emu::max_faults)
         throw std::invalid_argument("at most " + std::to_string(regs::emu::max_faults) +
                                     " targeted faults fit the emulator's fault table");
-    const uint32_t random[] = { im.seed,          im.loss_ppm,    im.loss_burst,
-                                im.duplicate_ppm, im.corrupt_ppm, im.delay_ppm,
-                                im.delay_messages };
-    d_client.write(regs::emu_reg(stream, regs::emu::fault_seed), random, 7);
+    constexpr uint32_t first = regs::span_of(regs::impairment_fields).first;
+    constexpr uint32_t end = regs::span_of(regs::impairment_fields).second;
+    uint32_t w[(end - first) / 4] = {};
+    regs::impairment_fields.pack(im, first, w, (end - first) / 4);
+    write_registers(regs::block::emulator, stream, first, end, w);
     std::vector<uint32_t> table;
     for (const auto& [message, kind] : im.faults) {
         table.push_back(regs::low_word(message));
@@ -136,8 +144,11 @@ void device_controller::configure_impairments(unsigned stream,
         table.push_back(kind);
     }
     if (!table.empty())
-        d_client.write(
-            regs::emu_reg(stream, regs::emu::fault_table), table.data(), table.size());
+        write_registers(regs::block::emulator,
+                        stream,
+                        regs::emu::fault_table,
+                        regs::emu::fault_table + 4 * static_cast<uint32_t>(table.size()),
+                        table.data());
     d_client.write32(regs::emu_reg(stream, regs::emu::fault_count),
                      static_cast<uint32_t>(im.faults.size()));
 }
@@ -145,9 +156,11 @@ void device_controller::configure_impairments(unsigned stream,
 std::vector<injected_fault> device_controller::read_fault_log(unsigned stream)
 {
     std::vector<injected_fault> out;
-    constexpr size_t records_per_read = 64; // 192 words: within one AXIoE burst
+    // Whole records per burst: 64 (192 words), or what the device's limit allows.
+    const size_t records_per_read =
+        std::max<size_t>(1, std::min<size_t>(64, d_client.max_burst_words() / 3));
+    uint32_t w[3 * 64];
     while (true) {
-        uint32_t w[3 * records_per_read];
         d_client.read(
             regs::emu_reg(stream, regs::emu::fault_log), w, 3 * records_per_read, true);
         for (size_t i = 0; i < records_per_read; i++) {
@@ -197,7 +210,7 @@ void device_controller::claim_rx(unsigned stream,
                             regs::high_word(token),
                             regs::owner_command::take_over };
     try {
-        d_client.write(
+        d_client.write_atomic(
             regs::rx_reg(stream, regs::rx::owner_token_lo), w, take_over ? 3 : 2);
     } catch (const axioe::error& e) {
         if (e.code() == axioe::status::not_owner)
@@ -251,28 +264,14 @@ std::string device_controller::owned_elsewhere(unsigned stream)
 
 rx_device_counters device_controller::read_rx_counters(unsigned stream)
 {
-    constexpr uint32_t first = regs::rx::packets_sent_lo;
-    constexpr size_t count = (regs::rx::messages_delayed_hi - first) / 4 + 1;
     rx_device_counters c;
     // Status first: counters read after a "done" are final.
     c.status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
-    uint32_t w[count];
-    d_client.read(regs::rx_reg(stream, first), w, count);
-    auto at64 = [&w](uint32_t reg) {
-        return regs::join_words(w[(reg - first) / 4], w[(reg - first) / 4 + 1]);
-    };
-    c.packets_sent = at64(regs::rx::packets_sent_lo);
-    c.samples_emitted = at64(regs::rx::samples_emitted_lo);
-    c.packets_dropped = at64(regs::rx::packets_dropped_lo);
-    c.samples_dropped = at64(regs::rx::samples_dropped_lo);
-    c.imm_sent = at64(regs::rx::imm_sent_lo);
-    c.packets_faulted = at64(regs::rx::packets_faulted_lo);
-    c.samples_faulted = at64(regs::rx::samples_faulted_lo);
-    c.packets_duplicated = at64(regs::rx::packets_duplicated_lo);
-    c.messages_delayed = at64(regs::rx::messages_delayed_lo);
-    c.naks_received = w[(regs::rx::naks_received - first) / 4];
-    c.retransmits = w[(regs::rx::retransmits - first) / 4];
-    c.zero_substituted = at64(regs::rx::zero_substituted_lo);
+    constexpr uint32_t first = regs::span_of(regs::rx_counter_fields).first;
+    constexpr uint32_t end = regs::span_of(regs::rx_counter_fields).second;
+    uint32_t w[(end - first) / 4] = {};
+    read_registers(regs::block::rx, stream, first, end, w);
+    regs::rx_counter_fields.unpack(w, first, (end - first) / 4, c);
     return c;
 }
 

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_DEVICE_DEVICE_CONTROLLER_H
 
 #include "../axioe/axioe_client.h"
+#include "../regs/register_fields.h"
 #include "../regs/register_map.h"
 #include <gnuradio/rdma/sample_format.h>
 #include <gnuradio/rdma/test_signal.h>
@@ -22,14 +23,8 @@
 namespace gr {
 namespace rdma {
 
-struct device_info {
-    uint32_t version = 0;
-    uint32_t capabilities = 0;
-    uint32_t num_links = 0;
-    uint32_t num_rx_streams = 0;
-    uint32_t max_payload = 0;
-    uint32_t formats = 0;
-    uint64_t serial = 0;
+//! The identity block (regs::identity_values) as identify() read it.
+struct device_info : regs::identity_values {
     bool has(uint32_t cap) const { return (capabilities & cap) == cap; }
 };
 
@@ -39,35 +34,12 @@ struct link_state {
     std::array<uint8_t, 6> mac{};
 };
 
-//! What the host programs into an RX stream descriptor before START.
-struct rx_setup {
-    socket_address destination;
-    uint32_t dest_qpn = 0;
-    uint32_t start_psn = 0;
-    uint32_t rkey = 0;
-    uint64_t va = 0;
-    uint64_t ring_bytes = 0;
-    uint32_t payload_bytes = 0;
-    uint32_t path_mtu = 0;
-    uint32_t notify_interval = 0;
-    uint32_t rate_num = 0;
-    uint32_t rate_den = 1;
-    sample_format format = sample_format::sc16;
-    uint32_t transport = 0; //!< regs::transport_type
-    uint64_t start_time_ns = 0;
-    uint64_t num_samples = 0;
-    uint32_t retx_window_bytes = 4u << 20; //!< RC: the device's retransmit window
-};
+//! What the host programs into an RX stream descriptor before START: the registers'
+//! own struct, which the emulator unpacks too. Defaults are the reset values.
+using rx_setup = regs::rx_descriptor;
 
 //! Emulator-only impairments (the emulator extension block; docs/register-map.md).
-struct emulated_impairments {
-    uint32_t seed = 1;
-    uint32_t loss_ppm = 0;
-    uint32_t loss_burst = 1;
-    uint32_t duplicate_ppm = 0;
-    uint32_t corrupt_ppm = 0;
-    uint32_t delay_ppm = 0;
-    uint32_t delay_messages = 0;
+struct emulated_impairments : regs::impairment_values {
     std::vector<std::pair<uint64_t, uint32_t>>
         faults; //!< (message, regs::fault kind), <= 8
     bool any() const
@@ -82,20 +54,9 @@ struct injected_fault {
     uint32_t kind = 0;
 };
 
-struct rx_device_counters {
+//! RX_STATUS and the counters of an RX stream.
+struct rx_device_counters : regs::rx_counters {
     uint32_t status = 0;
-    uint64_t packets_sent = 0;
-    uint64_t samples_emitted = 0;
-    uint64_t packets_dropped = 0;
-    uint64_t samples_dropped = 0;
-    uint64_t imm_sent = 0;
-    uint64_t packets_faulted = 0;
-    uint64_t samples_faulted = 0;
-    uint64_t packets_duplicated = 0;
-    uint64_t messages_delayed = 0;
-    uint64_t naks_received = 0;    //!< RC (32-bit register)
-    uint64_t retransmits = 0;      //!< RC (32-bit register)
-    uint64_t zero_substituted = 0; //!< RC: samples resent as zeros
 };
 
 //! Device time = host time + offset_ns, known to within error_ns.
@@ -131,8 +92,12 @@ public:
     explicit device_controller(const socket_address& device,
                                const axioe::client_options& options = {});
 
-    //! Read the identity block; throws std::runtime_error naming the address if the
-    //! peer does not answer like a gr-rdma device or speaks another map version.
+    /*!
+     * Read the identity block; throws std::runtime_error naming the address if the
+     * peer does not answer like a gr-rdma device, speaks another map version, or takes
+     * bursts too short for this host (ID_MAX_BURST_WORDS below 2). From then on, no
+     * burst to the device is longer than its ID_MAX_BURST_WORDS.
+     */
     device_info identify();
     link_state read_link(unsigned link);
 
@@ -186,9 +151,20 @@ public:
 private:
     // What to tell the user when another host owns \p stream.
     std::string owned_elsewhere(unsigned stream);
+    // Registers [first, end) of instance \p index of block \p b, to or from words[(offset
+    // - first) / 4], in bursts within the device's limit that keep every register whole
+    // (regs::plan_bursts). write_registers() leaves read-only registers and holes out.
+    void read_registers(
+        regs::block b, unsigned index, uint32_t first, uint32_t end, uint32_t* words);
+    void write_registers(regs::block b,
+                         unsigned index,
+                         uint32_t first,
+                         uint32_t end,
+                         const uint32_t* words);
 
     socket_address d_address;
     axioe::client d_client;
+    const size_t d_max_burst_words; // options.max_burst_words: the host's own limit
 };
 
 } // namespace rdma

@@ -28,7 +28,8 @@ void metadata_intake::configure(axioe::client& device,
     const uint32_t words[4] = {
         here.ip(), here.port(), interval_us, regs::metadata::control_bits::enable
     };
-    device.write(regs::metadata_reg(regs::metadata::dest_ipv4), words, 4);
+    // One burst: destination, port and enable change at one instant.
+    device.write_atomic(regs::metadata_reg(regs::metadata::dest_ipv4), words, 4);
     // Only the device's own port is believed; a device that does not say which port it
     // sends from is believed from any port of its address.
     uint16_t port = 0;

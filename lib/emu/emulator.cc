@@ -11,6 +11,7 @@
 #include "raw_wire.h"
 #include "udp_wire.h"
 #include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace rdma {
@@ -33,6 +34,41 @@ const char* to_string(wire_type type)
     return type == wire_type::raw ? "raw" : type == wire_type::inproc ? "inproc" : "udp";
 }
 
+/*!
+ * Link n as its link block counts it: packets and IPv4 bytes sent, datagrams received
+ * on its RoCE port. Everything else is the wire's own.
+ */
+class emulator::counting_wire : public wire
+{
+public:
+    counting_wire(wire& inner, link_stats& stats) : d_inner(inner), d_stats(stats) {}
+
+    socket_address local_address() const override { return d_inner.local_address(); }
+    uint16_t source_port() const override { return d_inner.source_port(); }
+    unsigned mtu() const override { return d_inner.mtu(); }
+    size_t send(outgoing_packet* batch, size_t count, const socket_address& to) override
+    {
+        const size_t sent = d_inner.send(batch, count, to);
+        uint64_t bytes = 0;
+        for (size_t i = 0; i < sent; i++)
+            bytes += batch[i].length + headroom; // + IPv4 and UDP headers
+        d_stats.tx_packets.fetch_add(sent, std::memory_order_relaxed);
+        d_stats.tx_bytes.fetch_add(bytes, std::memory_order_relaxed);
+        return sent;
+    }
+    size_t receive(datagram* slots, size_t count) override
+    {
+        const size_t got = d_inner.receive(slots, count);
+        d_stats.rx_packets.fetch_add(got, std::memory_order_relaxed);
+        return got;
+    }
+    bool icrc_ok(const datagram& d) const override { return d_inner.icrc_ok(d); }
+
+private:
+    wire& d_inner;
+    link_stats& d_stats;
+};
+
 namespace {
 std::unique_ptr<wire> make_wire(const emulator_config& config)
 {
@@ -48,7 +84,12 @@ emulator::emulator(const emulator_config& config)
 {
     if (config.rx_streams == 0 || config.rx_streams > 16)
         throw std::invalid_argument("emulator: rx_streams must be 1..16");
-    d_link = make_wire(config);
+    if (config.max_burst_words == 0 || config.max_burst_words > axioe::max_burst_words)
+        throw std::invalid_argument("emulator: max_burst_words must be 1.." +
+                                    std::to_string(axioe::max_burst_words) + ", not " +
+                                    std::to_string(config.max_burst_words));
+    d_network = make_wire(config);
+    d_link = std::make_unique<counting_wire>(*d_network, d_link_stats);
     // Metadata leaves from the link's address by an ordinary UDP socket (any port).
     d_metadata = std::make_unique<metadata_sender>(
         socket_address(d_link->local_address().ip(), 0), config.rx_streams);
@@ -68,18 +109,23 @@ emulator::emulator(const emulator_config& config)
     link.udp_port = local.port();
     link.udp_sport = d_link->source_port();
     link.mtu = d_link->mtu();
+    link.stats = &d_link_stats;
     if (const auto nif = find_interface_by_ip(local.ip()))
         link.mac = nif->mac;
 
     device_identity identity;
     identity.serial = config.serial;
     identity.fifo_us = config.fifo_us;
+    identity.max_burst_words = static_cast<uint32_t>(config.max_burst_words);
+    // LOSS_INJECTION: its extension block loses, duplicates, corrupts and delays
+    // messages on request, reproducibly.
     identity.capabilities = regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate |
                             regs::cap::clock | regs::cap::metadata | regs::cap::emulator |
-                            regs::cap::ownership;
+                            regs::cap::loss_injection | regs::cap::ownership;
     d_registers = std::make_unique<register_file>(
         identity, std::vector<link_info>{ link }, engines, d_metadata.get());
-    d_server = std::make_unique<axioe::server>(config.control, *d_registers);
+    d_server = std::make_unique<axioe::server>(
+        config.control, *d_registers, config.max_burst_words);
 }
 
 emulator::~emulator() = default;

@@ -45,6 +45,9 @@ struct emulator_config {
     //! How late the emulator may send (its FIFO depth, RX_FIFO_US); what it cannot send
     //! in time is dropped as an overflow, counted and logged.
     uint32_t fifo_us = rx_descriptor{}.fifo_us;
+    //! Longest AXIoE burst it takes, 1..256 (ID_MAX_BURST_WORDS); longer ones are
+    //! answered BAD_REQUEST, as a device with a smaller register bus would.
+    size_t max_burst_words = axioe::max_burst_words;
 };
 
 /*!
@@ -68,9 +71,13 @@ public:
     const ack_receiver& acks() const { return *d_acks; }
 
 private:
+    class counting_wire;
+
     // Declared in creation order; destroyed in reverse (server first: no request
     // reaches a half-destroyed register file).
-    std::unique_ptr<wire> d_link;
+    std::unique_ptr<wire> d_network; // the link's socket
+    link_stats d_link_stats;         // what d_link counts (LINK_TX_PACKETS ...)
+    std::unique_ptr<wire> d_link;    // d_network, counted
     std::unique_ptr<metadata_sender> d_metadata; // outlives the engines that report to it
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
     std::vector<std::unique_ptr<rx_engine>> d_rx;

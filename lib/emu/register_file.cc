@@ -17,55 +17,27 @@ namespace emu {
 namespace {
 
 using axioe::status;
+using regs::block;
 
-// RX descriptor registers the host may write while the stream is stopped.
-bool rx_writable(uint32_t reg)
-{
-    switch (reg) {
-    case regs::rx::dest_ipv4:
-    case regs::rx::dest_udp_port:
-    case regs::rx::dest_qpn:
-    case regs::rx::start_psn:
-    case regs::rx::rkey:
-    case regs::rx::va_lo:
-    case regs::rx::va_hi:
-    case regs::rx::ring_bytes_lo:
-    case regs::rx::ring_bytes_hi:
-    case regs::rx::payload_bytes:
-    case regs::rx::path_mtu:
-    case regs::rx::notify_interval:
-    case regs::rx::rate_num:
-    case regs::rx::rate_den:
-    case regs::rx::format:
-    case regs::rx::link_mask:
-    case regs::rx::transport:
-    case regs::rx::start_time_lo:
-    case regs::rx::start_time_hi:
-    case regs::rx::num_samples_lo:
-    case regs::rx::num_samples_hi:
-    case regs::rx::retx_window_bytes:
-    case regs::rx::dest_mac_hi:
-    case regs::rx::dest_mac_lo:
-        return true;
-    default:
-        return false;
-    }
-}
+// The metadata block as the metadata channel keeps it.
+constexpr regs::field<metadata_registers> metadata_field_list[] = {
+    regs::detail::member<&metadata_registers::dest_ipv4>("MD_DEST_IPV4"),
+    regs::detail::member<&metadata_registers::dest_udp_port>("MD_DEST_UDP_PORT"),
+    regs::detail::member<&metadata_registers::interval_us>("MD_INTERVAL_US"),
+    regs::detail::member<&metadata_registers::control>("MD_CONTROL"),
+    regs::detail::member<&metadata_registers::packets_sent>("MD_PACKETS_SENT"),
+    regs::detail::member<&metadata_registers::packets_dropped>("MD_PACKETS_DROPPED"),
+    regs::detail::member<&metadata_registers::source_udp_port>("MD_SOURCE_UDP_PORT"),
+};
+constexpr regs::field_set<metadata_registers> metadata_fields{ metadata_field_list };
 
-bool emu_register_exists(uint32_t reg)
+// Registers the table marks owner-only: what a stranger could use to write into the
+// owner's ring (QPN, PSN, rkey, VA) or to predict its timing, and the extension block.
+// Status, counters, the device's own QPN and FIFO depth, RX_OWNER and RX_LEASE_MS stay
+// readable by anyone, so that tools can say what is going on.
+bool owner_only(const regs::decoded_address& a)
 {
-    return reg <= regs::emu::delay_messages ||
-           (reg >= regs::emu::fault_count && reg <= regs::emu::fault_log_level);
-}
-
-// RX registers only the stream's owner may read while it is owned: what a stranger
-// could use to write into the owner's ring (QPN, PSN, rkey, VA) or to predict its
-// timing. Status, counters, the device's own QPN and FIFO depth, RX_OWNER and
-// RX_LEASE_MS stay readable by anyone, so that tools can say what is going on.
-bool rx_secret(uint32_t reg)
-{
-    return (reg >= regs::rx::dest_ipv4 && reg <= regs::rx::dest_mac_lo &&
-            reg != regs::rx::source_qpn);
+    return a.reg && a.reg->has(regs::flag::owner_only);
 }
 
 bool is_owner_register(uint32_t reg)
@@ -74,11 +46,38 @@ bool is_owner_register(uint32_t reg)
            reg == regs::rx::owner;
 }
 
-// The device's QPN for RX stream s: what the host uses as its remote QPN.
-uint32_t source_qpn(unsigned s) { return rx_source_qpn(s); }
+// The registers of block \p b a device stores (rw and latched: the RX descriptor, the
+// emulator extension) at their reset values.
+template <size_t N>
+void reset_words(block b, std::array<uint32_t, N>& words)
+{
+    words.fill(0);
+    for (const regs::register_info& r : regs::register_table) {
+        if (r.where != b || r.mode != regs::access::rw || !r.has(regs::flag::latched))
+            continue;
+        for (uint32_t i = 0; i < r.repeat; i++) {
+            const uint32_t at = r.offset / 4 + i * r.bits / 32;
+            words[at] = regs::low_word(r.reset_value);
+            if (r.bits == 64)
+                words[at + 1] = regs::high_word(r.reset_value);
+        }
+    }
+}
 
-// RC retransmit window after reset: 4 MiB, ~0.05 s of 20 MS/s sc16.
-constexpr uint32_t default_retx_window_bytes = 4u << 20;
+regs::identity_values
+identity_of(const device_identity& id, size_t links, size_t rx_streams)
+{
+    regs::identity_values v;
+    v.capabilities = id.capabilities;
+    v.num_links = static_cast<uint32_t>(links);
+    v.num_rx_streams = static_cast<uint32_t>(rx_streams);
+    v.num_tx_streams = 0;
+    v.max_payload = 4096;
+    v.formats = (1u << regs::format::sc16) | (1u << regs::format::fc32);
+    v.serial = id.serial;
+    v.max_burst_words = id.max_burst_words;
+    return v;
+}
 
 } // namespace
 
@@ -87,16 +86,19 @@ register_file::register_file(const device_identity& identity,
                              std::vector<rx_engine*> engines,
                              metadata_sender* metadata)
     : d_identity(identity),
+      d_identity_values(identity_of(identity, links.size(), engines.size())),
       d_links(std::move(links)),
       d_engines(std::move(engines)),
       d_metadata(metadata),
       d_ownership(identity.capabilities & regs::cap::ownership),
       d_logger(make_logger("emulator registers")),
+      d_link_weight(d_links.size(), uint32_t(regs::named("LINK_WEIGHT").reset_value)),
       d_rx_words(d_engines.size()),
       d_emu_words(d_engines.size()),
       d_log_cursor(d_engines.size()),
+      d_owners(d_engines.size()),
       d_run_started(d_engines.size(), false),
-      d_owners(d_engines.size())
+      d_refusal(d_engines.size(), regs::error_code::none)
 {
     for (unsigned st = 0; st < d_engines.size(); st++)
         reset_descriptor(st);
@@ -104,21 +106,17 @@ register_file::register_file(const device_identity& identity,
 
 void register_file::reset_descriptor(unsigned s)
 {
-    block& words = d_rx_words[s];
-    words.fill(0);
-    words[regs::rx::path_mtu / 4] = 1024;
-    words[regs::rx::payload_bytes / 4] = 1024;
-    words[regs::rx::notify_interval / 4] = 16;
-    words[regs::rx::rate_den / 4] = 1;
-    words[regs::rx::link_mask / 4] = 1;
-    words[regs::rx::retx_window_bytes / 4] = default_retx_window_bytes;
-    block& emu = d_emu_words[s];
-    emu.fill(0);
-    emu[regs::emu::tone_freq_hz / 4] = 100000;
-    const float amplitude = 0.5f;
-    std::memcpy(&emu[regs::emu::amplitude / 4], &amplitude, 4);
-    emu[regs::emu::seed / 4] = 1;
-    emu[regs::emu::loss_burst / 4] = 1;
+    reset_words(block::rx, d_rx_words[s]);
+    reset_words(block::emulator, d_emu_words[s]);
+}
+
+regs::decoded_address register_file::decode(uint32_t address) const
+{
+    regs::decoded_address a =
+        regs::decode(address, d_identity.capabilities, d_links.size(), d_engines.size());
+    if (a.where == block::metadata && !d_metadata)
+        a.reg = nullptr;
+    return a;
 }
 
 register_file::snapshot register_file::take_snapshot() const
@@ -129,6 +127,23 @@ register_file::snapshot register_file::take_snapshot() const
         snap.counters.push_back(e->counters());
         snap.status.push_back(e->status());
         snap.start_time_ns.push_back(e->start_time_ns());
+    }
+    for (size_t n = 0; n < d_links.size(); n++) {
+        const link_info& l = d_links[n];
+        regs::link_values v;
+        v.ipv4 = l.ipv4;
+        v.mac = l.mac;
+        v.udp_sport = l.udp_sport;
+        v.mtu = l.mtu;
+        v.status = 1; // up: the emulator's links are sockets
+        v.weight = d_link_weight[n];
+        v.roce_port = l.udp_port;
+        if (l.stats) {
+            v.tx_packets = l.stats->tx_packets.load(std::memory_order_relaxed);
+            v.tx_bytes = l.stats->tx_bytes.load(std::memory_order_relaxed);
+            v.rx_packets = l.stats->rx_packets.load(std::memory_order_relaxed);
+        }
+        snap.links.push_back(v);
     }
     if (d_metadata)
         snap.metadata = d_metadata->registers();
@@ -143,21 +158,19 @@ status register_file::read(const socket_address& client,
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     hear_from(client);
-    const snapshot snap = take_snapshot();
     // Whole-burst checks before anything is read (a read of the fault log pops it):
     // addresses first (DECERR), then ownership (NOT_OWNER).
-    for (size_t i = 0; i < count; i++) {
-        const uint32_t a = fixed ? address : address + 4 * i;
-        uint32_t ignored;
-        if (!is_fault_log(a) && read_one(client, a, snap, ignored) == status::decerr)
-            return status::decerr;
-    }
     for (size_t i = 0; i < count; i++)
-        if (refused(client, fixed ? address : address + 4 * i, false))
+        if (!decode(fixed ? address : address + 4 * uint32_t(i)).reg)
+            return status::decerr;
+    for (size_t i = 0; i < count; i++)
+        if (refused(client, fixed ? address : address + 4 * uint32_t(i), false))
             return status::not_owner;
+    const snapshot snap = take_snapshot();
     for (size_t i = 0; i < count; i++) {
-        const uint32_t a = fixed ? address : address + 4 * i;
-        const status st = is_fault_log(a) ? read_fault_log(a, out[i])
+        const regs::decoded_address a =
+            decode(fixed ? address : address + 4 * uint32_t(i));
+        const status st = is_fault_log(a) ? read_fault_log(a.index, out[i])
                                           : read_one(client, a, snap, out[i]);
         if (st != status::okay)
             return st;
@@ -165,18 +178,15 @@ status register_file::read(const socket_address& client,
     return status::okay;
 }
 
-bool register_file::is_fault_log(uint32_t address) const
+bool register_file::is_fault_log(const regs::decoded_address& a) const
 {
-    return address >= regs::emu_base &&
-           address < regs::emu_base + d_engines.size() * regs::emu_stride &&
-           (address - regs::emu_base) % regs::emu_stride == regs::emu::fault_log;
+    return a.reg && a.where == block::emulator && a.offset == regs::emu::fault_log;
 }
 
-status register_file::read_fault_log(uint32_t address, uint32_t& value)
+status register_file::read_fault_log(unsigned s, uint32_t& value)
 {
     // Three words per record (message lo, message hi, kind); an empty log reads as
     // all-ones records.
-    const unsigned s = (address - regs::emu_base) / regs::emu_stride;
     log_cursor& c = d_log_cursor[s];
     if (c.next == 3) {
         fault_record r;
@@ -199,26 +209,22 @@ status register_file::write(const socket_address& client,
     std::lock_guard<std::mutex> lock(d_mutex);
     hear_from(client);
     // A burst that reaches a hole executes nothing (AXIoE: DECERR has no side effects).
-    const snapshot snap = take_snapshot();
-    for (size_t i = 0; i < count; i++) {
-        uint32_t ignored;
-        if (read_one(client, fixed ? address : address + 4 * i, snap, ignored) ==
-            status::decerr)
+    for (size_t i = 0; i < count; i++)
+        if (!decode(fixed ? address : address + 4 * uint32_t(i)).reg)
             return status::decerr;
-    }
     if (touches_owner_registers(address, count, fixed))
         return write_owner(client, address, words, count, fixed);
     // Nor does a burst that touches anything another client owns.
     for (size_t i = 0; i < count; i++)
-        if (refused(client, fixed ? address : address + 4 * i, true))
+        if (refused(client, fixed ? address : address + 4 * uint32_t(i), true))
             return status::not_owner;
     // The metadata block applies a burst at one instant (destination and port together).
-    if (d_metadata && address >= regs::metadata_base &&
-        address < regs::metadata_base + regs::metadata_block_bytes)
+    if (decode(address).where == block::metadata)
         return d_metadata->write_registers(
             address - regs::metadata_base, words, count, fixed);
     for (size_t i = 0; i < count; i++) {
-        const status st = write_one(client, fixed ? address : address + 4 * i, words[i]);
+        const status st =
+            write_one(decode(fixed ? address : address + 4 * uint32_t(i)), words[i]);
         if (st != status::okay)
             return st;
     }
@@ -226,152 +232,70 @@ status register_file::write(const socket_address& client,
 }
 
 status register_file::read_one(const socket_address& client,
-                               uint32_t address,
+                               const regs::decoded_address& a,
                                const snapshot& snap,
                                uint32_t& value) const
 {
-    switch (address) {
-    case regs::id_magic:
-        value = regs::magic_value;
-        return status::okay;
-    case regs::id_version:
-        value = regs::map_version;
-        return status::okay;
-    case regs::id_capabilities:
-        value = d_identity.capabilities;
-        return status::okay;
-    case regs::id_num_links:
-        value = static_cast<uint32_t>(d_links.size());
-        return status::okay;
-    case regs::id_num_rx_streams:
-        value = static_cast<uint32_t>(d_engines.size());
-        return status::okay;
-    case regs::id_num_tx_streams:
+    // Write-only registers (RX_COMMAND, RX_OWNER_TOKEN) read 0.
+    if (a.reg->mode == regs::access::wo) {
         value = 0;
         return status::okay;
-    case regs::id_max_payload:
-        value = 4096;
-        return status::okay;
-    case regs::id_formats:
-        value = (1u << regs::format::sc16) | (1u << regs::format::fc32);
-        return status::okay;
-    case regs::id_serial_lo:
-        value = regs::low_word(d_identity.serial);
-        return status::okay;
-    case regs::id_serial_hi:
-        value = regs::high_word(d_identity.serial);
-        return status::okay;
-    case regs::id_max_burst_words:
-        value = axioe::max_burst_words;
-        return status::okay;
-    case regs::scratch:
-        value = d_scratch;
-        return status::okay;
-    case regs::clock_time_ns_lo:
-        value = regs::low_word(snap.time_ns);
-        return status::okay;
-    case regs::clock_time_ns_hi:
-        value = regs::high_word(snap.time_ns);
-        return status::okay;
-    default:
-        break;
     }
-    if (address >= regs::link_base &&
-        address < regs::link_base + d_links.size() * regs::link_stride) {
-        const link_info& l = d_links[(address - regs::link_base) / regs::link_stride];
-        switch ((address - regs::link_base) % regs::link_stride) {
-        case regs::link::ipv4:
-            value = l.ipv4;
-            return status::okay;
-        case regs::link::mac_hi:
-            value = (uint32_t(l.mac[0]) << 8) | l.mac[1];
-            return status::okay;
-        case regs::link::mac_lo:
-            value = (uint32_t(l.mac[2]) << 24) | (uint32_t(l.mac[3]) << 16) |
-                    (uint32_t(l.mac[4]) << 8) | l.mac[5];
-            return status::okay;
-        case regs::link::udp_sport:
-            value = l.udp_sport;
-            return status::okay;
-        case regs::link::roce_port:
-            value = l.udp_port;
-            return status::okay;
-        case regs::link::mtu:
-            value = l.mtu;
-            return status::okay;
-        case regs::link::status:
-            value = 1;
-            return status::okay;
-        case regs::link::weight:
-            value = 1;
-            return status::okay;
-        default:
-            return status::decerr;
-        }
-    }
-    if (address >= regs::rx_base &&
-        address < regs::rx_base + d_engines.size() * regs::rx_stride) {
-        const unsigned s = (address - regs::rx_base) / regs::rx_stride;
-        return read_rx(
-            client, s, (address - regs::rx_base) % regs::rx_stride, snap, value);
-    }
-    if (d_metadata && address >= regs::metadata_base &&
-        address < regs::metadata_base + regs::metadata_block_bytes)
-        return metadata_sender::read_register(
-            snap.metadata, address - regs::metadata_base, value);
-    if (address >= regs::emu_base &&
-        address < regs::emu_base + d_engines.size() * regs::emu_stride) {
-        const unsigned s = (address - regs::emu_base) / regs::emu_stride;
-        const uint32_t reg = (address - regs::emu_base) % regs::emu_stride;
-        if (reg == regs::emu::fault_log_level) {
-            value = static_cast<uint32_t>(d_engines[s]->faults().size());
-            return status::okay;
-        }
-        if (!emu_register_exists(reg) || reg == regs::emu::fault_log)
-            return reg == regs::emu::fault_log ? status::okay : status::decerr;
-        value = d_emu_words[s][reg / 4];
+    switch (a.where) {
+    case block::identity:
+        if (a.offset == regs::scratch)
+            value = d_scratch;
+        else
+            regs::identity_fields.read_word(d_identity_values, a.offset, value);
+        return status::okay;
+    case block::clock:
+        value = a.offset == a.reg->offset ? regs::low_word(snap.time_ns)
+                                          : regs::high_word(snap.time_ns);
+        return status::okay;
+    case block::link:
+        regs::link_fields.read_word(snap.links[a.index], a.offset, value);
+        return status::okay;
+    case block::rx:
+        return read_rx(client, a, snap, value);
+    case block::metadata:
+        metadata_fields.read_word(snap.metadata, a.offset, value);
+        return status::okay;
+    case block::emulator:
+        if (a.offset == regs::emu::fault_log_level)
+            value = static_cast<uint32_t>(d_engines[a.index]->faults().size());
+        else
+            value = d_emu_words[a.index][a.offset / 4];
         return status::okay;
     }
     return status::decerr;
 }
 
 status register_file::read_rx(const socket_address& client,
-                              unsigned s,
-                              uint32_t reg,
+                              const regs::decoded_address& a,
                               const snapshot& snap,
                               uint32_t& value) const
 {
-    const rx_counters& c = snap.counters[s];
-    if (d_ownership) {
-        switch (reg) {
-        case regs::rx::owner_token_lo:
-        case regs::rx::owner_token_hi:
-            value = 0; // the token is a secret, even from its owner
-            return status::okay;
-        case regs::rx::owner:
-            value = !d_owners[s].owned             ? regs::owner_state::unowned
-                    : d_owners[s].client == client ? regs::owner_state::mine
-                                                   : regs::owner_state::other;
-            return status::okay;
-        case regs::rx::lease_ms:
-            value = d_owners[s].lease_ms;
-            return status::okay;
-        default:
-            break;
-        }
-    }
-    switch (reg) {
-    case regs::rx::command:
-        value = 0;
-        return status::okay;
+    const unsigned s = a.index;
+    switch (a.offset) {
     case regs::rx::status:
-        value = snap.status[s];
+        value = d_refusal[s] != regs::error_code::none
+                    ? (snap.status[s] & regs::status::running) | regs::status::error |
+                          (d_refusal[s] << regs::status::error_shift)
+                    : snap.status[s];
         return status::okay;
     case regs::rx::source_qpn:
-        value = source_qpn(s);
+        value = rx_source_qpn(s);
         return status::okay;
     case regs::rx::fifo_us:
         value = d_identity.fifo_us;
+        return status::okay;
+    case regs::rx::owner:
+        value = !d_owners[s].owned             ? regs::owner_state::unowned
+                : d_owners[s].client == client ? regs::owner_state::mine
+                                               : regs::owner_state::other;
+        return status::okay;
+    case regs::rx::lease_ms:
+        value = d_owners[s].lease_ms;
         return status::okay;
     case regs::rx::start_time_lo:
     case regs::rx::start_time_hi: {
@@ -382,127 +306,51 @@ status register_file::read_rx(const socket_address& client,
                 ? snap.start_time_ns[s]
                 : regs::join_words(d_rx_words[s][regs::rx::start_time_lo / 4],
                                    d_rx_words[s][regs::rx::start_time_hi / 4]);
-        value = reg == regs::rx::start_time_lo ? regs::low_word(t) : regs::high_word(t);
+        value =
+            a.offset == regs::rx::start_time_lo ? regs::low_word(t) : regs::high_word(t);
         return status::okay;
     }
-    case regs::rx::packets_sent_lo:
-        value = regs::low_word(c.packets_sent);
-        return status::okay;
-    case regs::rx::packets_sent_hi:
-        value = regs::high_word(c.packets_sent);
-        return status::okay;
-    case regs::rx::samples_emitted_lo:
-        value = regs::low_word(c.samples_emitted);
-        return status::okay;
-    case regs::rx::samples_emitted_hi:
-        value = regs::high_word(c.samples_emitted);
-        return status::okay;
-    case regs::rx::packets_dropped_lo:
-        value = regs::low_word(c.packets_dropped);
-        return status::okay;
-    case regs::rx::packets_dropped_hi:
-        value = regs::high_word(c.packets_dropped);
-        return status::okay;
-    case regs::rx::samples_dropped_lo:
-        value = regs::low_word(c.samples_dropped);
-        return status::okay;
-    case regs::rx::samples_dropped_hi:
-        value = regs::high_word(c.samples_dropped);
-        return status::okay;
-    case regs::rx::imm_sent_lo:
-        value = regs::low_word(c.imm_sent);
-        return status::okay;
-    case regs::rx::imm_sent_hi:
-        value = regs::high_word(c.imm_sent);
-        return status::okay;
-    case regs::rx::packets_faulted_lo:
-        value = regs::low_word(c.packets_faulted);
-        return status::okay;
-    case regs::rx::packets_faulted_hi:
-        value = regs::high_word(c.packets_faulted);
-        return status::okay;
-    case regs::rx::samples_faulted_lo:
-        value = regs::low_word(c.samples_faulted);
-        return status::okay;
-    case regs::rx::samples_faulted_hi:
-        value = regs::high_word(c.samples_faulted);
-        return status::okay;
-    case regs::rx::packets_duplicated_lo:
-        value = regs::low_word(c.packets_duplicated);
-        return status::okay;
-    case regs::rx::packets_duplicated_hi:
-        value = regs::high_word(c.packets_duplicated);
-        return status::okay;
-    case regs::rx::messages_delayed_lo:
-        value = regs::low_word(c.messages_delayed);
-        return status::okay;
-    case regs::rx::messages_delayed_hi:
-        value = regs::high_word(c.messages_delayed);
-        return status::okay;
-    case regs::rx::naks_received:
-        value = static_cast<uint32_t>(c.naks_received); // 32 bits: wraps
-        return status::okay;
-    case regs::rx::retransmits:
-        value = static_cast<uint32_t>(c.retransmits);
-        return status::okay;
-    case regs::rx::zero_substituted_lo:
-        value = regs::low_word(c.zero_substituted);
-        return status::okay;
-    case regs::rx::zero_substituted_hi:
-        value = regs::high_word(c.zero_substituted);
-        return status::okay;
     default:
-        if (!rx_writable(reg))
-            return status::decerr;
-        value = d_rx_words[s][reg / 4];
+        // A counter of the run, or a descriptor register as written.
+        if (!regs::rx_counter_fields.read_word(snap.counters[s], a.offset, value))
+            value = d_rx_words[s][a.offset / 4];
         return status::okay;
     }
 }
 
-status
-register_file::write_one(const socket_address& client, uint32_t address, uint32_t value)
+status register_file::write_one(const regs::decoded_address& a, uint32_t value)
 {
-    if (address == regs::scratch) {
+    // An address that reads but cannot be written is a refused access, not a hole.
+    if (a.reg->mode == regs::access::ro)
+        return status::slverr;
+    switch (a.where) {
+    case block::identity: // SCRATCH
         d_scratch = value;
         return status::okay;
+    case block::link: // LINK_WEIGHT: kept, no effect with one link
+        d_link_weight[a.index] = value;
+        return status::okay;
+    case block::rx:
+        return write_rx(a.index, a.offset, value);
+    case block::emulator:
+        return write_emu(a.index, a.offset, value);
+    default:
+        return status::slverr;
     }
-    if (address >= regs::rx_base &&
-        address < regs::rx_base + d_engines.size() * regs::rx_stride) {
-        const unsigned s = (address - regs::rx_base) / regs::rx_stride;
-        return write_rx(s, (address - regs::rx_base) % regs::rx_stride, value);
-    }
-    if (address >= regs::emu_base &&
-        address < regs::emu_base + d_engines.size() * regs::emu_stride) {
-        const unsigned s = (address - regs::emu_base) / regs::emu_stride;
-        return write_emu(s, (address - regs::emu_base) % regs::emu_stride, value);
-    }
-    uint32_t ignored;
-    // An address that reads but cannot be written is a refused access, not a hole.
-    return read_one(client, address, take_snapshot(), ignored) == status::okay
-               ? status::slverr
-               : status::decerr;
 }
 
 status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
 {
-    rx_engine& engine = *d_engines[s];
     if (reg == regs::rx::command) {
-        if (value == regs::command::start) {
-            const rx_descriptor d = rx_descriptor_of(s);
-            if (d_metadata) // its records time samples at this run's rate
-                d_metadata->configure_stream(s, d.rate_num, d.rate_den);
-            if (engine.start(d) != regs::error_code::none)
-                return status::slverr;
-            d_run_started[s] = true;
-            return status::okay;
-        }
+        if (value == regs::command::start)
+            return start(s);
         if (value == regs::command::stop) {
-            engine.stop();
+            d_engines[s]->stop();
             return status::okay;
         }
         return status::slverr;
     }
-    if (d_ownership && reg == regs::rx::lease_ms) {
+    if (reg == regs::rx::lease_ms) {
         // Not latched by START: an owner may lengthen its lease while it streams.
         if (!d_owners[s].owned || value < regs::lease::min_ms ||
             value > regs::lease::max_ms)
@@ -510,26 +358,41 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
         d_owners[s].lease_ms = value;
         return status::okay;
     }
-    if (!rx_writable(reg)) {
-        uint32_t ignored;
-        return read_rx(socket_address(), s, reg, take_snapshot(), ignored) == status::okay
-                   ? status::slverr
-                   : status::decerr;
-    }
-    if (engine.status() & regs::status::running)
-        return status::slverr; // the descriptor is latched while streaming
+    // The descriptor registers (the only other writable ones) are latched by START.
+    if (d_engines[s]->status() & regs::status::running)
+        return status::slverr;
     if (reg == regs::rx::start_time_lo || reg == regs::rx::start_time_hi)
         d_run_started[s] = false;
     d_rx_words[s][reg / 4] = value;
     return status::okay;
 }
 
+status register_file::start(unsigned s)
+{
+    rx_engine& engine = *d_engines[s];
+    const rx_descriptor d = rx_descriptor_of(s);
+    // Checked in the order of docs/register-map.md: busy, the descriptor (the engine
+    // does both), then the time. A START_TIME already past is refused: the device
+    // cannot take the samples that are gone, and starting "now" instead would break the
+    // stream's timeline.
+    const bool running = engine.status() & regs::status::running;
+    const unsigned link_mtu = d_links.empty() ? 0 : d_links[0].mtu;
+    if (!running && validate(d, link_mtu) == regs::error_code::none &&
+        d.start_time_ns != 0 && d.start_time_ns < device_time_ns()) {
+        d_refusal[s] = regs::error_code::start_time_passed;
+        return status::slverr;
+    }
+    d_refusal[s] = regs::error_code::none;
+    if (d_metadata) // its records time samples at this run's rate
+        d_metadata->configure_stream(s, d.rate_num, d.rate_den);
+    if (engine.start(d) != regs::error_code::none)
+        return status::slverr;
+    d_run_started[s] = true;
+    return status::okay;
+}
+
 status register_file::write_emu(unsigned s, uint32_t reg, uint32_t value)
 {
-    if (!emu_register_exists(reg))
-        return status::decerr;
-    if (reg == regs::emu::fault_log || reg == regs::emu::fault_log_level)
-        return status::slverr;
     if (reg == regs::emu::signal && value > regs::signal::extremes)
         return status::slverr;
     if ((reg == regs::emu::loss_ppm || reg == regs::emu::duplicate_ppm ||
@@ -606,16 +469,12 @@ bool register_file::refused(const socket_address& client,
 {
     if (!d_ownership)
         return false;
-    const size_t n = d_engines.size();
-    if (address >= regs::rx_base && address < regs::rx_base + n * regs::rx_stride) {
-        const unsigned s = (address - regs::rx_base) / regs::rx_stride;
-        const uint32_t reg = (address - regs::rx_base) % regs::rx_stride;
-        return owned_by_other(s, client) && (is_write || rx_secret(reg));
-    }
-    if (address >= regs::emu_base && address < regs::emu_base + n * regs::emu_stride)
-        return owned_by_other((address - regs::emu_base) / regs::emu_stride, client);
-    if (is_write && address >= regs::metadata_base &&
-        address < regs::metadata_base + regs::metadata_block_bytes) {
+    const regs::decoded_address a = decode(address);
+    // A stream's RX and extension blocks: every write, and the reads the table marks
+    // owner-only, are the owner's.
+    if (a.where == block::rx || a.where == block::emulator)
+        return owned_by_other(a.index, client) && (is_write || owner_only(a));
+    if (is_write && a.where == block::metadata) {
         // One metadata destination per device: only an owner may redirect it, unless
         // nobody owns anything (a device without owners behaves as before).
         bool any_owned = false;
@@ -636,10 +495,9 @@ bool register_file::touches_owner_registers(uint32_t address,
     if (!d_ownership)
         return false;
     for (size_t i = 0; i < count; i++) {
-        const uint32_t a = fixed ? address : address + 4 * static_cast<uint32_t>(i);
-        if (a >= regs::rx_base &&
-            a < regs::rx_base + d_engines.size() * regs::rx_stride &&
-            is_owner_register((a - regs::rx_base) % regs::rx_stride))
+        const regs::decoded_address a =
+            decode(fixed ? address : address + 4 * static_cast<uint32_t>(i));
+        if (a.reg && a.where == block::rx && is_owner_register(a.offset))
             return true;
     }
     return false;
@@ -737,44 +595,24 @@ register_file::owner_info register_file::owner_of(unsigned s) const
 
 rx_descriptor register_file::rx_descriptor_of(unsigned s) const
 {
-    const block& w = d_rx_words[s];
-    const block& e = d_emu_words[s];
-    auto at = [&w](uint32_t reg) { return w[reg / 4]; };
+    const register_words& w = d_rx_words[s];
+    const register_words& e = d_emu_words[s];
     rx_descriptor d;
-    d.destination = socket_address(at(regs::rx::dest_ipv4),
-                                   static_cast<uint16_t>(at(regs::rx::dest_udp_port)));
-    d.dest_qpn = at(regs::rx::dest_qpn);
-    d.start_psn = at(regs::rx::start_psn);
-    d.rkey = at(regs::rx::rkey);
-    d.va = regs::join_words(at(regs::rx::va_lo), at(regs::rx::va_hi));
-    d.ring_bytes =
-        regs::join_words(at(regs::rx::ring_bytes_lo), at(regs::rx::ring_bytes_hi));
-    d.payload_bytes = at(regs::rx::payload_bytes);
-    d.path_mtu = at(regs::rx::path_mtu);
-    d.notify_interval = at(regs::rx::notify_interval);
-    d.rate_num = at(regs::rx::rate_num);
-    d.rate_den = at(regs::rx::rate_den);
-    d.transport = at(regs::rx::transport);
-    d.retx_window_bytes = at(regs::rx::retx_window_bytes);
-    d.start_time_ns =
-        regs::join_words(at(regs::rx::start_time_lo), at(regs::rx::start_time_hi));
-    d.num_samples =
-        regs::join_words(at(regs::rx::num_samples_lo), at(regs::rx::num_samples_hi));
-    d.signal.format = static_cast<sample_format>(at(regs::rx::format));
-    d.signal.kind = static_cast<test_signal_kind>(e[regs::emu::signal / 4]);
-    d.signal.freq_hz = static_cast<int32_t>(e[regs::emu::tone_freq_hz / 4]);
-    std::memcpy(&d.signal.amplitude, &e[regs::emu::amplitude / 4], 4);
-    d.signal.seed = e[regs::emu::seed / 4];
-    d.signal.sample_rate = double(d.rate_num) / double(d.rate_den ? d.rate_den : 1);
+    regs::rx_descriptor_fields.unpack(w.data(), 0, w.size(), d);
     d.fifo_us = d_identity.fifo_us;
+    regs::signal_fields.unpack(e.data(), 0, e.size(), d.signal);
+    d.signal.format = d.format;
+    d.signal.sample_rate = double(d.rate_num) / double(d.rate_den ? d.rate_den : 1);
+    regs::impairment_values random;
+    regs::impairment_fields.unpack(e.data(), 0, e.size(), random);
     impairment_config& imp = d.impairments;
-    imp.seed = e[regs::emu::fault_seed / 4];
-    imp.loss_ppm = e[regs::emu::loss_ppm / 4];
-    imp.loss_burst = e[regs::emu::loss_burst / 4];
-    imp.duplicate_ppm = e[regs::emu::duplicate_ppm / 4];
-    imp.corrupt_ppm = e[regs::emu::corrupt_ppm / 4];
-    imp.delay_ppm = e[regs::emu::delay_ppm / 4];
-    imp.delay_messages = e[regs::emu::delay_messages / 4];
+    imp.seed = random.seed;
+    imp.loss_ppm = random.loss_ppm;
+    imp.loss_burst = random.loss_burst;
+    imp.duplicate_ppm = random.duplicate_ppm;
+    imp.corrupt_ppm = random.corrupt_ppm;
+    imp.delay_ppm = random.delay_ppm;
+    imp.delay_messages = random.delay_messages;
     imp.table_size = e[regs::emu::fault_count / 4];
     for (uint32_t i = 0; i < imp.table_size; i++) {
         const uint32_t at =

@@ -9,11 +9,13 @@
 #define INCLUDED_RDMA_EMU_REGISTER_FILE_H
 
 #include "../axioe/axioe_server.h"
+#include "../regs/register_fields.h"
 #include "../regs/register_map.h"
 #include "../util/log.h"
 #include "metadata_sender.h"
 #include "rx_engine.h"
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <vector>
@@ -27,6 +29,15 @@ struct device_identity {
     uint64_t serial = 0;
     uint32_t capabilities = 0;
     uint32_t fifo_us = rx_descriptor{}.fifo_us; //!< RX_FIFO_US of every stream
+    //! ID_MAX_BURST_WORDS; the AXIoE server must refuse longer bursts (axioe::server).
+    uint32_t max_burst_words = axioe::max_burst_words;
+};
+
+//! What a link counts (LINK_TX_PACKETS, LINK_TX_BYTES, LINK_RX_PACKETS), since reset.
+struct link_stats {
+    std::atomic<uint64_t> tx_packets{ 0 };
+    std::atomic<uint64_t> tx_bytes{ 0 }; //!< IPv4 bytes: headers included
+    std::atomic<uint64_t> rx_packets{ 0 };
 };
 
 //! A link as the link block reports it.
@@ -36,6 +47,7 @@ struct link_info {
     uint16_t udp_port = 0;  //!< where RoCEv2 (ACK/NAK) comes back
     uint16_t udp_sport = 0; //!< source port of its frames
     unsigned mtu = 0;
+    const link_stats* stats = nullptr; //!< null: its counters read 0
 };
 
 /*!
@@ -43,6 +55,8 @@ struct link_info {
  * the descriptor registers the host writes, hands them to the RX engines on START and
  * answers counter and status reads from the engines. A burst is served under one lock
  * from one snapshot of the engines, so 64-bit values read in one burst are consistent.
+ * Which registers exist, their access, reset values and packing come from the register
+ * table (regs/register_table.h), for the capabilities in the identity.
  *
  * With cap::ownership in the identity, streams have owners (docs/register-map.md,
  * "Ownership"): the client that claimed a stream alone may configure, start and stop it
@@ -85,13 +99,14 @@ public:
 
 private:
     static constexpr size_t block_words = regs::rx_stride / 4;
-    using block = std::array<uint32_t, block_words>;
+    using register_words = std::array<uint32_t, block_words>; // one block's words
 
     struct snapshot {
         uint64_t time_ns = 0;
         std::vector<rx_counters> counters;
         std::vector<uint32_t> status;
         std::vector<uint64_t> start_time_ns;
+        std::vector<regs::link_values> links;
         metadata_registers metadata;
     };
     // The owner of a stream; the token is never read back, only compared.
@@ -103,22 +118,22 @@ private:
         int64_t last_heard_ns = 0; // device monotonic time of its last request
     };
 
+    regs::decoded_address decode(uint32_t address) const;
     snapshot take_snapshot() const;
     axioe::status read_one(const socket_address& client,
-                           uint32_t address,
+                           const regs::decoded_address& a,
                            const snapshot& snap,
                            uint32_t& value) const;
-    axioe::status
-    write_one(const socket_address& client, uint32_t address, uint32_t value);
+    axioe::status write_one(const regs::decoded_address& a, uint32_t value);
     axioe::status read_rx(const socket_address& client,
-                          unsigned s,
-                          uint32_t reg,
+                          const regs::decoded_address& a,
                           const snapshot& snap,
                           uint32_t& value) const;
     axioe::status write_rx(unsigned s, uint32_t reg, uint32_t value);
+    axioe::status start(unsigned s);
     axioe::status write_emu(unsigned s, uint32_t reg, uint32_t value);
-    bool is_fault_log(uint32_t address) const;
-    axioe::status read_fault_log(uint32_t address, uint32_t& value);
+    bool is_fault_log(const regs::decoded_address& a) const;
+    axioe::status read_fault_log(unsigned s, uint32_t& value);
 
     // Ownership; all with d_mutex held.
     void hear_from(const socket_address& client);
@@ -144,6 +159,7 @@ private:
     };
 
     const device_identity d_identity;
+    const regs::identity_values d_identity_values; // the identity block as read
     const std::vector<link_info> d_links;
     const std::vector<rx_engine*> d_engines;
     metadata_sender* const d_metadata;
@@ -152,12 +168,16 @@ private:
 
     mutable std::mutex d_mutex;
     uint32_t d_scratch = 0;
-    std::vector<block> d_rx_words;  // the writable RX descriptor registers
-    std::vector<block> d_emu_words; // the emulator extension registers
+    std::vector<uint32_t> d_link_weight;
+    std::vector<register_words> d_rx_words;  // the writable RX descriptor registers
+    std::vector<register_words> d_emu_words; // the emulator extension registers
     std::vector<log_cursor> d_log_cursor;
     std::vector<owner> d_owners;
     // RX_START_TIME reads the time of the last run's sample 0 until it is written again.
     std::vector<bool> d_run_started;
+    // Why the register file itself refused the last START (its time had passed), or 0:
+    // RX_STATUS then reads that error instead of the engine's.
+    std::vector<uint32_t> d_refusal;
 };
 
 } // namespace emu

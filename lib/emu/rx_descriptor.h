@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_EMU_RX_DESCRIPTOR_H
 #define INCLUDED_RDMA_EMU_RX_DESCRIPTOR_H
 
+#include "../regs/register_fields.h"
 #include "../util/socket_address.h"
 #include "impairments.h"
 #include <gnuradio/rdma/test_signal.h>
@@ -21,24 +22,14 @@ namespace emu {
 //! of the ACK/NAKs the host sends back (register RX_SOURCE_QPN).
 constexpr uint32_t rx_source_qpn(unsigned stream) { return 0x100 + stream; }
 
-//! An RX stream descriptor as the host programs it (docs/register-map.md, RX block).
-struct rx_descriptor {
-    socket_address destination; //!< host NIC: IPv4 + UDP port
-    uint32_t dest_qpn = 0;
-    uint32_t start_psn = 0;
-    uint32_t rkey = 0;
-    uint64_t va = 0;
-    uint64_t ring_bytes = 0;
-    uint32_t payload_bytes = 0; //!< sample bytes per WRITE message
-    uint32_t path_mtu = 4096;
-    uint32_t notify_interval = 0; //!< every N-th message WITH IMMEDIATE; 0: only the last
-    uint32_t rate_num = 0;
-    uint32_t rate_den = 1;
-    uint32_t transport = 0;         //!< regs::transport_type
-    uint64_t retx_window_bytes = 0; //!< RC: sample bytes kept for retransmission
-    uint64_t start_time_ns = 0;     //!< device time of sample 0; 0: now
-    uint64_t num_samples = 0;       //!< 0: continuous
-    uint32_t fifo_us = 30000;       //!< device FIFO depth: later samples overflow
+/*!
+ * An RX stream descriptor as the host programs it (regs::rx_descriptor, the registers
+ * of the RX block the host shares with the device), and what the emulator adds: its
+ * FIFO depth, its test signal and its impairments (the emulator extension block).
+ * signal.format is the generator's copy of format: the register file sets both.
+ */
+struct rx_descriptor : regs::rx_descriptor {
+    uint32_t fifo_us = 30000; //!< device FIFO depth: later samples overflow
     test_signal_config signal;
     impairment_config impairments;
 };
@@ -64,22 +55,10 @@ inline int64_t time_of(const rx_descriptor& d, uint64_t samples)
     return static_cast<int64_t>((num + d.rate_num - 1) / d.rate_num);
 }
 
-//! What an RX engine did in the current run (the RX block's counter registers).
-struct rx_counters {
-    uint64_t packets_sent = 0;
-    uint64_t samples_emitted = 0; //!< samples of every message produced: sent or dropped
-    uint64_t packets_dropped = 0; //!< lost before the wire (loss injection)
-    uint64_t samples_dropped = 0;
-    uint64_t imm_sent = 0;
-    uint64_t packets_faulted =
-        0; //!< sent with an injected fault (corrupt, bad key/address)
-    uint64_t samples_faulted = 0;
-    uint64_t packets_duplicated = 0;
-    uint64_t messages_delayed = 0;
-    uint64_t naks_received = 0;    //!< RC: NAKs of any kind (PSN sequence, RNR, fatal)
-    uint64_t retransmits = 0;      //!< RC: packets sent again (zero-substituted included)
-    uint64_t zero_substituted = 0; //!< RC: samples resent as zeros (window too small)
-    uint64_t acks_received = 0;    //!< RC: well-formed ACK/NAKs for this stream
+//! What an RX engine did in the current run: the RX block's counter registers
+//! (regs::rx_counters) and what only the emulator counts.
+struct rx_counters : regs::rx_counters {
+    uint64_t acks_received = 0;     //!< RC: well-formed ACK/NAKs for this stream
     uint64_t packets_abandoned = 0; //!< RC: given up on after the host stopped answering
 };
 

@@ -36,6 +36,9 @@ const char* describe_error(uint32_t code)
         return "transport not supported by this device";
     case error_code::busy:
         return "stream is running: stop it first";
+    case error_code::start_time_passed:
+        return "the start time had passed when START arrived: write a time further "
+               "ahead (at least the control link's round trip), or 0 for now";
     default:
         return "unknown error";
     }

@@ -12,10 +12,12 @@
 
 /*
  * The SDR's register map, shared by the device (emulator) and the host (controller).
- * The normative description, written for an FPGA team, is docs/register-map.md; keep
- * the two in step. All registers are 32 bits at 4-byte aligned byte addresses. A
- * 64-bit value is two registers, low word first; read both in one burst (a burst is
- * taken at one instant).
+ * The normative description, written for an FPGA team, is docs/register-map.md. Every
+ * register is a row of register_table.h, which the docs are tested against; each
+ * constant here is checked against its row when register_table.cc compiles. All
+ * registers are 32 bits at 4-byte aligned byte addresses. A 64-bit value is two
+ * registers, low word first; read both in one burst (a burst is taken at one instant).
+ * A MAC is two registers, high part first (docs/register-map.md, "Word order").
  */
 
 namespace gr {
@@ -23,7 +25,9 @@ namespace rdma {
 namespace regs {
 
 constexpr uint32_t magic_value = 0x4752444D; // "GRDM"
-constexpr uint32_t map_version = 0x00010001; // 1.1: stream ownership (cap::ownership)
+// 1.1: stream ownership (cap::ownership); 1.2: link counters, a START_TIME in the past
+// refused (error_code::start_time_passed).
+constexpr uint32_t map_version = 0x00010002;
 
 //! 64-bit registers are a _lo word at an address and a _hi word 4 bytes above it.
 inline constexpr uint32_t low_word(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -80,6 +84,7 @@ constexpr uint32_t mtu = 0x10;       // ro: link (IP) MTU in bytes
 constexpr uint32_t status = 0x14;    // ro: bit 0 link up
 constexpr uint32_t weight = 0x18;    // rw: striping weight (reserved: multi-link)
 constexpr uint32_t roce_port = 0x1C; // ro: UDP port the link receives RoCEv2 on (ACK/NAK)
+// Counters since reset: packets and IPv4 bytes sent, packets received on its RoCE port.
 constexpr uint32_t tx_packets_lo = 0x20;
 constexpr uint32_t tx_packets_hi = 0x24;
 constexpr uint32_t tx_bytes_lo = 0x28;
@@ -212,7 +217,8 @@ constexpr uint32_t bad_mtu = 5;
 constexpr uint32_t bad_destination = 6;
 constexpr uint32_t bad_link = 7;
 constexpr uint32_t bad_transport = 8;
-constexpr uint32_t busy = 9; // START while running: STOP first
+constexpr uint32_t busy = 9;               // START while running: STOP first
+constexpr uint32_t start_time_passed = 10; // RX_START_TIME is before the device time
 } // namespace error_code
 const char* describe_error(uint32_t code);
 

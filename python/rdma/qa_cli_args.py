@@ -32,6 +32,7 @@ RX_TABLE = {
 EMU_TABLE = {
     "--streams": COMMON + ["0", "17", "many", "4294967297", "1.5", "0x"],
     "--fifo-ms": COMMON + ["-5", "0", "0.05", "10001", "4294967.296"],
+    "--max-burst-words": COMMON + ["0", "257", "1.5", "4294967297"],
     "--control": ["127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:", "localhost", "",
                   "1.2.3.4:nan"],
     "--link": ["1.2.3.256", "abc", "", "127.0.0.1:99999"],
@@ -122,10 +123,13 @@ class qa_cli_args(gr_unittest.TestCase):
     def test_emu_accepts_the_bounds(self):
         # The ranges are not too tight: their ends start the daemon.
         daemon = subprocess.Popen(
-            [EMU, "--control", "127.0.0.1:0", "--streams", "16", "--fifo-ms", "0.1"],
+            [EMU, "--control", "127.0.0.1:0", "--streams", "16", "--fifo-ms", "0.1",
+             "--max-burst-words", "1"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            self.assertIn("16 RX stream(s)", daemon.stdout.readline())
+            banner = daemon.stdout.readline()
+            self.assertIn("16 RX stream(s)", banner)
+            self.assertIn("max burst 1 word(s)", banner)
         finally:
             daemon.terminate()
             self.assertEqual(daemon.wait(timeout=10), 0)

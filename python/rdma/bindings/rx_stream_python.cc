@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(fadea8dd6b59578ef904d844544d5f31) */
+/* BINDTOOL_HEADER_FILE_HASH(b58c73256c76e1c30aa1ed6423431a93) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -1,0 +1,618 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The register table against the docs (every register table of docs/register-map.md
+// and docs/metadata.md, cell by cell), the field packing both sides use, and the burst
+// planning that keeps 64-bit values whole. register_map.h's constants are checked
+// against the table when register_table.cc compiles.
+
+#include "register_fields.h"
+#include "register_table.h"
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#ifndef REGISTER_MAP_DOC
+#error "REGISTER_MAP_DOC must name docs/register-map.md (lib/regs/CMakeLists.txt)"
+#endif
+#ifndef METADATA_DOC
+#error "METADATA_DOC must name docs/metadata.md (lib/regs/CMakeLists.txt)"
+#endif
+
+using namespace gr::rdma;
+using regs::block;
+
+namespace {
+
+std::string read_file(const char* path)
+{
+    std::ifstream in(path);
+    CPPUNIT_ASSERT_MESSAGE(std::string("cannot read ") + path, in.good());
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string trim(std::string s)
+{
+    const size_t a = s.find_first_not_of(' ');
+    const size_t b = s.find_last_not_of(' ');
+    return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+std::string unquote(std::string s)
+{
+    s = trim(s);
+    if (s.size() >= 2 && s.front() == '`' && s.back() == '`')
+        s = s.substr(1, s.size() - 2);
+    return s;
+}
+
+// A number as the docs write it: decimal, or 0x hex. False if it is not one.
+bool parse_number(const std::string& text, uint64_t& value)
+{
+    const bool hex = text.rfind("0x", 0) == 0;
+    const std::string digits = hex ? text.substr(2) : text;
+    if (digits.empty() || digits.size() > 16)
+        return false;
+    value = 0;
+    for (char c : digits) {
+        const int d = c >= '0' && c <= '9'          ? c - '0'
+                      : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10
+                      : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                    : -1;
+        if (d < 0)
+            return false;
+        value = value * (hex ? 16 : 10) + d;
+    }
+    return true;
+}
+
+std::string hex(uint64_t v)
+{
+    char text[24];
+    std::snprintf(text, sizeof(text), "0x%llX", static_cast<unsigned long long>(v));
+    return text;
+}
+
+// The cells the docs must show for a table row.
+std::string access_cell(const regs::register_info& r)
+{
+    const char* mode = r.mode == regs::access::ro   ? "ro"
+                       : r.mode == regs::access::rw ? "rw"
+                                                    : "wo";
+    return std::string(mode) + (r.has(regs::flag::owner_only) ? ", owner-only" : "");
+}
+
+std::string bits_cell(const regs::register_info& r)
+{
+    return std::to_string(r.bits) + (r.repeat > 1 ? "×" + std::to_string(r.repeat) : "");
+}
+
+std::string reset_cell(const regs::register_info& r)
+{
+    switch (r.reset) {
+    case regs::reset_kind::device:
+        return "device";
+    case regs::reset_kind::live:
+        return "live";
+    default:
+        return std::to_string(r.reset_value) + " (" + hex(r.reset_value) + ")";
+    }
+}
+
+struct doc_row {
+    size_t line = 0;
+    std::vector<std::string> cells; // address, name, access, bits, reset
+};
+
+/*!
+ * The first difference between the register tables of \p text (a document called
+ * \p doc) and the register table, or "" if there is none. \p sections maps the
+ * headings ("## Identity ...") under which a block's table stands to the block; each
+ * must hold exactly one register table, with exactly the table's rows in order.
+ */
+std::string first_difference(const std::string& doc,
+                             const std::string& text,
+                             const std::vector<std::pair<std::string, block>>& sections)
+{
+    const std::string addr_header = "| Addr | Name | Access | Bits | Reset | Meaning |";
+    const std::string offset_header =
+        "| Offset | Name | Access | Bits | Reset | Meaning |";
+    std::vector<std::vector<doc_row>> tables(sections.size());
+    std::vector<int> found(sections.size(), 0);
+    int section = -1;
+    bool in_table = false;
+    std::istringstream lines(text);
+    std::string line;
+    for (size_t n = 1; std::getline(lines, line); n++) {
+        const std::string where = doc + " line " + std::to_string(n) + ": ";
+        if (line.rfind("## ", 0) == 0) {
+            section = -1;
+            for (size_t i = 0; i < sections.size(); i++)
+                if (line.rfind("## " + sections[i].first, 0) == 0)
+                    section = static_cast<int>(i);
+            in_table = false;
+            continue;
+        }
+        if (line.rfind("| Addr | Name | Access", 0) == 0 ||
+            line.rfind("| Offset | Name | Access", 0) == 0) {
+            if (line != addr_header && line != offset_header)
+                return where + "a register table must have the columns " + offset_header;
+            if (section < 0)
+                return where + "a register table under a heading the test does not know";
+            if (found[section]++)
+                return where + "a second register table under \"## " +
+                       sections[section].first + "\"";
+            in_table = true;
+            continue;
+        }
+        if (!in_table)
+            continue;
+        if (line.rfind("|---", 0) == 0)
+            continue;
+        if (line.rfind("|", 0) != 0) {
+            in_table = false;
+            continue;
+        }
+        doc_row row;
+        row.line = n;
+        size_t at = 1;
+        for (int c = 0; c < 5; c++) {
+            const size_t bar = line.find('|', at);
+            if (bar == std::string::npos)
+                return where + "a register row needs six cells";
+            row.cells.push_back(unquote(line.substr(at, bar - at)));
+            at = bar + 1;
+        }
+        tables[section].push_back(row);
+    }
+
+    for (size_t i = 0; i < sections.size(); i++) {
+        if (!found[i])
+            return doc + ": no register table under \"## " + sections[i].first + "\"";
+        std::vector<const regs::register_info*> expected;
+        for (const regs::register_info& r : regs::register_table)
+            if (r.where == sections[i].second)
+                expected.push_back(&r);
+        const std::vector<doc_row>& rows = tables[i];
+        for (size_t k = 0; k < std::max(rows.size(), expected.size()); k++) {
+            if (k >= rows.size())
+                return doc + ", \"## " + sections[i].first + "\": " + expected[k]->name +
+                       " is missing (it follows " +
+                       (k ? rows[k - 1].cells[1] : std::string("nothing")) + ")";
+            const doc_row& d = rows[k];
+            const std::string where = doc + " line " + std::to_string(d.line) + ": ";
+            if (k >= expected.size())
+                return where + d.cells[1] + " is not in lib/regs/register_table.h";
+            const regs::register_info& r = *expected[k];
+            const std::string name = r.name;
+            if (d.cells[1] != name)
+                return where + "Name is " + d.cells[1] + " in the doc, " + name +
+                       " in lib/regs/register_table.h";
+            const bool absolute = r.where == block::identity || r.where == block::clock;
+            const uint64_t offset =
+                absolute ? regs::address_of(r.where, 0, r.offset) : r.offset;
+            uint64_t value = 0;
+            if (!parse_number(d.cells[0], value) || value != offset)
+                return where + name + ": " + (absolute ? "Addr" : "Offset") + " is " +
+                       d.cells[0] + " in the doc, " + hex(offset) +
+                       " in lib/regs/register_table.h";
+            if (d.cells[2] != access_cell(r))
+                return where + name + ": Access is \"" + d.cells[2] +
+                       "\" in the doc, \"" + access_cell(r) +
+                       "\" in lib/regs/register_table.h";
+            if (d.cells[3] != bits_cell(r))
+                return where + name + ": Bits is " + d.cells[3] + " in the doc, " +
+                       bits_cell(r) + " in lib/regs/register_table.h";
+            const bool reset_ok =
+                r.reset == regs::reset_kind::value
+                    ? parse_number(d.cells[4], value) && value == r.reset_value
+                    : d.cells[4] == reset_cell(r);
+            if (!reset_ok)
+                return where + name + ": Reset is " + d.cells[4] + " in the doc, " +
+                       reset_cell(r) + " in lib/regs/register_table.h";
+        }
+    }
+    return "";
+}
+
+const std::vector<std::pair<std::string, block>> map_sections = {
+    { "Identity", block::identity },
+    { "Clock", block::clock },
+    { "Link", block::link },
+    { "RX stream", block::rx },
+    { "Metadata channel", block::metadata },
+    { "Emulator extension", block::emulator },
+};
+const std::vector<std::pair<std::string, block>> metadata_sections = {
+    { "Registers", block::metadata },
+};
+
+// \p text with the first line that contains \p row_marker changed: \p from -> \p to.
+std::string mutate(const std::string& text,
+                   const std::string& row_marker,
+                   const std::string& from,
+                   const std::string& to)
+{
+    const size_t row = text.find(row_marker);
+    CPPUNIT_ASSERT_MESSAGE(row_marker, row != std::string::npos);
+    const size_t line_start = text.rfind('\n', row) + 1;
+    const size_t line_end = text.find('\n', row);
+    std::string line = text.substr(line_start, line_end - line_start);
+    const size_t at = line.find(from);
+    CPPUNIT_ASSERT_MESSAGE(row_marker + ": " + from, at != std::string::npos);
+    line.replace(at, from.size(), to);
+    return text.substr(0, line_start) + line + text.substr(line_end);
+}
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+class qa_register_table : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_register_table);
+    CPPUNIT_TEST(test_register_map_doc_matches_the_table);
+    CPPUNIT_TEST(test_metadata_doc_matches_the_table);
+    CPPUNIT_TEST(test_a_changed_doc_cell_is_named);
+    CPPUNIT_TEST(test_fields_cover_their_registers);
+    CPPUNIT_TEST(test_descriptor_defaults_are_the_reset_values);
+    CPPUNIT_TEST(test_descriptor_packs_and_unpacks);
+    CPPUNIT_TEST(test_counters_unpack);
+    CPPUNIT_TEST(test_identity_and_link_unpack);
+    CPPUNIT_TEST(test_bursts_never_cut_a_64_bit_value);
+    CPPUNIT_TEST(test_decode);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void test_register_map_doc_matches_the_table()
+    {
+        CPPUNIT_ASSERT_EQUAL(std::string(),
+                             first_difference("docs/register-map.md",
+                                              read_file(REGISTER_MAP_DOC),
+                                              map_sections));
+    }
+
+    void test_metadata_doc_matches_the_table()
+    {
+        CPPUNIT_ASSERT_EQUAL(std::string(),
+                             first_difference("docs/metadata.md",
+                                              read_file(METADATA_DOC),
+                                              metadata_sections));
+    }
+
+    void test_a_changed_doc_cell_is_named()
+    {
+        // The check above must fail, naming the register, when any one cell is wrong.
+        const std::string map = read_file(REGISTER_MAP_DOC);
+        struct mutation {
+            const char* row;
+            const char* from;
+            const char* to;
+            const char* expect; // in the message
+        };
+        const mutation mutations[] = {
+            { "| `RX_PATH_MTU` |", "| 1024 |", "| 2048 |", "RX_PATH_MTU: Reset is 2048" },
+            { "| `RX_RKEY` |", "rw, owner-only", "rw", "RX_RKEY: Access is \"rw\"" },
+            { "| `RX_VA` |", "| 64 |", "| 32 |", "RX_VA: Bits is 32" },
+            { "| `RX_DEST_QPN` |", "`0x10`", "`0x14`", "RX_DEST_QPN: Offset is 0x14" },
+            { "| `ID_SERIAL` |", "`0x020`", "`0x024`", "ID_SERIAL: Addr is 0x024" },
+            { "| `LINK_WEIGHT` |", "| rw |", "| ro |", "LINK_WEIGHT: Access is \"ro\"" },
+            { "| `RX_SOURCE_QPN` |", "| device |", "| 0 |", "RX_SOURCE_QPN: Reset is 0" },
+            { "| `RX_STATUS` |", "`RX_STATUS`", "`RX_STAT`", "Name is RX_STAT" },
+            { "| `EMU_FAULT_TABLE` |", "32×24", "32", "EMU_FAULT_TABLE: Bits is 32" },
+            { "| `CLOCK_TIME_NS` |", "| live |", "| device |", "CLOCK_TIME_NS: Reset" },
+            { "| `RX_LEASE_MS` |", "| 5000 |", "| 500 |", "RX_LEASE_MS: Reset is 500" },
+        };
+        for (const mutation& m : mutations) {
+            const std::string diff = first_difference(
+                "docs/register-map.md", mutate(map, m.row, m.from, m.to), map_sections);
+            CPPUNIT_ASSERT_MESSAGE(m.row + (": " + diff), contains(diff, m.expect));
+        }
+        // A row left out, and one the table does not have.
+        const size_t row = map.find("| `0x30` | `LINK_RX_PACKETS`");
+        CPPUNIT_ASSERT(row != std::string::npos);
+        std::string without = map;
+        without.erase(row, map.find('\n', row) + 1 - row);
+        CPPUNIT_ASSERT(contains(first_difference("m", without, map_sections),
+                                "LINK_RX_PACKETS is missing"));
+        std::string extra = map;
+        extra.insert(map.find('\n', row) + 1,
+                     "| `0x38` | `LINK_RX_BYTES` | ro | 64 | 0 | invented |\n");
+        CPPUNIT_ASSERT(contains(first_difference("m", extra, map_sections),
+                                "LINK_RX_BYTES is not in lib/regs/register_table.h"));
+        // An old-style table (no Bits, no Reset) is not silently skipped.
+        CPPUNIT_ASSERT(contains(
+            first_difference("m",
+                             mutate(map,
+                                    "| Offset | Name | Access | Bits | Reset | Meaning |",
+                                    "| Bits | Reset | Meaning |",
+                                    "| Meaning |"),
+                             map_sections),
+            "must have the columns"));
+        // And docs/metadata.md's copy of the metadata block is checked as closely.
+        const std::string md = read_file(METADATA_DOC);
+        CPPUNIT_ASSERT(
+            contains(first_difference("docs/metadata.md",
+                                      mutate(md, "| `MD_CONTROL` |", "| rw |", "| wo |"),
+                                      metadata_sections),
+                     "MD_CONTROL: Access is \"wo\""));
+    }
+
+    void test_fields_cover_their_registers()
+    {
+        // Every register of a struct's range has exactly one field: none forgotten.
+        auto fields_at = [](const auto& set, const regs::register_info& r) {
+            int n = 0;
+            for (const auto& f : set)
+                n += f.reg == &r;
+            return n;
+        };
+        for (const regs::register_info& r : regs::register_table) {
+            const bool descriptor = r.where == block::rx && r.has(regs::flag::latched);
+            const bool counter =
+                r.where == block::rx && r.offset >= regs::rx::packets_sent_lo;
+            const bool identity =
+                r.where == block::identity && r.mode == regs::access::ro;
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                r.name, descriptor ? 1 : 0, fields_at(regs::rx_descriptor_fields, r));
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                r.name, counter ? 1 : 0, fields_at(regs::rx_counter_fields, r));
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                r.name, identity ? 1 : 0, fields_at(regs::identity_fields, r));
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                r.name, r.where == block::link ? 1 : 0, fields_at(regs::link_fields, r));
+        }
+        const auto desc = regs::span_of(regs::rx_descriptor_fields);
+        CPPUNIT_ASSERT_EQUAL(regs::rx::dest_ipv4, desc.first);
+        CPPUNIT_ASSERT_EQUAL(regs::rx::dest_mac_lo + 4, desc.second);
+    }
+
+    void test_descriptor_defaults_are_the_reset_values()
+    {
+        // A default rx_descriptor is what a device holds after reset, register by
+        // register: the host's and the emulator's defaults come from the same place.
+        constexpr uint32_t first = regs::rx::dest_ipv4;
+        constexpr size_t count = (regs::rx::dest_mac_lo + 4 - first) / 4;
+        uint32_t w[count];
+        std::memset(w, 0xA5, sizeof(w));
+        regs::rx_descriptor_fields.pack(regs::rx_descriptor{}, first, w, count);
+        for (const auto& f : regs::rx_descriptor_fields) {
+            const size_t i = (f.reg->offset - first) / 4;
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(f.reg->name, uint32_t(f.reg->reset_value), w[i]);
+            if (f.reg->bits == 64)
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                    f.reg->name, uint32_t(f.reg->reset_value >> 32), w[i + 1]);
+        }
+        CPPUNIT_ASSERT_EQUAL(0xA5A5A5A5u, w[(regs::rx::source_qpn - first) / 4]);
+    }
+
+    void test_descriptor_packs_and_unpacks()
+    {
+        regs::rx_descriptor d;
+        d.destination = regs::detail::make_address(0xC0A80102, 4791);
+        d.dest_qpn = 0x123456;
+        d.start_psn = 0xABCDEF;
+        d.rkey = 0x11223344;
+        d.va = 0x00007F0012345000ull;
+        d.ring_bytes = 0x100000000ull;
+        d.payload_bytes = 4096;
+        d.path_mtu = 2048;
+        d.notify_interval = 7;
+        d.rate_num = 61440000;
+        d.rate_den = 3;
+        d.format = sample_format::fc32;
+        d.link_mask = 3;
+        d.transport = regs::transport_type::rc;
+        d.start_time_ns = 0x1122334455667788ull;
+        d.num_samples = 0x99;
+        d.retx_window_bytes = 65536;
+        d.dest_mac = { 0x02, 0x00, 0x5E, 0x10, 0x20, 0x30 };
+        constexpr uint32_t first = regs::rx::dest_ipv4;
+        constexpr size_t count = (regs::rx::dest_mac_lo + 4 - first) / 4;
+        uint32_t w[count] = {};
+        regs::rx_descriptor_fields.pack(d, first, w, count);
+        auto at = [&w](uint32_t reg) { return w[(reg - first) / 4]; };
+        CPPUNIT_ASSERT_EQUAL(0xC0A80102u, at(regs::rx::dest_ipv4));
+        CPPUNIT_ASSERT_EQUAL(4791u, at(regs::rx::dest_udp_port));
+        // 64-bit values low word first; the MAC high part first (register-map.md's
+        // examples, "Word order").
+        CPPUNIT_ASSERT_EQUAL(0x12345000u, at(regs::rx::va_lo));
+        CPPUNIT_ASSERT_EQUAL(0x00007F00u, at(regs::rx::va_hi));
+        CPPUNIT_ASSERT_EQUAL(0u, at(regs::rx::ring_bytes_lo));
+        CPPUNIT_ASSERT_EQUAL(1u, at(regs::rx::ring_bytes_hi));
+        CPPUNIT_ASSERT_EQUAL(0x55667788u, at(regs::rx::start_time_lo));
+        CPPUNIT_ASSERT_EQUAL(0x11223344u, at(regs::rx::start_time_hi));
+        CPPUNIT_ASSERT_EQUAL(0x0200u, at(regs::rx::dest_mac_hi));
+        CPPUNIT_ASSERT_EQUAL(0x5E102030u, at(regs::rx::dest_mac_lo));
+        CPPUNIT_ASSERT_EQUAL(regs::format::fc32, at(regs::rx::format));
+        CPPUNIT_ASSERT_EQUAL(3u, at(regs::rx::rate_den));
+
+        regs::rx_descriptor back;
+        regs::rx_descriptor_fields.unpack(w, first, count, back);
+        CPPUNIT_ASSERT(back.destination == d.destination);
+        CPPUNIT_ASSERT_EQUAL(d.dest_qpn, back.dest_qpn);
+        CPPUNIT_ASSERT_EQUAL(d.start_psn, back.start_psn);
+        CPPUNIT_ASSERT_EQUAL(d.rkey, back.rkey);
+        CPPUNIT_ASSERT_EQUAL(d.va, back.va);
+        CPPUNIT_ASSERT_EQUAL(d.ring_bytes, back.ring_bytes);
+        CPPUNIT_ASSERT_EQUAL(d.payload_bytes, back.payload_bytes);
+        CPPUNIT_ASSERT_EQUAL(d.path_mtu, back.path_mtu);
+        CPPUNIT_ASSERT_EQUAL(d.notify_interval, back.notify_interval);
+        CPPUNIT_ASSERT_EQUAL(d.rate_num, back.rate_num);
+        CPPUNIT_ASSERT_EQUAL(d.rate_den, back.rate_den);
+        CPPUNIT_ASSERT(back.format == d.format);
+        CPPUNIT_ASSERT_EQUAL(d.link_mask, back.link_mask);
+        CPPUNIT_ASSERT_EQUAL(d.transport, back.transport);
+        CPPUNIT_ASSERT_EQUAL(d.start_time_ns, back.start_time_ns);
+        CPPUNIT_ASSERT_EQUAL(d.num_samples, back.num_samples);
+        CPPUNIT_ASSERT_EQUAL(d.retx_window_bytes, back.retx_window_bytes);
+        CPPUNIT_ASSERT(back.dest_mac == d.dest_mac);
+
+        // One word at a time (how a device answers reads) agrees with the burst.
+        for (uint32_t reg = first; reg < first + 4 * count; reg += 4) {
+            uint32_t v = 0;
+            if (reg == regs::rx::source_qpn) {
+                CPPUNIT_ASSERT(!regs::rx_descriptor_fields.read_word(d, reg, v));
+                continue;
+            }
+            CPPUNIT_ASSERT(regs::rx_descriptor_fields.read_word(d, reg, v));
+            CPPUNIT_ASSERT_EQUAL(at(reg), v);
+        }
+        // A range that cuts a 64-bit value in two is a programming error.
+        CPPUNIT_ASSERT_THROW(regs::rx_descriptor_fields.pack(d, regs::rx::va_hi, w, 2),
+                             std::logic_error);
+    }
+
+    void test_counters_unpack()
+    {
+        constexpr uint32_t first = regs::rx::packets_sent_lo;
+        constexpr size_t count = (regs::rx::messages_delayed_hi + 4 - first) / 4;
+        uint32_t w[count];
+        for (size_t i = 0; i < count; i++)
+            w[i] = 0x100 + uint32_t(i);
+        regs::rx_counters c;
+        regs::rx_counter_fields.unpack(w, first, count, c);
+        auto word = [&w](uint32_t reg) { return uint64_t(w[(reg - first) / 4]); };
+        CPPUNIT_ASSERT_EQUAL(word(regs::rx::packets_sent_lo) |
+                                 word(regs::rx::packets_sent_hi) << 32,
+                             c.packets_sent);
+        CPPUNIT_ASSERT_EQUAL(word(regs::rx::messages_delayed_lo) |
+                                 word(regs::rx::messages_delayed_hi) << 32,
+                             c.messages_delayed);
+        CPPUNIT_ASSERT_EQUAL(word(regs::rx::zero_substituted_lo) |
+                                 word(regs::rx::zero_substituted_hi) << 32,
+                             c.zero_substituted);
+        // The NAK and retransmit counters are 32-bit registers.
+        CPPUNIT_ASSERT_EQUAL(word(regs::rx::naks_received), c.naks_received);
+        CPPUNIT_ASSERT_EQUAL(word(regs::rx::retransmits), c.retransmits);
+        c.retransmits = 0x500000007ull; // wraps in its register
+        uint32_t v = 0;
+        CPPUNIT_ASSERT(regs::rx_counter_fields.read_word(c, regs::rx::retransmits, v));
+        CPPUNIT_ASSERT_EQUAL(7u, v);
+    }
+
+    void test_identity_and_link_unpack()
+    {
+        uint32_t id[12] = {
+            regs::magic_value, regs::map_version, 0x1FF, 1,     4, 0, 4096, 3,
+            0x89ABCDEF,        0x01234567,        16,    0xFFFF
+        };
+        regs::identity_values v;
+        regs::identity_fields.unpack(id, 0, 12, v);
+        CPPUNIT_ASSERT_EQUAL(0x0123456789ABCDEFull,
+                             static_cast<unsigned long long>(v.serial));
+        CPPUNIT_ASSERT_EQUAL(16u, v.max_burst_words);
+        CPPUNIT_ASSERT_EQUAL(4u, v.num_rx_streams);
+
+        const uint32_t link[14] = { 0x0A000001, 0x0200, 0x5E102030, 0xC000, 9000, 1, 1,
+                                    4791,       5,      0,          700,    0,    2, 0 };
+        regs::link_values l;
+        regs::link_fields.unpack(link, 0, 14, l);
+        const std::array<uint8_t, 6> mac = { 0x02, 0x00, 0x5E, 0x10, 0x20, 0x30 };
+        CPPUNIT_ASSERT(mac == l.mac);
+        CPPUNIT_ASSERT_EQUAL(uint16_t(4791), l.roce_port);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(5), l.tx_packets);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(700), l.tx_bytes);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), l.rx_packets);
+    }
+
+    void test_bursts_never_cut_a_64_bit_value()
+    {
+        using regs::plan_bursts;
+        // The counters in bursts of at most 3 words: every 64-bit counter whole.
+        const auto c = plan_bursts(block::rx,
+                                   regs::rx::packets_sent_lo,
+                                   regs::rx::messages_delayed_hi + 4,
+                                   3,
+                                   false);
+        uint32_t next = regs::rx::packets_sent_lo;
+        for (const regs::burst& b : c) {
+            CPPUNIT_ASSERT_EQUAL(next, b.offset);
+            CPPUNIT_ASSERT(b.words >= 1 && b.words <= 3);
+            const regs::register_info* last =
+                regs::covering(block::rx, b.offset + 4 * (b.words - 1));
+            CPPUNIT_ASSERT_EQUAL(b.offset + 4 * b.words, last->end());
+            next = b.offset + 4 * b.words;
+        }
+        CPPUNIT_ASSERT_EQUAL(regs::rx::messages_delayed_hi + 4, next);
+        // The descriptor around the read-only RX_SOURCE_QPN: two bursts, or more.
+        const auto d = plan_bursts(
+            block::rx, regs::rx::dest_ipv4, regs::rx::dest_mac_lo + 4, 256, true);
+        CPPUNIT_ASSERT_EQUAL(size_t(2), d.size());
+        CPPUNIT_ASSERT_EQUAL(regs::rx::dest_ipv4, d[0].offset);
+        CPPUNIT_ASSERT_EQUAL((regs::rx::source_qpn - regs::rx::dest_ipv4) / 4,
+                             d[0].words);
+        CPPUNIT_ASSERT_EQUAL(regs::rx::start_time_lo, d[1].offset);
+        CPPUNIT_ASSERT_EQUAL((regs::rx::dest_mac_lo + 4 - regs::rx::start_time_lo) / 4,
+                             d[1].words);
+        const auto d16 = plan_bursts(
+            block::rx, regs::rx::dest_ipv4, regs::rx::dest_mac_lo + 4, 16, true);
+        CPPUNIT_ASSERT_EQUAL(size_t(3), d16.size());
+        // 0x08..0x44 is 16 words: RX_TRANSPORT goes alone, after RX_LINK_MASK.
+        CPPUNIT_ASSERT_EQUAL(16u, d16[0].words);
+        CPPUNIT_ASSERT_EQUAL(regs::rx::transport, d16[1].offset);
+        // The fault table may be cut between its 32-bit registers.
+        const auto t = plan_bursts(block::emulator,
+                                   regs::emu::fault_table,
+                                   regs::emu::fault_table + 96,
+                                   16,
+                                   true);
+        CPPUNIT_ASSERT_EQUAL(size_t(2), t.size());
+        CPPUNIT_ASSERT_EQUAL(16u, t[0].words);
+        CPPUNIT_ASSERT_EQUAL(8u, t[1].words);
+        // A device that cannot take 2 words cannot give a 64-bit value at one instant.
+        try {
+            plan_bursts(block::clock, 0, 8, 1, false);
+            CPPUNIT_FAIL("a 64-bit register split over bursts");
+        } catch (const regs::burst_limit_error& e) {
+            CPPUNIT_ASSERT(contains(e.what(), "CLOCK_TIME_NS"));
+            CPPUNIT_ASSERT(contains(e.what(), "at most 1 word"));
+        }
+        CPPUNIT_ASSERT_THROW(
+            plan_bursts(block::rx, regs::rx::va_hi, regs::rx::rkey + 16, 8, true),
+            std::invalid_argument);
+    }
+
+    void test_decode()
+    {
+        const uint32_t all =
+            regs::cap::ownership | regs::cap::metadata | regs::cap::emulator;
+        auto reg_at = [](uint32_t address, uint32_t caps, unsigned streams) {
+            const regs::decoded_address d = regs::decode(address, caps, 1, streams);
+            return d.reg ? std::string(d.reg->name) : std::string("-");
+        };
+        CPPUNIT_ASSERT_EQUAL(std::string("RX_DEST_QPN"), reg_at(0x2010, all, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), reg_at(0x2110, all, 1)); // stream 1
+        CPPUNIT_ASSERT_EQUAL(std::string("RX_DEST_QPN"), reg_at(0x2110, all, 2));
+        CPPUNIT_ASSERT_EQUAL(1u, regs::decode(0x2110, all, 1, 2).index);
+        CPPUNIT_ASSERT_EQUAL(std::string("RX_OWNER"), reg_at(0x2078, all, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), reg_at(0x2078, 0, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("RX_VA"), reg_at(0x2020, 0, 1)); // high word
+        CPPUNIT_ASSERT_EQUAL(std::string("LINK_RX_PACKETS"), reg_at(0x1034, 0, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), reg_at(0x1038, 0, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("CLOCK_TIME_NS"), reg_at(0x0104, 0, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), reg_at(0x0800, all, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("EMU_FAULT_LOG"), reg_at(0xF0A4, all, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("EMU_FAULT_TABLE"), reg_at(0xF0A0, all, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), reg_at(0xF02C, all, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), reg_at(0xF000, regs::cap::metadata, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("MD_SOURCE_UDP_PORT"), reg_at(0x5020, all, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), reg_at(0x5024, all, 1));
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_register_table);

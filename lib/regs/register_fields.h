@@ -1,0 +1,390 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_REGS_REGISTER_FIELDS_H
+#define INCLUDED_RDMA_REGS_REGISTER_FIELDS_H
+
+#include "../util/socket_address.h"
+#include "register_table.h"
+#include <gnuradio/rdma/sample_format.h>
+#include <gnuradio/rdma/test_signal.h>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+/*
+ * The values of whole register blocks as structs that both sides use: the host packs
+ * an rx_descriptor into register words and unpacks the counters; the emulator unpacks
+ * the words it was written into the same rx_descriptor and answers reads from the same
+ * rx_counters. One generic piece of code, field_set, does every packing, driven by the
+ * register table (each field names its register; the table gives width and word order).
+ */
+
+namespace gr {
+namespace rdma {
+namespace regs {
+
+//! The identity block.
+struct identity_values {
+    uint32_t magic = magic_value;
+    uint32_t version = map_version;
+    uint32_t capabilities = 0; //!< cap::*
+    uint32_t num_links = 0;
+    uint32_t num_rx_streams = 0;
+    uint32_t num_tx_streams = 0;
+    uint32_t max_payload = 0;
+    uint32_t formats = 0;
+    uint64_t serial = 0;
+    uint32_t max_burst_words = 0; //!< ID_MAX_BURST_WORDS
+};
+
+//! A link block. The MAC is two registers, HI first (docs/register-map.md, "Word order").
+struct link_values {
+    uint32_t ipv4 = 0;
+    std::array<uint8_t, 6> mac{};
+    uint16_t udp_sport = 0;
+    uint32_t mtu = 0;
+    uint32_t status = 0;
+    uint32_t weight = 1;
+    uint16_t roce_port = 0;
+    uint64_t tx_packets = 0;
+    uint64_t tx_bytes = 0;
+    uint64_t rx_packets = 0;
+};
+
+/*!
+ * An RX stream descriptor (RX_DEST_IPV4 .. RX_DEST_MAC_LO): what the host programs
+ * before START and the device latches at START. Defaults are the registers' reset
+ * values.
+ */
+struct rx_descriptor {
+    socket_address destination; //!< RX_DEST_IPV4 and RX_DEST_UDP_PORT
+    uint32_t dest_qpn = 0;
+    uint32_t start_psn = 0;
+    uint32_t rkey = 0;
+    uint64_t va = 0;
+    uint64_t ring_bytes = 0;
+    uint32_t payload_bytes = 1024; //!< sample bytes per WRITE message
+    uint32_t path_mtu = 1024;
+    uint32_t notify_interval =
+        16; //!< every N-th message WITH IMMEDIATE; 0: only the last
+    uint32_t rate_num = 0;
+    uint32_t rate_den = 1;
+    sample_format format = sample_format::sc16;
+    uint32_t link_mask = 1;
+    uint32_t transport = 0;                //!< transport_type
+    uint64_t start_time_ns = 0;            //!< device time of sample 0; 0: at START
+    uint64_t num_samples = 0;              //!< 0: continuous
+    uint32_t retx_window_bytes = 4u << 20; //!< RC: sample bytes kept for retransmission
+    std::array<uint8_t, 6> dest_mac{};     //!< next hop, for devices without ARP
+};
+
+//! What an RX stream did in its current run (RX_PACKETS_SENT .. RX_MESSAGES_DELAYED).
+struct rx_counters {
+    uint64_t packets_sent = 0;
+    uint64_t samples_emitted = 0; //!< samples of every message produced: sent or dropped
+    uint64_t packets_dropped = 0; //!< not sent (loss injection, overflow)
+    uint64_t samples_dropped = 0;
+    uint64_t imm_sent = 0;
+    uint64_t naks_received = 0;    //!< RC: NAKs of any kind (32-bit register: wraps)
+    uint64_t retransmits = 0;      //!< RC: packets sent again (32-bit register: wraps)
+    uint64_t zero_substituted = 0; //!< RC: samples sent as zeros
+    uint64_t packets_faulted = 0;  //!< sent with an injected fault
+    uint64_t samples_faulted = 0;
+    uint64_t packets_duplicated = 0;
+    uint64_t messages_delayed = 0;
+};
+
+//! The emulator's random impairments (EMU_FAULT_SEED .. EMU_DELAY_MESSAGES).
+struct impairment_values {
+    uint32_t seed = 0; //!< EMU_FAULT_SEED
+    uint32_t loss_ppm = 0;
+    uint32_t loss_burst = 1;
+    uint32_t duplicate_ppm = 0;
+    uint32_t corrupt_ppm = 0;
+    uint32_t delay_ppm = 0;
+    uint32_t delay_messages = 0;
+};
+
+//! One member of \p S and the register that holds it.
+template <class S>
+struct field {
+    const register_info* reg;
+    uint64_t (*get)(const S&);
+    void (*set)(S&, uint64_t);
+};
+
+/*!
+ * The fields of a struct \p S: packs it into the words of its block and back. A 64-bit
+ * register is two words, low first; words no field names are left alone.
+ */
+template <class S>
+class field_set
+{
+public:
+    template <size_t N>
+    constexpr field_set(const field<S> (&fields)[N]) : d_begin(fields), d_end(fields + N)
+    {
+    }
+
+    //! Words [first, first + 4 * count) of the block from \p s, for every field that
+    //! lies inside; a field cut by the range is a programming error (logic_error).
+    void pack(const S& s, uint32_t first, uint32_t* words, size_t count) const
+    {
+        for (const field<S>* f = d_begin; f != d_end; ++f) {
+            if (!inside(*f->reg, first, count))
+                continue;
+            const uint64_t v = f->get(s);
+            const size_t i = (f->reg->offset - first) / 4;
+            words[i] = static_cast<uint32_t>(v);
+            if (f->reg->bits == 64)
+                words[i + 1] = static_cast<uint32_t>(v >> 32);
+        }
+    }
+
+    //! The fields of \p s that lie inside words [first, first + 4 * count).
+    void unpack(const uint32_t* words, uint32_t first, size_t count, S& s) const
+    {
+        for (const field<S>* f = d_begin; f != d_end; ++f) {
+            if (!inside(*f->reg, first, count))
+                continue;
+            const size_t i = (f->reg->offset - first) / 4;
+            uint64_t v = words[i];
+            if (f->reg->bits == 64)
+                v |= uint64_t(words[i + 1]) << 32;
+            f->set(s, v);
+        }
+    }
+
+    //! The word at block offset \p offset of \p s; false if no field holds it.
+    bool read_word(const S& s, uint32_t offset, uint32_t& value) const
+    {
+        for (const field<S>* f = d_begin; f != d_end; ++f) {
+            if (offset < f->reg->offset || offset >= f->reg->end())
+                continue;
+            const uint64_t v = f->get(s);
+            value = static_cast<uint32_t>(offset == f->reg->offset ? v : v >> 32);
+            return true;
+        }
+        return false;
+    }
+
+    constexpr const field<S>* begin() const { return d_begin; }
+    constexpr const field<S>* end() const { return d_end; }
+
+private:
+    static bool inside(const register_info& r, uint32_t first, size_t count)
+    {
+        const uint64_t last = first + 4 * uint64_t(count);
+        if (r.end() <= first || r.offset >= last)
+            return false;
+        if (r.offset < first || r.end() > last)
+            throw std::logic_error(std::string("register range cuts ") + r.name);
+        return true;
+    }
+
+    const field<S>* d_begin;
+    const field<S>* d_end;
+};
+
+namespace detail {
+template <auto Member>
+struct member_access;
+
+template <class S, class V, V S::*Member>
+struct member_access<Member> {
+    using owner = S;
+    static uint64_t get(const S& s) { return static_cast<uint64_t>(s.*Member); }
+    static void set(S& s, uint64_t v) { s.*Member = static_cast<V>(v); }
+};
+
+//! A field for plain member \p Member held by the register named \p name.
+template <auto Member>
+constexpr field<typename member_access<Member>::owner> member(const char* name)
+{
+    return { &named(name), &member_access<Member>::get, &member_access<Member>::set };
+}
+
+// A MAC is two registers, HI (bits 47..32 in 15..0) at the lower address, then LO.
+inline uint32_t mac_hi(const std::array<uint8_t, 6>& m)
+{
+    return (uint32_t(m[0]) << 8) | m[1];
+}
+inline uint32_t mac_lo(const std::array<uint8_t, 6>& m)
+{
+    return (uint32_t(m[2]) << 24) | (uint32_t(m[3]) << 16) | (uint32_t(m[4]) << 8) | m[5];
+}
+inline void set_mac_hi(std::array<uint8_t, 6>& m, uint64_t v)
+{
+    m[0] = uint8_t(v >> 8);
+    m[1] = uint8_t(v);
+}
+inline void set_mac_lo(std::array<uint8_t, 6>& m, uint64_t v)
+{
+    m[2] = uint8_t(v >> 24);
+    m[3] = uint8_t(v >> 16);
+    m[4] = uint8_t(v >> 8);
+    m[5] = uint8_t(v);
+}
+
+// Without socket_address's out-of-line constructor: lib/regs links without lib/util.
+inline socket_address make_address(uint32_t ip, uint16_t port)
+{
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(ip);
+    sa.sin_port = htons(port);
+    return socket_address(sa);
+}
+} // namespace detail
+
+// clang-format off
+inline constexpr field<identity_values> identity_field_list[] = {
+    detail::member<&identity_values::magic>("ID_MAGIC"),
+    detail::member<&identity_values::version>("ID_VERSION"),
+    detail::member<&identity_values::capabilities>("ID_CAPABILITIES"),
+    detail::member<&identity_values::num_links>("ID_NUM_LINKS"),
+    detail::member<&identity_values::num_rx_streams>("ID_NUM_RX_STREAMS"),
+    detail::member<&identity_values::num_tx_streams>("ID_NUM_TX_STREAMS"),
+    detail::member<&identity_values::max_payload>("ID_MAX_PAYLOAD"),
+    detail::member<&identity_values::formats>("ID_FORMATS"),
+    detail::member<&identity_values::serial>("ID_SERIAL"),
+    detail::member<&identity_values::max_burst_words>("ID_MAX_BURST_WORDS"),
+};
+
+inline constexpr field<link_values> link_field_list[] = {
+    detail::member<&link_values::ipv4>("LINK_IPV4"),
+    { &named("LINK_MAC_HI"),
+      [](const link_values& l) -> uint64_t { return detail::mac_hi(l.mac); },
+      [](link_values& l, uint64_t v) { detail::set_mac_hi(l.mac, v); } },
+    { &named("LINK_MAC_LO"),
+      [](const link_values& l) -> uint64_t { return detail::mac_lo(l.mac); },
+      [](link_values& l, uint64_t v) { detail::set_mac_lo(l.mac, v); } },
+    detail::member<&link_values::udp_sport>("LINK_UDP_SPORT"),
+    detail::member<&link_values::mtu>("LINK_MTU"),
+    detail::member<&link_values::status>("LINK_STATUS"),
+    detail::member<&link_values::weight>("LINK_WEIGHT"),
+    detail::member<&link_values::roce_port>("LINK_ROCE_PORT"),
+    detail::member<&link_values::tx_packets>("LINK_TX_PACKETS"),
+    detail::member<&link_values::tx_bytes>("LINK_TX_BYTES"),
+    detail::member<&link_values::rx_packets>("LINK_RX_PACKETS"),
+};
+
+inline constexpr field<rx_descriptor> rx_descriptor_field_list[] = {
+    { &named("RX_DEST_IPV4"),
+      [](const rx_descriptor& d) -> uint64_t { return d.destination.ip(); },
+      [](rx_descriptor& d, uint64_t v) {
+          d.destination = detail::make_address(uint32_t(v), d.destination.port());
+      } },
+    { &named("RX_DEST_UDP_PORT"),
+      [](const rx_descriptor& d) -> uint64_t { return d.destination.port(); },
+      [](rx_descriptor& d, uint64_t v) {
+          d.destination = detail::make_address(d.destination.ip(), uint16_t(v));
+      } },
+    detail::member<&rx_descriptor::dest_qpn>("RX_DEST_QPN"),
+    detail::member<&rx_descriptor::start_psn>("RX_START_PSN"),
+    detail::member<&rx_descriptor::rkey>("RX_RKEY"),
+    detail::member<&rx_descriptor::va>("RX_VA"),
+    detail::member<&rx_descriptor::ring_bytes>("RX_RING_BYTES"),
+    detail::member<&rx_descriptor::payload_bytes>("RX_PAYLOAD_BYTES"),
+    detail::member<&rx_descriptor::path_mtu>("RX_PATH_MTU"),
+    detail::member<&rx_descriptor::notify_interval>("RX_NOTIFY_INTERVAL"),
+    detail::member<&rx_descriptor::rate_num>("RX_RATE_NUM"),
+    detail::member<&rx_descriptor::rate_den>("RX_RATE_DEN"),
+    detail::member<&rx_descriptor::format>("RX_FORMAT"),
+    detail::member<&rx_descriptor::link_mask>("RX_LINK_MASK"),
+    detail::member<&rx_descriptor::transport>("RX_TRANSPORT"),
+    detail::member<&rx_descriptor::start_time_ns>("RX_START_TIME"),
+    detail::member<&rx_descriptor::num_samples>("RX_NUM_SAMPLES"),
+    detail::member<&rx_descriptor::retx_window_bytes>("RX_RETX_WINDOW_BYTES"),
+    { &named("RX_DEST_MAC_HI"),
+      [](const rx_descriptor& d) -> uint64_t { return detail::mac_hi(d.dest_mac); },
+      [](rx_descriptor& d, uint64_t v) { detail::set_mac_hi(d.dest_mac, v); } },
+    { &named("RX_DEST_MAC_LO"),
+      [](const rx_descriptor& d) -> uint64_t { return detail::mac_lo(d.dest_mac); },
+      [](rx_descriptor& d, uint64_t v) { detail::set_mac_lo(d.dest_mac, v); } },
+};
+
+inline constexpr field<rx_counters> rx_counter_field_list[] = {
+    detail::member<&rx_counters::packets_sent>("RX_PACKETS_SENT"),
+    detail::member<&rx_counters::samples_emitted>("RX_SAMPLES_EMITTED"),
+    detail::member<&rx_counters::packets_dropped>("RX_PACKETS_DROPPED"),
+    detail::member<&rx_counters::samples_dropped>("RX_SAMPLES_DROPPED"),
+    detail::member<&rx_counters::imm_sent>("RX_IMM_SENT"),
+    detail::member<&rx_counters::naks_received>("RX_NAKS_RECEIVED"),
+    detail::member<&rx_counters::retransmits>("RX_RETRANSMITS"),
+    detail::member<&rx_counters::zero_substituted>("RX_ZERO_SUBSTITUTED"),
+    detail::member<&rx_counters::packets_faulted>("RX_PACKETS_FAULTED"),
+    detail::member<&rx_counters::samples_faulted>("RX_SAMPLES_FAULTED"),
+    detail::member<&rx_counters::packets_duplicated>("RX_PACKETS_DUPLICATED"),
+    detail::member<&rx_counters::messages_delayed>("RX_MESSAGES_DELAYED"),
+};
+// The emulator's test signal: kind, tone frequency (whole Hz, int32), amplitude (float32
+// bits) and seed. Its format and rate are the RX block's.
+inline constexpr field<test_signal_config> signal_field_list[] = {
+    { &named("EMU_SIGNAL"),
+      [](const test_signal_config& c) -> uint64_t { return static_cast<uint32_t>(c.kind); },
+      [](test_signal_config& c, uint64_t v) { c.kind = static_cast<test_signal_kind>(v); } },
+    { &named("EMU_TONE_FREQ_HZ"),
+      [](const test_signal_config& c) -> uint64_t {
+          return static_cast<uint32_t>(static_cast<int32_t>(c.freq_hz));
+      },
+      [](test_signal_config& c, uint64_t v) {
+          c.freq_hz = static_cast<int32_t>(static_cast<uint32_t>(v));
+      } },
+    { &named("EMU_AMPLITUDE"),
+      [](const test_signal_config& c) -> uint64_t {
+          uint32_t bits;
+          std::memcpy(&bits, &c.amplitude, 4);
+          return bits;
+      },
+      [](test_signal_config& c, uint64_t v) {
+          const uint32_t bits = static_cast<uint32_t>(v);
+          std::memcpy(&c.amplitude, &bits, 4);
+      } },
+    detail::member<&test_signal_config::seed>("EMU_SEED"),
+};
+
+inline constexpr field<impairment_values> impairment_field_list[] = {
+    detail::member<&impairment_values::seed>("EMU_FAULT_SEED"),
+    detail::member<&impairment_values::loss_ppm>("EMU_LOSS_PPM"),
+    detail::member<&impairment_values::loss_burst>("EMU_LOSS_BURST"),
+    detail::member<&impairment_values::duplicate_ppm>("EMU_DUPLICATE_PPM"),
+    detail::member<&impairment_values::corrupt_ppm>("EMU_CORRUPT_PPM"),
+    detail::member<&impairment_values::delay_ppm>("EMU_DELAY_PPM"),
+    detail::member<&impairment_values::delay_messages>("EMU_DELAY_MESSAGES"),
+};
+// clang-format on
+
+inline constexpr field_set<identity_values> identity_fields{ identity_field_list };
+inline constexpr field_set<link_values> link_fields{ link_field_list };
+inline constexpr field_set<rx_descriptor> rx_descriptor_fields{
+    rx_descriptor_field_list
+};
+inline constexpr field_set<rx_counters> rx_counter_fields{ rx_counter_field_list };
+inline constexpr field_set<test_signal_config> signal_fields{ signal_field_list };
+inline constexpr field_set<impairment_values> impairment_fields{ impairment_field_list };
+
+//! The first and one-past-the-last block offset of \p fields' registers.
+template <class S>
+constexpr std::pair<uint32_t, uint32_t> span_of(const field_set<S>& fields)
+{
+    uint32_t first = UINT32_MAX, end = 0;
+    for (const field<S>& f : fields) {
+        first = f.reg->offset < first ? f.reg->offset : first;
+        end = f.reg->end() > end ? f.reg->end() : end;
+    }
+    return { first, end };
+}
+
+} // namespace regs
+} // namespace rdma
+} // namespace gr
+
+#endif

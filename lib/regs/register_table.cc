@@ -1,0 +1,208 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "register_table.h"
+#include <string>
+
+namespace gr {
+namespace rdma {
+namespace regs {
+
+namespace {
+
+// register_map.h's constants are what most code uses: each must be its table row's
+// address (a 64-bit value's _lo at the row, _hi one word above). A mismatch does not
+// build.
+constexpr bool at(const char* name, uint32_t offset)
+{
+    return named(name).offset == offset;
+}
+constexpr bool at64(const char* name, uint32_t lo, uint32_t hi)
+{
+    return named(name).bits == 64 && named(name).offset == lo && lo + 4 == hi;
+}
+
+static_assert(at("ID_MAGIC", id_magic) && at("ID_VERSION", id_version));
+static_assert(at("ID_CAPABILITIES", id_capabilities) && at("ID_NUM_LINKS", id_num_links));
+static_assert(at("ID_NUM_RX_STREAMS", id_num_rx_streams));
+static_assert(at("ID_NUM_TX_STREAMS", id_num_tx_streams));
+static_assert(at("ID_MAX_PAYLOAD", id_max_payload) && at("ID_FORMATS", id_formats));
+static_assert(at64("ID_SERIAL", id_serial_lo, id_serial_hi));
+static_assert(at("ID_MAX_BURST_WORDS", id_max_burst_words) && at("SCRATCH", scratch));
+static_assert(named("CLOCK_TIME_NS").bits == 64 &&
+              address_of(block::clock, 0, named("CLOCK_TIME_NS").offset) ==
+                  clock_time_ns_lo &&
+              clock_time_ns_hi == clock_time_ns_lo + 4);
+
+static_assert(layout_of(block::link).base == link_base);
+static_assert(at("LINK_IPV4", link::ipv4) && at("LINK_MAC_HI", link::mac_hi));
+static_assert(at("LINK_MAC_LO", link::mac_lo) && at("LINK_UDP_SPORT", link::udp_sport));
+static_assert(at("LINK_MTU", link::mtu) && at("LINK_STATUS", link::status));
+static_assert(at("LINK_WEIGHT", link::weight) && at("LINK_ROCE_PORT", link::roce_port));
+static_assert(at64("LINK_TX_PACKETS", link::tx_packets_lo, link::tx_packets_hi));
+static_assert(at64("LINK_TX_BYTES", link::tx_bytes_lo, link::tx_bytes_hi));
+static_assert(at64("LINK_RX_PACKETS", link::rx_packets_lo, link::rx_packets_hi));
+
+static_assert(layout_of(block::rx).base == rx_base);
+static_assert(at("RX_COMMAND", rx::command) && at("RX_STATUS", rx::status));
+static_assert(at("RX_DEST_IPV4", rx::dest_ipv4) &&
+              at("RX_DEST_UDP_PORT", rx::dest_udp_port));
+static_assert(at("RX_DEST_QPN", rx::dest_qpn) && at("RX_START_PSN", rx::start_psn));
+static_assert(at("RX_RKEY", rx::rkey) && at64("RX_VA", rx::va_lo, rx::va_hi));
+static_assert(at64("RX_RING_BYTES", rx::ring_bytes_lo, rx::ring_bytes_hi));
+static_assert(at("RX_PAYLOAD_BYTES", rx::payload_bytes) &&
+              at("RX_PATH_MTU", rx::path_mtu));
+static_assert(at("RX_NOTIFY_INTERVAL", rx::notify_interval));
+static_assert(at("RX_RATE_NUM", rx::rate_num) && at("RX_RATE_DEN", rx::rate_den));
+static_assert(at("RX_FORMAT", rx::format) && at("RX_LINK_MASK", rx::link_mask));
+static_assert(at("RX_TRANSPORT", rx::transport) && at("RX_SOURCE_QPN", rx::source_qpn));
+static_assert(at64("RX_START_TIME", rx::start_time_lo, rx::start_time_hi));
+static_assert(at64("RX_NUM_SAMPLES", rx::num_samples_lo, rx::num_samples_hi));
+static_assert(at("RX_RETX_WINDOW_BYTES", rx::retx_window_bytes));
+static_assert(at("RX_DEST_MAC_HI", rx::dest_mac_hi) &&
+              at("RX_DEST_MAC_LO", rx::dest_mac_lo));
+static_assert(at("RX_FIFO_US", rx::fifo_us));
+static_assert(at64("RX_OWNER_TOKEN", rx::owner_token_lo, rx::owner_token_hi));
+static_assert(at("RX_OWNER", rx::owner) && at("RX_LEASE_MS", rx::lease_ms));
+static_assert(named("RX_LEASE_MS").reset_value == lease::default_ms);
+static_assert(at64("RX_PACKETS_SENT", rx::packets_sent_lo, rx::packets_sent_hi));
+static_assert(at64("RX_SAMPLES_EMITTED", rx::samples_emitted_lo, rx::samples_emitted_hi));
+static_assert(at64("RX_PACKETS_DROPPED", rx::packets_dropped_lo, rx::packets_dropped_hi));
+static_assert(at64("RX_SAMPLES_DROPPED", rx::samples_dropped_lo, rx::samples_dropped_hi));
+static_assert(at64("RX_IMM_SENT", rx::imm_sent_lo, rx::imm_sent_hi));
+static_assert(at("RX_NAKS_RECEIVED", rx::naks_received) &&
+              at("RX_RETRANSMITS", rx::retransmits));
+static_assert(at64("RX_ZERO_SUBSTITUTED",
+                   rx::zero_substituted_lo,
+                   rx::zero_substituted_hi));
+static_assert(at64("RX_PACKETS_FAULTED", rx::packets_faulted_lo, rx::packets_faulted_hi));
+static_assert(at64("RX_SAMPLES_FAULTED", rx::samples_faulted_lo, rx::samples_faulted_hi));
+static_assert(at64("RX_PACKETS_DUPLICATED",
+                   rx::packets_duplicated_lo,
+                   rx::packets_duplicated_hi));
+static_assert(at64("RX_MESSAGES_DELAYED",
+                   rx::messages_delayed_lo,
+                   rx::messages_delayed_hi));
+
+static_assert(layout_of(block::metadata).base == metadata_base);
+static_assert(at("MD_DEST_IPV4", metadata::dest_ipv4) &&
+              at("MD_DEST_UDP_PORT", metadata::dest_udp_port));
+static_assert(at("MD_INTERVAL_US", metadata::interval_us) &&
+              at("MD_CONTROL", metadata::control));
+static_assert(at64("MD_PACKETS_SENT",
+                   metadata::packets_sent_lo,
+                   metadata::packets_sent_hi));
+static_assert(at64("MD_PACKETS_DROPPED",
+                   metadata::packets_dropped_lo,
+                   metadata::packets_dropped_hi));
+static_assert(at("MD_SOURCE_UDP_PORT", metadata::source_udp_port));
+
+static_assert(layout_of(block::emulator).base == emu_base);
+static_assert(at("EMU_SIGNAL", emu::signal) && at("EMU_TONE_FREQ_HZ", emu::tone_freq_hz));
+static_assert(at("EMU_AMPLITUDE", emu::amplitude) && at("EMU_SEED", emu::seed));
+static_assert(at("EMU_FAULT_SEED", emu::fault_seed) && at("EMU_LOSS_PPM", emu::loss_ppm));
+static_assert(at("EMU_LOSS_BURST", emu::loss_burst) &&
+              at("EMU_DUPLICATE_PPM", emu::duplicate_ppm));
+static_assert(at("EMU_CORRUPT_PPM", emu::corrupt_ppm) &&
+              at("EMU_DELAY_PPM", emu::delay_ppm));
+static_assert(at("EMU_DELAY_MESSAGES", emu::delay_messages) &&
+              at("EMU_FAULT_COUNT", emu::fault_count));
+static_assert(at("EMU_FAULT_TABLE", emu::fault_table) &&
+              named("EMU_FAULT_TABLE").words() * 4 ==
+                  emu::max_faults * emu::fault_entry_bytes);
+static_assert(at("EMU_FAULT_LOG", emu::fault_log) &&
+              at("EMU_FAULT_LOG_LEVEL", emu::fault_log_level));
+
+// Rows in address order without overlaps, each inside its block: what decode() and
+// the docs check rely on.
+constexpr bool well_formed()
+{
+    for (size_t i = 0; i < register_count; i++) {
+        const register_info& r = register_table[i];
+        if ((r.bits != 32 && r.bits != 64) || r.repeat == 0 || r.offset % 4 ||
+            r.end() > layout_of(r.where).bytes)
+            return false;
+        if (i > 0 && register_table[i - 1].where == r.where &&
+            register_table[i - 1].end() > r.offset)
+            return false;
+        if (i > 0 && register_table[i - 1].where > r.where)
+            return false;
+    }
+    return true;
+}
+static_assert(well_formed(),
+              "register_table: rows overlap, are out of order or too wide");
+
+} // namespace
+
+decoded_address
+decode(uint32_t address, uint32_t capabilities, unsigned links, unsigned rx_streams)
+{
+    decoded_address d;
+    for (block b : { block::identity,
+                     block::clock,
+                     block::link,
+                     block::rx,
+                     block::metadata,
+                     block::emulator }) {
+        const block_layout l = layout_of(b);
+        const unsigned instances = b == block::link                         ? links
+                                   : b == block::rx || b == block::emulator ? rx_streams
+                                                                            : 1;
+        const uint64_t span = l.stride ? uint64_t(l.stride) * instances : l.bytes;
+        if (address < l.base || address >= l.base + span)
+            continue;
+        d.where = b;
+        d.index = l.stride ? (address - l.base) / l.stride : 0;
+        d.offset = l.stride ? (address - l.base) % l.stride : address - l.base;
+        const register_info* r = covering(b, d.offset);
+        d.reg = r && r->exists_with(capabilities) ? r : nullptr;
+        return d;
+    }
+    return d;
+}
+
+std::vector<burst>
+plan_bursts(block b, uint32_t first, uint32_t end, size_t max_words, bool writable_only)
+{
+    std::vector<burst> out;
+    if (max_words == 0)
+        throw std::invalid_argument("plan_bursts: max_words must be at least 1");
+    for (uint32_t at = first; at < end;) {
+        const register_info* r = covering(b, at);
+        if (!r || (writable_only && r->mode == access::ro)) {
+            at += 4; // a hole, or a register the caller does not want
+            continue;
+        }
+        // A repeated register may be cut between its elements, a 64-bit one never.
+        const uint32_t unit = r->bits / 32u;
+        if ((at - r->offset) % (4 * unit) != 0 ||
+            (end < r->end() && (r->end() - end) % (4 * unit)))
+            throw std::invalid_argument(std::string("plan_bursts: the range cuts ") +
+                                        r->name + " in two");
+        if (unit > max_words)
+            throw burst_limit_error(
+                std::string(r->name) + " is " + std::to_string(r->bits) +
+                " bits wide and must be accessed in one burst, but the device takes at "
+                "most " +
+                std::to_string(max_words) + " word(s) per burst (ID_MAX_BURST_WORDS)");
+        const uint32_t stop = std::min(end, r->end());
+        for (; at < stop; at += 4 * unit) {
+            burst* last = out.empty() ? nullptr : &out.back();
+            if (last && last->offset + 4 * last->words == at &&
+                last->words + unit <= max_words)
+                last->words += unit;
+            else
+                out.push_back({ at, unit });
+        }
+    }
+    return out;
+}
+
+} // namespace regs
+} // namespace rdma
+} // namespace gr

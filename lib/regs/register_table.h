@@ -1,0 +1,289 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_REGS_REGISTER_TABLE_H
+#define INCLUDED_RDMA_REGS_REGISTER_TABLE_H
+
+#include "register_map.h"
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <stdexcept>
+#include <vector>
+
+/*
+ * Every register of the map once, as data: the host's controller, the emulator's
+ * register file and the register tables of docs/register-map.md (and metadata.md) all
+ * follow it. qa_regs checks the docs against it cell by cell, and register_table.cc
+ * checks every constant of register_map.h against it at compile time.
+ */
+
+namespace gr {
+namespace rdma {
+namespace regs {
+
+//! The blocks of the map (docs/register-map.md, "Address map").
+enum class block : uint8_t { identity, clock, link, rx, metadata, emulator };
+
+//! Where a block lies: instance i at base + i * stride, each block_bytes long.
+struct block_layout {
+    uint32_t base;
+    uint32_t stride; //!< 0: one instance only
+    uint32_t bytes;
+};
+
+constexpr block_layout layout_of(block b)
+{
+    switch (b) {
+    case block::identity:
+        return { 0x0000, 0, 0x100 };
+    case block::clock:
+        return { 0x0100, 0, 0x100 };
+    case block::link:
+        return { link_base, link_stride, link_stride };
+    case block::rx:
+        return { rx_base, rx_stride, rx_stride };
+    case block::metadata:
+        return { metadata_base, 0, metadata_block_bytes };
+    case block::emulator:
+        return { emu_base, emu_stride, emu_stride };
+    }
+    return { 0, 0, 0 };
+}
+
+//! The bus address of \p offset in instance \p index of block \p b.
+constexpr uint32_t address_of(block b, unsigned index, uint32_t offset)
+{
+    return layout_of(b).base + index * layout_of(b).stride + offset;
+}
+
+enum class access : uint8_t {
+    ro, //!< a write answers SLVERR
+    rw,
+    wo, //!< reads 0
+};
+
+enum class reset_kind : uint8_t {
+    value,  //!< reset_value, the same on every device
+    device, //!< a constant of the device (its serial, its link's address, its limits)
+    live,   //!< changes by itself (the clock, link up)
+};
+
+namespace flag {
+//! While the stream is owned, only its owner may read it; others get NOT_OWNER. (Every
+//! write to an owned stream's RX and extension blocks is its owner's alone.)
+constexpr uint8_t owner_only = 1u << 0;
+//! Latched by START: a write while the stream runs answers SLVERR.
+constexpr uint8_t latched = 1u << 1;
+} // namespace flag
+
+struct register_info {
+    block where;
+    uint32_t offset;  //!< byte offset in its block (identity: also its address)
+    const char* name; //!< as in docs/register-map.md
+    uint8_t bits;     //!< 32, or 64: two words, the low one at offset
+    uint8_t repeat;   //!< registers of `bits` in a row (EMU_FAULT_TABLE: 24), else 1
+    access mode;
+    uint8_t flags;       //!< flag::*
+    uint32_t capability; //!< ID_CAPABILITIES bits without which it does not exist
+    reset_kind reset;
+    uint64_t reset_value; //!< reset_kind::value: what it reads after reset
+    const char* meaning;  //!< one line; the docs say more
+
+    constexpr uint32_t words() const { return bits / 32u * repeat; }
+    constexpr uint32_t end() const { return offset + 4 * words(); }
+    constexpr bool has(uint8_t f) const { return (flags & f) == f; }
+    constexpr bool exists_with(uint32_t capabilities) const
+    {
+        return (capabilities & capability) == capability;
+    }
+};
+
+namespace detail {
+constexpr uint8_t desc = flag::owner_only | flag::latched; // RX descriptor, EMU block
+constexpr uint64_t mib = 1u << 20;
+constexpr uint64_t float_half = 0x3F000000; // 0.5f
+constexpr auto V = reset_kind::value;
+constexpr auto D = reset_kind::device;
+constexpr auto L = reset_kind::live;
+constexpr auto RO = access::ro;
+constexpr auto RW = access::rw;
+constexpr auto WO = access::wo;
+} // namespace detail
+
+// clang-format off
+//! The register map, in address order within each block.
+inline constexpr register_info register_table[] = {
+#define ROW(b, off, name, bits, mode, flags, cap, reset, value, meaning) \
+    { block::b, off, name, bits, 1, detail::mode, flags, cap, detail::reset, value, meaning }
+    ROW(identity, 0x00, "ID_MAGIC",            32, RO, 0, 0, V, magic_value, "\"GRDM\""),
+    ROW(identity, 0x04, "ID_VERSION",          32, RO, 0, 0, V, map_version, "map version, major 31..16, minor 15..0"),
+    ROW(identity, 0x08, "ID_CAPABILITIES",     32, RO, 0, 0, D, 0, "cap::* bits"),
+    ROW(identity, 0x0C, "ID_NUM_LINKS",        32, RO, 0, 0, D, 0, "Ethernet links with RoCEv2"),
+    ROW(identity, 0x10, "ID_NUM_RX_STREAMS",   32, RO, 0, 0, D, 0, "RX streams"),
+    ROW(identity, 0x14, "ID_NUM_TX_STREAMS",   32, RO, 0, 0, V, 0, "TX streams: none in this version"),
+    ROW(identity, 0x18, "ID_MAX_PAYLOAD",      32, RO, 0, 0, D, 0, "largest bytes per RoCEv2 packet"),
+    ROW(identity, 0x1C, "ID_FORMATS",          32, RO, 0, 0, D, 0, "bit n: format n streams"),
+    ROW(identity, 0x20, "ID_SERIAL",           64, RO, 0, 0, D, 0, "serial number"),
+    ROW(identity, 0x28, "ID_MAX_BURST_WORDS",  32, RO, 0, 0, D, 0, "longest AXIoE burst the device takes, 1..256"),
+    ROW(identity, 0x2C, "SCRATCH",             32, RW, 0, 0, V, 0, "no effect; for link tests"),
+
+    ROW(clock,    0x00, "CLOCK_TIME_NS",       64, RO, 0, 0, L, 0, "device time, ns since the Unix epoch"),
+
+    ROW(link,     0x00, "LINK_IPV4",           32, RO, 0, 0, D, 0, "source IPv4 address of the link's frames"),
+    ROW(link,     0x04, "LINK_MAC_HI",         32, RO, 0, 0, D, 0, "MAC bits 47..32 in bits 15..0"),
+    ROW(link,     0x08, "LINK_MAC_LO",         32, RO, 0, 0, D, 0, "MAC bits 31..0"),
+    ROW(link,     0x0C, "LINK_UDP_SPORT",      32, RO, 0, 0, D, 0, "UDP source port of its RoCEv2 frames"),
+    ROW(link,     0x10, "LINK_MTU",            32, RO, 0, 0, D, 0, "IP MTU of the link"),
+    ROW(link,     0x14, "LINK_STATUS",         32, RO, 0, 0, L, 0, "bit 0: up"),
+    ROW(link,     0x18, "LINK_WEIGHT",         32, RW, 0, 0, V, 1, "striping weight (multi-link; no effect yet)"),
+    ROW(link,     0x1C, "LINK_ROCE_PORT",      32, RO, 0, 0, D, 0, "UDP port the link receives RoCEv2 on"),
+    ROW(link,     0x20, "LINK_TX_PACKETS",     64, RO, 0, 0, V, 0, "packets sent on the link since reset"),
+    ROW(link,     0x28, "LINK_TX_BYTES",       64, RO, 0, 0, V, 0, "IPv4 bytes of those packets"),
+    ROW(link,     0x30, "LINK_RX_PACKETS",     64, RO, 0, 0, V, 0, "packets received on its RoCE port since reset"),
+
+    ROW(rx,       0x00, "RX_COMMAND",          32, WO, 0, 0, V, 0, "1 START, 2 STOP"),
+    ROW(rx,       0x04, "RX_STATUS",           32, RO, 0, 0, V, 0, "RUNNING, DONE, ERROR, error code 15..8"),
+    ROW(rx,       0x08, "RX_DEST_IPV4",        32, RW, detail::desc, 0, V, 0, "host NIC IPv4 address"),
+    ROW(rx,       0x0C, "RX_DEST_UDP_PORT",    32, RW, detail::desc, 0, V, 0, "host NIC UDP port"),
+    ROW(rx,       0x10, "RX_DEST_QPN",         32, RW, detail::desc, 0, V, 0, "host queue pair number"),
+    ROW(rx,       0x14, "RX_START_PSN",        32, RW, detail::desc, 0, V, 0, "PSN of the first packet"),
+    ROW(rx,       0x18, "RX_RKEY",             32, RW, detail::desc, 0, V, 0, "remote key of the ring"),
+    ROW(rx,       0x1C, "RX_VA",               64, RW, detail::desc, 0, V, 0, "virtual address of ring slot 0"),
+    ROW(rx,       0x24, "RX_RING_BYTES",       64, RW, detail::desc, 0, V, 0, "ring size in bytes"),
+    ROW(rx,       0x2C, "RX_PAYLOAD_BYTES",    32, RW, detail::desc, 0, V, 1024, "sample bytes per WRITE message"),
+    ROW(rx,       0x30, "RX_PATH_MTU",         32, RW, detail::desc, 0, V, 1024, "bytes per packet"),
+    ROW(rx,       0x34, "RX_NOTIFY_INTERVAL",  32, RW, detail::desc, 0, V, 16, "every N-th message WITH IMMEDIATE"),
+    ROW(rx,       0x38, "RX_RATE_NUM",         32, RW, detail::desc, 0, V, 0, "sample rate numerator"),
+    ROW(rx,       0x3C, "RX_RATE_DEN",         32, RW, detail::desc, 0, V, 1, "sample rate denominator"),
+    ROW(rx,       0x40, "RX_FORMAT",           32, RW, detail::desc, 0, V, 0, "0 sc16, 1 fc32"),
+    ROW(rx,       0x44, "RX_LINK_MASK",        32, RW, detail::desc, 0, V, 1, "links to send on"),
+    ROW(rx,       0x48, "RX_TRANSPORT",        32, RW, detail::desc, 0, V, 0, "0 UC, 1 RC, 2 UDP"),
+    ROW(rx,       0x4C, "RX_SOURCE_QPN",       32, RO, 0, 0, D, 0, "the device's QPN for this stream"),
+    ROW(rx,       0x50, "RX_START_TIME",       64, RW, detail::desc, 0, V, 0, "device time of sample 0; 0: at START"),
+    ROW(rx,       0x58, "RX_NUM_SAMPLES",      64, RW, detail::desc, 0, V, 0, "0: until STOP; else a burst"),
+    ROW(rx,       0x60, "RX_RETX_WINDOW_BYTES",32, RW, detail::desc, 0, V, 4 * detail::mib, "RC retransmit window"),
+    ROW(rx,       0x64, "RX_DEST_MAC_HI",      32, RW, detail::desc, 0, V, 0, "next-hop MAC bits 47..32 in 15..0"),
+    ROW(rx,       0x68, "RX_DEST_MAC_LO",      32, RW, detail::desc, 0, V, 0, "next-hop MAC bits 31..0"),
+    ROW(rx,       0x6C, "RX_FIFO_US",          32, RO, 0, 0, D, 0, "FIFO depth in microseconds"),
+    ROW(rx,       0x70, "RX_OWNER_TOKEN",      64, WO, 0, cap::ownership, V, 0, "the token of a claim"),
+    ROW(rx,       0x78, "RX_OWNER",            32, RW, 0, cap::ownership, V, 0, "read: owner_state; write: RELEASE"),
+    ROW(rx,       0x7C, "RX_LEASE_MS",         32, RW, 0, cap::ownership, V, lease::default_ms, "owner's lease"),
+    ROW(rx,       0x80, "RX_PACKETS_SENT",     64, RO, 0, 0, V, 0, "packets put on the wire"),
+    ROW(rx,       0x88, "RX_SAMPLES_EMITTED",  64, RO, 0, 0, V, 0, "samples produced: delivered + lost"),
+    ROW(rx,       0x90, "RX_PACKETS_DROPPED",  64, RO, 0, 0, V, 0, "packets not sent"),
+    ROW(rx,       0x98, "RX_SAMPLES_DROPPED",  64, RO, 0, 0, V, 0, "samples in those packets"),
+    ROW(rx,       0xA0, "RX_IMM_SENT",         64, RO, 0, 0, V, 0, "messages sent WITH IMMEDIATE"),
+    ROW(rx,       0xA8, "RX_NAKS_RECEIVED",    32, RO, 0, 0, V, 0, "RC: NAKs received; wraps"),
+    ROW(rx,       0xAC, "RX_RETRANSMITS",      32, RO, 0, 0, V, 0, "RC: packets sent again; wraps"),
+    ROW(rx,       0xB0, "RX_ZERO_SUBSTITUTED", 64, RO, 0, 0, V, 0, "RC: samples sent as zeros"),
+    ROW(rx,       0xB8, "RX_PACKETS_FAULTED",  64, RO, 0, 0, V, 0, "packets sent with an injected fault"),
+    ROW(rx,       0xC0, "RX_SAMPLES_FAULTED",  64, RO, 0, 0, V, 0, "samples in those messages"),
+    ROW(rx,       0xC8, "RX_PACKETS_DUPLICATED", 64, RO, 0, 0, V, 0, "extra copies sent"),
+    ROW(rx,       0xD0, "RX_MESSAGES_DELAYED", 64, RO, 0, 0, V, 0, "messages sent out of order"),
+
+    ROW(metadata, 0x00, "MD_DEST_IPV4",        32, RW, 0, cap::metadata, V, 0, "host IPv4 address"),
+    ROW(metadata, 0x04, "MD_DEST_UDP_PORT",    32, RW, 0, cap::metadata, V, 0, "host UDP port"),
+    ROW(metadata, 0x08, "MD_INTERVAL_US",      32, RW, 0, cap::metadata, V, 0, "periodic timestamp interval; 0: none"),
+    ROW(metadata, 0x0C, "MD_CONTROL",          32, RW, 0, cap::metadata, V, 0, "bit 0 ENABLE"),
+    ROW(metadata, 0x10, "MD_PACKETS_SENT",     64, RO, 0, cap::metadata, V, 0, "records sent since reset"),
+    ROW(metadata, 0x18, "MD_PACKETS_DROPPED",  64, RO, 0, cap::metadata, V, 0, "records made, not sent"),
+    ROW(metadata, 0x20, "MD_SOURCE_UDP_PORT",  32, RO, 0, cap::metadata, D, 0, "UDP port the records leave from"),
+
+    ROW(emulator, 0x00, "EMU_SIGNAL",          32, RW, detail::desc, cap::emulator, V, 0, "test signal: 0 ramp .. 6 extremes"),
+    ROW(emulator, 0x04, "EMU_TONE_FREQ_HZ",    32, RW, detail::desc, cap::emulator, V, 100000, "tone frequency, int32 Hz"),
+    ROW(emulator, 0x08, "EMU_AMPLITUDE",       32, RW, detail::desc, cap::emulator, V, detail::float_half, "float32 bits"),
+    ROW(emulator, 0x0C, "EMU_SEED",            32, RW, detail::desc, cap::emulator, V, 1, "noise seed"),
+    ROW(emulator, 0x10, "EMU_FAULT_SEED",      32, RW, detail::desc, cap::emulator, V, 0, "seed of the impairments"),
+    ROW(emulator, 0x14, "EMU_LOSS_PPM",        32, RW, detail::desc, cap::emulator, V, 0, "loss bursts per million messages"),
+    ROW(emulator, 0x18, "EMU_LOSS_BURST",      32, RW, detail::desc, cap::emulator, V, 1, "messages lost per burst"),
+    ROW(emulator, 0x1C, "EMU_DUPLICATE_PPM",   32, RW, detail::desc, cap::emulator, V, 0, "messages sent twice, ppm"),
+    ROW(emulator, 0x20, "EMU_CORRUPT_PPM",     32, RW, detail::desc, cap::emulator, V, 0, "payload bit flips, ppm"),
+    ROW(emulator, 0x24, "EMU_DELAY_PPM",       32, RW, detail::desc, cap::emulator, V, 0, "messages held back, ppm"),
+    ROW(emulator, 0x28, "EMU_DELAY_MESSAGES",  32, RW, detail::desc, cap::emulator, V, 0, "how many later messages pass them"),
+    ROW(emulator, 0x40, "EMU_FAULT_COUNT",     32, RW, detail::desc, cap::emulator, V, 0, "fault table entries used"),
+    { block::emulator, 0x44, "EMU_FAULT_TABLE", 32, 24, access::rw, detail::desc, cap::emulator, reset_kind::value, 0,
+      "8 entries: message lo, message hi, fault kind" },
+    ROW(emulator, 0xA4, "EMU_FAULT_LOG",       32, RO, flag::owner_only, cap::emulator, V, 0xFFFFFFFF, "FIFO: 3 words per fault"),
+    ROW(emulator, 0xA8, "EMU_FAULT_LOG_LEVEL", 32, RO, flag::owner_only, cap::emulator, V, 0, "records waiting in the log"),
+#undef ROW
+};
+// clang-format on
+
+constexpr size_t register_count = std::size(register_table);
+
+namespace detail {
+constexpr bool same_name(const char* a, const char* b)
+{
+    while (*a && *a == *b) {
+        ++a;
+        ++b;
+    }
+    return *a == *b;
+}
+} // namespace detail
+
+//! The register named \p name; at compile time, a name not in the table fails to build.
+constexpr const register_info& named(const char* name)
+{
+    for (const register_info& r : register_table)
+        if (detail::same_name(r.name, name))
+            return r;
+    throw std::logic_error("no register of that name in regs::register_table");
+}
+
+//! The register of block \p b one of whose words is at \p offset, or null: a hole.
+constexpr const register_info* covering(block b, uint32_t offset)
+{
+    for (const register_info& r : register_table)
+        if (r.where == b && offset >= r.offset && offset < r.end())
+            return &r;
+    return nullptr;
+}
+
+//! An address decoded: which instance of which block, which register, which word of it.
+struct decoded_address {
+    block where = block::identity;
+    unsigned index = 0;           //!< instance of the block
+    uint32_t offset = 0;          //!< byte offset in the block
+    const register_info* reg = 0; //!< null: no register there (DECERR)
+};
+
+//! What a device with \p capabilities, \p links links and \p rx_streams RX streams has at
+//! \p address (reg null: nothing, DECERR).
+decoded_address
+decode(uint32_t address, uint32_t capabilities, unsigned links, unsigned rx_streams);
+
+//! One AXIoE burst of a larger access: \p words words from block offset \p offset.
+struct burst {
+    uint32_t offset;
+    uint32_t words;
+};
+
+//! A register that must be read or written in one burst is longer than the device's
+//! ID_MAX_BURST_WORDS allows.
+class burst_limit_error : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/*!
+ * The bursts of at most \p max_words words that access the registers of block \p b
+ * between offsets \p first and \p end (exclusive): holes are left out, a 64-bit value
+ * is never cut in two (its halves come from one instant), and with \p writable_only
+ * read-only registers are left out too. Throws burst_limit_error naming the register if
+ * \p max_words is below its width, std::invalid_argument if \p first or \p end cut one.
+ */
+std::vector<burst>
+plan_bursts(block b, uint32_t first, uint32_t end, size_t max_words, bool writable_only);
+
+} // namespace regs
+} // namespace rdma
+} // namespace gr
+
+#endif
