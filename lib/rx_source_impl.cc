@@ -35,8 +35,9 @@ size_t item_size_of(const std::string& format)
 }
 
 // Several channels start this long after the device's time at start(): time for the
-// host to arm every stream before their common sample 0.
-constexpr uint64_t channel_start_lead_ns = 100000000;
+// host to arm every stream before their common sample 0 (a START whose time has
+// passed is refused), with room for a busy machine.
+constexpr uint64_t channel_start_lead_ns = 200000000;
 
 // The streams of the channels: RX streams s, s+1, ... of the device args' stream=s.
 std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,

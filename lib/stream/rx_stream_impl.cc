@@ -77,16 +77,6 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
                                  std::to_string(d_start_time_ns) +
                                  " ns, not at the START_TIME asked, " +
                                  std::to_string(start_time_ns));
-    // The device time by which it had the START, at the earliest (the host's estimate).
-    const int64_t started_by = host_time_ns() + d_clock_estimate.offset_ns -
-                               static_cast<int64_t>(d_clock_estimate.error_ns);
-    if (start_time_ns && static_cast<int64_t>(start_time_ns) < started_by - 1000000)
-        d_logger->warn("RX stream {}: the start time {} ns had passed when the device "
-                       "got the START (by about {} ms): it drops and reports what it "
-                       "could not send in time; choose a later start time",
-                       d_plan.stream_index,
-                       start_time_ns,
-                       (started_by - static_cast<int64_t>(start_time_ns)) / 1000000);
     d_clock = stream_clock(d_rate,
                            d_start_time_ns,
                            d_clock_estimate.offset_ns,

@@ -66,7 +66,7 @@ public:
     /*!
      * Take sample 0 of the next start() at device time \p device_time_ns (ns since the
      * epoch), as gr-uhd's set_start_time; 0 (the default): as soon as possible (with
-     * several channels, a tenth of a second after the device's time at start()).
+     * several channels, 0.2 s after the device's time at start()).
      */
     virtual void set_start_time(uint64_t device_time_ns) = 0;
     //! The device's time now, ns since the epoch (an AXIoE read).

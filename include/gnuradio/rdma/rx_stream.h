@@ -72,12 +72,19 @@ public:
      * As start(), with sample 0 taken at device time \p device_time_ns (ns since the
      * epoch; 0: now). Streams of one device started at one time are in step: item k of
      * each is the same device instant. A time already past when the device gets the
-     * START is honoured all the same: what it could not send in time is dropped and
-     * reported lost (docs/register-map.md, RX_START_TIME); a warning says so.
+     * START is refused by the device (docs/register-map.md, RX_START_TIME, error 10):
+     * std::runtime_error says so; choose a time further ahead (device_time_now()).
      */
     void start_at(uint64_t device_time_ns);
     //! The device's time now (ns since the epoch), read over AXIoE.
     uint64_t device_time_now();
+    /*!
+     * For a consumer whose item k must stay in ring slot k mod N (rx_source: GNU
+     * Radio's buffer is the ring). A device whose run is gone (it restarted) then ends
+     * the run with an error even with on_device_loss=wait: re-arming starts the new run
+     * at a ring boundary, which only a consumer of recv() can skip to.
+     */
+    void keep_items_in_slots();
     //! Stop the device; returns once no more samples of this run can land. Releases
     //! the stream; a stream another host took over meanwhile is only warned about.
     void stop();

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(b58c73256c76e1c30aa1ed6423431a93) */
+/* BINDTOOL_HEADER_FILE_HASH(17864fd7861d3e575f6a4faef429f0c5) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
