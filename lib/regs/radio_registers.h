@@ -11,7 +11,7 @@
 #include <cstdint>
 
 /*
- * Register map 1.2: the radio (docs/radio.md): RF channels, settable device time,
+ * Register map 1.3: the radio (docs/radio.md): RF channels, settable device time,
  * timed commands, queued bursts, the emulator's RF scene. Included by register_map.h.
  */
 

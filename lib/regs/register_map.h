@@ -309,6 +309,6 @@ constexpr uint32_t extremes = 6;
 } // namespace rdma
 } // namespace gr
 
-#include "radio_registers.h" // map 1.2: the radio (docs/radio.md)
+#include "radio_registers.h" // map 1.3: the radio (docs/radio.md)
 
 #endif
