@@ -276,6 +276,14 @@ void rx_source_impl::publish_events()
                                  d_id);
                 continue;
             }
+            if (e.type == rx_event::kind::tune) { // as gr-uhd: the new center frequency
+                add_item_tag(port,
+                             e.item,
+                             pmt::mp("rx_freq"),
+                             pmt::from_double(static_cast<double>(e.value) / 1e3),
+                             d_id);
+                continue;
+            }
             const pmt::pmt_t info = report_dict(e, c);
             // Tags reach readers that have not passed the item yet; the message always
             // arrives. Device events and notices are no loss: the message alone.

@@ -12,6 +12,7 @@
 #include "device_controller.h"
 #include "device_kind.h"
 #include "metadata_intake.h"
+#include "radio_control.h"
 #include <memory>
 #include <mutex>
 #include <set>
@@ -52,6 +53,8 @@ public:
     const std::string& identity() const { return d_identity; }
     const socket_address& address() const { return d_controller->address(); }
     device_controller& controller() { return *d_controller; }
+    //! Its radio: RF channels, time, timed commands (docs/radio.md).
+    radio_control& radio() { return *d_radio; }
     const device_info& info() const { return d_info; }
     //! Link 0: its address (where RoCEv2 comes from), MTU, MAC.
     const link_state& link() const { return d_link; }
@@ -100,6 +103,7 @@ private:
     // controller.
     std::unique_ptr<device_backend> d_backend;
     std::unique_ptr<device_controller> d_controller;
+    std::unique_ptr<radio_control> d_radio;
     device_info d_info;
     link_state d_link;
 

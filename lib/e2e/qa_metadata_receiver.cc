@@ -498,9 +498,9 @@ public:
         meta::record r = make(meta::record_type::timestamp, 1, 1);
         r.sequence = 10;
         dev.send(rx.local_address(), r, true);
-        r.sequence = 10 + 0x7FFFFFFF;
+        r.sequence = 10u + 0x7FFFFFFFu;
         dev.send(rx.local_address(), r, true);
-        r.sequence = 11 + 0x7FFFFFFF + 5; // 5 lost after the new base
+        r.sequence = 11u + 0x7FFFFFFFu + 5u; // 5 lost after the new base
         dev.send(rx.local_address(), r, true);
         take(rx, 3);
         CPPUNIT_ASSERT_EQUAL(uint64_t(5), rx.counts().lost);

@@ -26,6 +26,8 @@ const char* to_string(rx_event::kind k)
         return "device";
     case rx_event::kind::notice:
         return "notice";
+    case rx_event::kind::tune:
+        return "tune";
     }
     return "unknown";
 }

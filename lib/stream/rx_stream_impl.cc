@@ -85,6 +85,8 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     if (d_metadata)
         d_metadata->start(
             d_rate, d_start_time_ns, grace_ns(), d_clock_estimate, host_now);
+    if (d_tunes)
+        d_tunes->start();
     d_watch->start();
     d_running = true;
 }
@@ -289,7 +291,9 @@ void rx_stream::impl::commit(uint64_t next, size_t count)
 bool rx_stream::impl::poll_event(rx_event& out)
 {
     if (!d_tracker->poll_event(out) && !(d_metadata && d_metadata->poll_event(out)) &&
-        !d_events.pop(out))
+        !d_events.pop(out) &&
+        !(d_tunes &&
+          d_tunes->poll(d_tracker->handed_out(), d_tracker->offset(), d_clock, out)))
         return false;
     out.time_ns = d_clock.time_of(out.device_item);
     return true;

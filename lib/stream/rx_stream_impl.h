@@ -20,6 +20,7 @@
 #include "metadata_monitor.h"
 #include "progress_tracker.h"
 #include "stream_clock.h"
+#include "tune_tracker.h"
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/sample_format.h>
 #include <atomic>
@@ -155,6 +156,7 @@ private:
     metadata_settings d_metadata_settings;
     std::unique_ptr<latency_probe> d_probe; // latency_probe=1 only (benchmarks)
     std::unique_ptr<device_watch> d_watch;  // the heartbeat (after d_device: uses it)
+    std::unique_ptr<tune_tracker> d_tunes;  // RF channel stream_index, when there is one
     rational d_rate;
     stream_clock d_clock;
     clock_estimate d_clock_estimate;

@@ -13,6 +13,7 @@
 #include "../util/parse_number.h"
 #include "../nic/nic_registry.h"
 #include "impairment_args.h"
+#include "stream_args.h"
 #include "rx_stream_impl.h"
 #include "signal_args.h"
 #include <algorithm>
@@ -23,28 +24,6 @@ namespace gr {
 namespace rdma {
 
 namespace {
-
-// The keys the stream itself reads (rx_stream_plan, the ring); the device, its NIC, the
-// emulator's signal and faults and the metadata channel each name their own.
-const std::set<std::string> stream_keys = {
-    "device_timeout", "grace",   "hugepages",   "latency", "latency_probe",
-    "lease",          "mtu",     "notify",      "numa",    "on_device_loss",
-    "payload",        "retx_window", "stream",  "take_over", "transport",
-    "work_interval",
-};
-
-std::set<std::string> known_keys()
-{
-    std::set<std::string> keys = stream_keys;
-    for (const auto* set : { &nic_config::keys(),
-                             &test_signal_arg_keys(),
-                             &impairment_arg_keys(),
-                             &metadata_arg_keys() })
-        keys.insert(set->begin(), set->end());
-    const std::set<std::string> device_keys = shared_device::keys();
-    keys.insert(device_keys.begin(), device_keys.end());
-    return keys;
-}
 
 constexpr size_t min_notify_intervals = 4;
 constexpr size_t frame_overhead =
@@ -67,7 +46,7 @@ rx_stream::impl::impl(const std::string& args_text,
     : d_logger(make_logger("rdma rx_stream"))
 {
     const device_args args = device_args::parse(args_text);
-    args.check_known(known_keys());
+    args.check_known(rx_stream_arg_keys());
     d_plan.format = parse_sample_format(format);
     if (!(rate > 0) || rate > 4.0e9)
         throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +
@@ -128,6 +107,8 @@ rx_stream::impl::impl(const std::string& args_text,
         d_plan.stream_index,
         std::chrono::milliseconds(std::max<int64_t>(beat_ms, 10)),
         std::chrono::milliseconds(d_plan.device_timeout_ns / 1000000));
+    if (d_dev->radio().channels() > d_plan.stream_index)
+        d_tunes = std::make_unique<tune_tracker>(d_dev->radio(), d_plan.stream_index);
     d_logger->info(
         "RX stream {} {} at {} S/s: ring {} bytes ({} items, {}), payload {} B, "
         "path MTU {}, NIC {} at {}, device {}",

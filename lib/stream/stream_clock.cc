@@ -38,6 +38,16 @@ uint64_t stream_clock::time_of(uint64_t k) const
     return d_t0 + static_cast<uint64_t>(u128(k) * d_rate.den * ns_per_s / d_rate.num);
 }
 
+uint64_t stream_clock::first_sample_from(uint64_t device_ns) const
+{
+    if (device_ns <= d_t0)
+        return 0;
+    // Smallest k with t0 + k den / num >= t: k = ceil((t - t0) num / den), in ns units.
+    const u128 scaled = u128(device_ns - d_t0) * d_rate.num;
+    const u128 per = u128(d_rate.den) * ns_per_s;
+    return static_cast<uint64_t>((scaled + per - 1) / per);
+}
+
 uint64_t stream_clock::final_by(int64_t host_ns) const
 {
     return samples_at(host_ns + d_offset - static_cast<int64_t>(d_error + d_grace));

@@ -36,6 +36,8 @@ public:
     uint64_t samples_at(int64_t device_ns) const;
     //! Device time of sample \p k, ns since the epoch.
     uint64_t time_of(uint64_t k) const;
+    //! The first sample taken at or after device time \p device_ns (exactly).
+    uint64_t first_sample_from(uint64_t device_ns) const;
     //! Samples that must have landed by host time \p host_ns (produced a grace period
     //! ago).
     uint64_t final_by(int64_t host_ns) const;

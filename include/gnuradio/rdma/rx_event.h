@@ -29,6 +29,8 @@ struct rx_event {
         device,  //!< the device reported an event (metadata channel); see cause, code,
                  //!< value
         notice,  //!< not a loss: something the host noticed about delivered samples
+        tune,    //!< item is the first sample taken at center frequency value (mHz), in
+                 //!< effect from device time time_ns (docs/radio.md)
     };
     enum class reason : uint8_t {
         none,
@@ -67,7 +69,7 @@ struct rx_event {
     uint64_t count = 0;
     uint64_t time_ns = 0; //!< device time of device_item (ns since the epoch)
     uint32_t code = 0;    //!< device: the event code on the wire (docs/metadata.md)
-    uint64_t value = 0;   //!< device: the event's value
+    uint64_t value = 0;   //!< device: the event's value; tune: the frequency, mHz
 };
 
 RDMA_TRANSPORT_API const char* to_string(rx_event::kind k);

@@ -32,7 +32,10 @@ namespace rdma {
  * Output: complex float (fc32, 8-byte items) or complex int16 (sc16, 4-byte items).
  * Tags "rx_time" (tuple of uint64 seconds, double fraction: the device time of the
  * sample) and "rx_rate" on the first sample of every run, as gr-uhd does, and
- * "rx_time" again after every discontinuity. Lost samples are delivered as zeros,
+ * "rx_time" again after every discontinuity. With a device that has an RF front end
+ * (docs/radio.md), "rx_freq" (double, Hz) on the first sample and on the first sample
+ * taken at each new center frequency set through this process (set_center_freq(), the
+ * command port, an rdma.device block naming the same device), to the sample. Lost samples are delivered as zeros,
  * tagged "rx_gap"; overruns are tagged "rx_overrun"; each is also published on the
  * "async_msgs" port as (rdma_rx_event . dict{type, cause, first_sample, device_sample,
  * count, rx_time}). docs/loss-accounting.md states the policy.

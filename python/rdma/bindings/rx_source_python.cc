@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(f7f80effbada85f2b7f40a30792d0fc0) */
+/* BINDTOOL_HEADER_FILE_HASH(7d7fd370fed468491d632ece243f525f) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -1,0 +1,44 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "stream_args.h"
+#include "../device/shared_device.h"
+#include "../nic/nic_registry.h"
+#include "impairment_args.h"
+#include "metadata_monitor.h"
+#include "signal_args.h"
+
+namespace gr {
+namespace rdma {
+
+namespace {
+
+// The keys the stream itself reads (rx_stream_plan, the ring).
+const std::set<std::string> stream_keys = {
+    "device_timeout", "grace",       "hugepages", "latency",   "latency_probe",
+    "lease",          "mtu",         "notify",    "numa",      "on_device_loss",
+    "payload",        "retx_window", "stream",    "take_over", "transport",
+    "work_interval",
+};
+
+} // namespace
+
+std::set<std::string> rx_stream_arg_keys()
+{
+    std::set<std::string> keys = stream_keys;
+    for (const auto* set : { &nic_config::keys(),
+                             &test_signal_arg_keys(),
+                             &impairment_arg_keys(),
+                             &metadata_arg_keys() })
+        keys.insert(set->begin(), set->end());
+    const std::set<std::string> device_keys = shared_device::keys();
+    keys.insert(device_keys.begin(), device_keys.end());
+    return keys;
+}
+
+} // namespace rdma
+} // namespace gr

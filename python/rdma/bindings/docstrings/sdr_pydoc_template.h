@@ -1,0 +1,44 @@
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "pydoc_macros.h"
+#define D(...) DOC(gr, rdma, __VA_ARGS__)
+/*
+  This file contains placeholders for docstrings for the Python bindings.
+  Do not edit! These were automatically extracted during the binding process
+  and will be overwritten during the build process
+ */
+
+static const char* __doc_gr_rdma_sdr_range = R"doc(A range of a setting: start, stop, step (0: any value).)doc";
+static const char* __doc_gr_rdma_tune_result = R"doc(What a setting became: requested, actual (clipped to the range, rounded to the step), time_ns (device time from which samples have it), clipped.)doc";
+static const char* __doc_gr_rdma_sdr = R"doc(Control of one SDR (docs/radio.md): RF front end per channel, device time and its sources, timed commands. Opens the device the args name, shared with every stream and block of the process naming it. Settings take at_ns: 0 now, a future device time through the command queue, to the sample.)doc";
+static const char* __doc_gr_rdma_sdr_sdr = R"doc(sdr(args="type=emu"): the args of rx_stream/rx_source; only the device's are read.)doc";
+static const char* __doc_gr_rdma_sdr_num_channels = R"doc(RF channels (0 without an RF front end); channel c is RX stream c's.)doc";
+static const char* __doc_gr_rdma_sdr_set_center_freq = R"doc(set_center_freq(freq, chan=0, at_ns=0) -> tune_result)doc";
+static const char* __doc_gr_rdma_sdr_get_center_freq = R"doc(The center frequency in effect, Hz.)doc";
+static const char* __doc_gr_rdma_sdr_get_freq_range = R"doc(The center frequency's range, Hz.)doc";
+static const char* __doc_gr_rdma_sdr_set_gain = R"doc(set_gain(gain, chan=0, at_ns=0) -> tune_result (dB))doc";
+static const char* __doc_gr_rdma_sdr_get_gain = R"doc(The gain in effect, dB.)doc";
+static const char* __doc_gr_rdma_sdr_get_gain_range = R"doc(The gain's range, dB.)doc";
+static const char* __doc_gr_rdma_sdr_set_bandwidth = R"doc(set_bandwidth(bandwidth, chan=0, at_ns=0) -> tune_result (Hz))doc";
+static const char* __doc_gr_rdma_sdr_get_bandwidth = R"doc(The analog bandwidth, Hz.)doc";
+static const char* __doc_gr_rdma_sdr_get_bandwidth_range = R"doc(The bandwidth's range, Hz.)doc";
+static const char* __doc_gr_rdma_sdr_set_antenna = R"doc(set_antenna(name, chan=0, at_ns=0): ANT0, ANT1, ...)doc";
+static const char* __doc_gr_rdma_sdr_get_antenna = R"doc(The antenna selected.)doc";
+static const char* __doc_gr_rdma_sdr_get_antennas = R"doc(The channel's antennas.)doc";
+static const char* __doc_gr_rdma_sdr_get_time_now = R"doc(The device's time now, ns since the epoch.)doc";
+static const char* __doc_gr_rdma_sdr_set_time_now = R"doc(set_time_now(time_ns): set the device time now (streams stopped).)doc";
+static const char* __doc_gr_rdma_sdr_set_time_next_pps = R"doc(set_time_next_pps(time_ns): set the device time at the next PPS edge.)doc";
+static const char* __doc_gr_rdma_sdr_get_time_last_pps = R"doc(Device time at the last PPS edge.)doc";
+static const char* __doc_gr_rdma_sdr_get_clock_sources = R"doc(The frequency references the device has: internal, external, gpsdo.)doc";
+static const char* __doc_gr_rdma_sdr_set_clock_source = R"doc(set_clock_source(name))doc";
+static const char* __doc_gr_rdma_sdr_get_clock_source = R"doc(The frequency reference in use.)doc";
+static const char* __doc_gr_rdma_sdr_get_time_sources = R"doc(The PPS sources the device has: internal, external, gpsdo.)doc";
+static const char* __doc_gr_rdma_sdr_set_time_source = R"doc(set_time_source(name))doc";
+static const char* __doc_gr_rdma_sdr_get_time_source = R"doc(The PPS source in use.)doc";
+static const char* __doc_gr_rdma_sdr_ref_locked = R"doc(Whether the oscillator follows the clock source.)doc";
+static const char* __doc_gr_rdma_sdr_stop_rx_at = R"doc(stop_rx_at(stream, at_ns): end the RX stream's run before its first sample at or after at_ns.)doc";
+static const char* __doc_gr_rdma_sdr_clear_commands = R"doc(Drop the commands queued on the device.)doc";
+static const char* __doc_gr_rdma_sdr_command_counters = R"doc(The command queue's counters as a dict.)doc";
