@@ -111,9 +111,6 @@ void metadata_monitor::start(rational rate,
                              uint64_t run_t0_ns)
 {
     d_run_t0 = run_t0_ns ? run_t0_ns : t0_ns;
-    d_rate = rate;
-    d_t0 = t0_ns;
-    d_grace = grace_ns;
     d_base = sample_base;
     d_refiner.reset(start, host_ns);
     d_timeline = stream_clock(rate, t0_ns, 0, 0, 0);
@@ -124,6 +121,14 @@ void metadata_monitor::start(rational rate,
     d_rejected = d_t0_mismatch = d_timestamps = d_events = d_zero_substituted = 0;
     d_zero_substituted_ignored = 0;
     d_started = true;
+}
+
+void metadata_monitor::continue_at(uint64_t first, uint64_t t0_ns, rational rate)
+{
+    d_timeline.continue_at(first, t0_ns, rate);
+    d_clock.continue_at(first, t0_ns, rate);
+    d_base = first;
+    d_run_t0 = t0_ns;
 }
 
 bool metadata_monitor::fits_run(const received_record& r, uint64_t end_sample) const
@@ -175,8 +180,8 @@ bool metadata_monitor::poll(int64_t host_ns, loss_tracker& tracker, stream_clock
     if (!refined)
         return false;
     const clock_estimate e = d_refiner.estimate();
-    d_clock = stream_clock(d_rate, d_t0, e.offset_ns, e.error_ns, d_grace);
-    clock = d_clock;
+    d_clock = d_clock.with_estimate(e.offset_ns, e.error_ns);
+    clock = clock.with_estimate(e.offset_ns, e.error_ns);
     return true;
 }
 

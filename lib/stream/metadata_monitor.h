@@ -136,6 +136,12 @@ public:
      * \p clock to the refined one and returns true.
      */
     bool poll(int64_t host_ns, loss_tracker& tracker, stream_clock& clock);
+    /*!
+     * The stream continues with a new run of the device at another rate
+     * (stream_clock::continue_at): the run's records count samples from its sample 0,
+     * which is this stream's sample \p first, taken at \p t0_ns.
+     */
+    void continue_at(uint64_t first, uint64_t t0_ns, rational rate);
     bool poll_event(rx_event& out);
 
     clock_estimate estimate() const { return d_refiner.estimate(); }
@@ -160,9 +166,6 @@ private:
     bool d_started = false;
     stream_clock d_timeline; // t0 and rate (the offset does not matter for time_of)
     stream_clock d_clock;    // the current estimate, for what the device can have written
-    rational d_rate;
-    uint64_t d_t0 = 0;
-    uint64_t d_grace = 0;
     clock_refiner d_refiner;
     int64_t d_last_poll = 0;
 

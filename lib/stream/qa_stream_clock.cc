@@ -18,6 +18,7 @@ class qa_stream_clock : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_stream_clock);
     CPPUNIT_TEST(test_first_sample_from_is_exact);
+    CPPUNIT_TEST(test_a_new_run_at_another_rate);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -45,6 +46,40 @@ public:
             CPPUNIT_ASSERT(m.time_of(k) >= t);
             CPPUNIT_ASSERT(k == 0 || m.time_of(k - 1) < t);
         }
+    }
+
+    void test_a_new_run_at_another_rate()
+    {
+        // 1 MS/s from t0 until sample 1000 (a timed STOP), then 2 MS/s from t1 = t0 + 5
+        // ms: sample 1000 is the new run's sample 0 (docs/radio.md, RX_FIRST_MESSAGE).
+        const uint64_t t0 = 1796000000000000000ull;
+        const uint64_t t1 = t0 + 5000000;
+        stream_clock c(rational_rate(1e6), t0, 0, 0, 0);
+        c.continue_at(1000, t1, rational_rate(2e6));
+        CPPUNIT_ASSERT_EQUAL(t0 + 999000, c.time_of(999));
+        CPPUNIT_ASSERT_EQUAL(t1, c.time_of(1000));
+        CPPUNIT_ASSERT_EQUAL(t1 + 500, c.time_of(1001));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(999), c.samples_at(int64_t(t0 + 999000)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1000), c.samples_at(int64_t(t0 + 1000000)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1000), c.samples_at(int64_t(t0 + 3000000))); // gap
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1000), c.samples_at(int64_t(t1)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1001), c.samples_at(int64_t(t1 + 500)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(999), c.first_sample_from(t0 + 999000));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1000), c.first_sample_from(t0 + 999001));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1000), c.first_sample_from(t1));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1001), c.first_sample_from(t1 + 1));
+        CPPUNIT_ASSERT_EQUAL(int64_t(t0 + 1000000), c.host_time_final(1000));
+        CPPUNIT_ASSERT_EQUAL(int64_t(t1 + 1000), c.host_time_final(1002));
+        // The estimate moves, the timeline stays.
+        const stream_clock e = c.with_estimate(-7, 3);
+        CPPUNIT_ASSERT_EQUAL(t1 + 500, e.time_of(1001));
+        CPPUNIT_ASSERT_EQUAL(int64_t(-7), e.offset_ns());
+        // Only the last segments are kept; the newest is the rate in force.
+        for (uint64_t i = 2; i < 20; i++)
+            c.continue_at(1000 * i, t1 + i * 1000000, rational_rate(1e6 * double(i)));
+        CPPUNIT_ASSERT_EQUAL(t1 + 19000000, c.time_of(19000));
+        CPPUNIT_ASSERT_EQUAL(rational_rate(19e6).num, c.rate().num);
+        CPPUNIT_ASSERT_EQUAL(rational_rate(19e6).den, c.rate().den);
     }
 };
 

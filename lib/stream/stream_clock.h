@@ -10,6 +10,8 @@
 
 #include "../util/host_time.h"
 #include "../util/rational_rate.h"
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace gr {
@@ -21,16 +23,30 @@ namespace rdma {
  * an error bound). The host uses it to know which samples must have landed by now
  * (clock mode, and the end of a burst) and which the device cannot have written yet
  * (before re-arming a slot).
+ *
+ * A stream whose rate changes runs as consecutive runs of the device (docs/radio.md,
+ * RX_FIRST_MESSAGE): its timeline is piecewise, each segment a run that takes sample
+ * `first` at `t0` and the next at 1/rate later, until the next segment's first sample;
+ * between the end of one run and the start of the next nothing is produced. The last
+ * max_segments are kept (events of older samples are long out).
  */
 class stream_clock
 {
 public:
+    static constexpr size_t max_segments = 8;
+
     stream_clock() = default;
     stream_clock(rational rate,
                  uint64_t t0_ns,
                  int64_t offset_ns,
                  uint64_t error_ns,
                  uint64_t grace_ns);
+
+    //! From sample \p first on, a run at \p rate takes sample \p first at \p t0_ns
+    //! (after the previous run produced exactly the samples below \p first).
+    void continue_at(uint64_t first, uint64_t t0_ns, rational rate);
+    //! The same timeline with another estimate of the device clock.
+    stream_clock with_estimate(int64_t offset_ns, uint64_t error_ns) const;
 
     //! Samples produced by device time \p device_ns.
     uint64_t samples_at(int64_t device_ns) const;
@@ -47,15 +63,29 @@ public:
     int64_t host_time_final(uint64_t k) const;
 
     int64_t offset_ns() const { return d_offset; }
+    uint64_t error_ns() const { return d_error; }
+    uint64_t grace_ns() const { return d_grace; }
+    //! The rate of the last segment (the run producing now, or next).
+    rational rate() const { return d_segments[d_count - 1].rate; }
 
 private:
-    rational d_rate{ 1, 1 };
-    uint64_t d_t0 = 0;
+    struct segment {
+        uint64_t first = 0; // its first sample
+        uint64_t t0 = 0;    // when it takes it
+        rational rate{ 1, 1 };
+        uint64_t samples_at(uint64_t device_ns) const;   // of this run, from first
+        uint64_t time_of(uint64_t k) const;              // k >= first
+        uint64_t first_from(uint64_t device_ns) const;   // >= first
+    };
+    //! The segment sample \p k belongs to.
+    const segment& segment_of(uint64_t k) const;
+
+    std::array<segment, max_segments> d_segments{};
+    size_t d_count = 1;
     int64_t d_offset = 0;
     uint64_t d_error = 0;
     uint64_t d_grace = 0;
 };
-
 
 } // namespace rdma
 } // namespace gr
