@@ -268,11 +268,13 @@ void rx_source_impl::publish_events()
         while (d_streams[c]->poll_event(e)) {
             if (e.type == rx_event::kind::time) {
                 tag_time(c, e.item, e.time_ns);
-                if (e.item == 0)
+                if (e.item == 0 || e.cause == rx_event::reason::rate_changed)
                     add_item_tag(port,
-                                 0,
+                                 e.item,
                                  pmt::mp("rx_rate"),
-                                 pmt::from_double(d_streams[c]->sample_rate()),
+                                 pmt::from_double(e.cause == rx_event::reason::rate_changed
+                                                      ? static_cast<double>(e.value) / 1e3
+                                                      : d_streams[c]->sample_rate()),
                                  d_id);
                 continue;
             }

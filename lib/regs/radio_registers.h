@@ -130,6 +130,11 @@ inline constexpr uint32_t bq_reg(unsigned stream, uint32_t offset)
     return bq_base + stream * bq_stride + offset;
 }
 
+// ---- RX stream: where a run's messages are numbered from (cap::burst_queue) ---------
+namespace rx {
+constexpr uint32_t first_message_lo = 0xD8; // rw 64, latched: message index of sample 0
+} // namespace rx
+
 // ---- The emulator's RF scene (cap::emulator with cap::rf) ---------------------------
 namespace scene {
 constexpr uint32_t tones = 0xF800; // rw, 0..max_tones

@@ -67,6 +67,8 @@ const char* to_string(rx_event::reason r)
         return "stream_failed";
     case rx_event::reason::nic_error:
         return "nic_error";
+    case rx_event::reason::rate_changed:
+        return "rate_changed";
     case rx_event::reason::device_outage:
         return "device_outage";
     }

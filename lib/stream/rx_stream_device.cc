@@ -68,7 +68,7 @@ void rx_stream::impl::release_quietly()
     }
 }
 
-uint64_t rx_stream::impl::program_device(uint64_t start_time_ns)
+uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_message)
 {
     d_qp = d_pd->create_qp(
         d_plan.rc ? nic::qp_type::rc : nic::qp_type::uc, *d_cq, max_receives);
@@ -101,6 +101,11 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns)
     setup.transport = d_plan.rc ? regs::transport_type::rc : regs::transport_type::uc;
     setup.retx_window_bytes = d_plan.retx_window_bytes;
     d_device->configure_rx(d_plan.stream_index, setup);
+    // A run that continues the stream at another rate numbers its messages from there
+    // (docs/radio.md, RX_FIRST_MESSAGE); a device without it starts every run at 0.
+    if (first_message || d_info.has(regs::cap::burst_queue))
+        d_device->client().write64(
+            regs::rx_reg(d_plan.stream_index, regs::rx::first_message_lo), first_message);
     if (d_info.has(regs::cap::emulator)) {
         d_device->configure_signal(d_plan.stream_index, d_signal);
         d_device->configure_impairments(d_plan.stream_index, d_impairments);

@@ -211,6 +211,8 @@ size_t rx_stream::impl::wait_items(uint64_t next,
                     left, std::chrono::milliseconds(10)));
             continue;
         }
+        if (d_rate_change.pending)
+            advance_rate_change();
         pump_completions();
         if (d_metadata) // refines d_clock, marks substituted samples (~1 ms apart)
             d_metadata->poll(host_time_ns(), *d_tracker, d_clock);
@@ -474,6 +476,11 @@ rx_stream::~rx_stream() = default;
 void rx_stream::start() { d_impl->start(0); }
 void rx_stream::start_at(uint64_t device_time_ns) { d_impl->start(device_time_ns); }
 uint64_t rx_stream::device_time_now() { return d_impl->device_time_now(); }
+rx_stream::rate_change
+rx_stream::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
+{
+    return d_impl->change_rate(rate, at_item, at_ns);
+}
 void rx_stream::keep_items_in_slots() { d_impl->keep_items_in_slots(); }
 void rx_stream::stop() { d_impl->stop(); }
 bool rx_stream::running() const { return d_impl->running(); }

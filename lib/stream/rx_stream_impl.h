@@ -83,6 +83,7 @@ public:
 
     const std::string& error() const { return d_error; }
     void keep_items_in_slots() { d_items_in_slots = true; }
+    rx_stream::rate_change change_rate(double rate, uint64_t at_item, uint64_t at_ns);
     const std::string& device_note() const { return d_device_note; }
 
     const rx_stream_plan& plan() const { return d_plan; }
@@ -99,13 +100,16 @@ private:
     static constexpr std::chrono::milliseconds last_notification_timeout{ 20 };
 
     // rx_stream_device.cc: the device's side of a run, and what happens when it fails.
-    uint64_t program_device(uint64_t start_time_ns);
+    uint64_t program_device(uint64_t start_time_ns, uint64_t first_message = 0);
     bool settle_stop();
     bool watch_device();
     void begin_outage(int64_t now_ns);
     void end_outage(int64_t now_ns);
     void fail(rx_event::reason why, uint64_t value, const std::string& text);
     void rearm();
+    // rx_stream_rate.cc: a rate change, advanced by the consumer.
+    void advance_rate_change();
+    void restart_at_new_rate();
     void report(rx_event::reason why, uint64_t count = 0, uint64_t value = 0);
     uint64_t grace_ns() const { return static_cast<uint64_t>(d_plan.grace_s * 1e9); }
 
@@ -182,6 +186,15 @@ private:
     uint64_t d_run_base = 0; // this stream's sample of the device run's sample 0
     uint64_t d_rearms = 0;
     bool d_final_known = false; // d_final holds the device's counters after its STOP
+    struct rate_change_plan {
+        bool pending = false;
+        double rate = 0;
+        rational ratio{ 1, 1 };
+        uint64_t item = 0;    // the new run's sample 0 in this stream
+        uint64_t stop_ns = 0; // the old run's timed STOP
+        uint64_t t1_ns = 0;   // the new run's START_TIME
+    };
+    rate_change_plan d_rate_change;
     rx_device_counters d_final;
 };
 

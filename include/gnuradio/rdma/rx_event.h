@@ -58,6 +58,8 @@ struct rx_event {
         stream_failed,   //!< device: it reports the stream in error (code: RX_STATUS)
         nic_error,       //!< the host's NIC failed the stream's queue pair (value: the
                          //!< completion status); the run ends
+        rate_changed,    //!< time: from item on, a new run at rate value (mS/s) takes the
+                         //!< samples (rx_stream::change_rate()); nothing was lost
         device_outage,   //!< device: the stream continues with a new run of the device;
                          //!< count: samples of the timeline from item on that no device
                          //!< run produced (not handed out, not lost: never emitted)

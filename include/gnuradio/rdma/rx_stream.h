@@ -85,6 +85,24 @@ public:
      * at a ring boundary, which only a consumer of recv() can skip to.
      */
     void keep_items_in_slots();
+    //! Where a rate change takes effect: item, taken at device time time_ns.
+    struct rate_change {
+        uint64_t item = 0;
+        uint64_t time_ns = 0;
+    };
+    /*!
+     * Change the sample rate of the running stream without losing a sample
+     * (docs/radio.md, "Continuing a stream in a new run"): the device stops exactly
+     * before item \p at_item (a message boundary; 0: the first far enough ahead) and a
+     * new run at \p rate takes that item at device time \p at_ns (0: 0.1 s after the
+     * stop). The items keep coming as one sequence; a time event (reason rate_changed,
+     * value: the new rate in mS/s) marks the item. Call it from the thread that
+     * consumes (recv() or wait_items()): the change advances there. Needs a continuous
+     * stream on a device with COMMAND_QUEUE and BURST_QUEUE; throws
+     * std::invalid_argument (a rate the ring cannot hold, an item too soon or not on a
+     * message boundary) or std::runtime_error (the device cannot) naming the fix.
+     */
+    rate_change change_rate(double rate, uint64_t at_item = 0, uint64_t at_ns = 0);
     //! Stop the device; returns once no more samples of this run can land. Releases
     //! the stream; a stream another host took over meanwhile is only warned about.
     void stop();

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(17864fd7861d3e575f6a4faef429f0c5) */
+/* BINDTOOL_HEADER_FILE_HASH(5771337a2ef99ec2b2622e4e15ed9d73) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -103,6 +103,23 @@ void bind_rx_stream(py::module& m)
              &rx_stream::device_time_now,
              py::call_guard<py::gil_scoped_release>(),
              D(rx_stream, device_time_now))
+        .def(
+            "change_rate",
+            [](rx_stream& s, double rate, uint64_t at_item, uint64_t at_ns) {
+                rx_stream::rate_change c;
+                {
+                    py::gil_scoped_release release;
+                    c = s.change_rate(rate, at_item, at_ns);
+                }
+                py::dict d;
+                d["item"] = c.item;
+                d["time_ns"] = c.time_ns;
+                return d;
+            },
+            py::arg("rate"),
+            py::arg("at_item") = 0,
+            py::arg("at_ns") = 0,
+            D(rx_stream, change_rate))
         .def("stop",
              &rx_stream::stop,
              py::call_guard<py::gil_scoped_release>(),

@@ -23,6 +23,7 @@ static const char* __doc_gr_rdma_rx_stream_rx_stream = R"doc(rx_stream(args="typ
 static const char* __doc_gr_rdma_rx_stream_start = R"doc(Arm the device to write from ring slot 0 and start streaming.)doc";
 static const char* __doc_gr_rdma_rx_stream_start_at = R"doc(start_at(device_time_ns): as start(), with sample 0 at that device time (ns since the epoch; 0: now). Streams of one device started at one time are in step.)doc";
 static const char* __doc_gr_rdma_rx_stream_device_time_now = R"doc(The device's time now, ns since the epoch (an AXIoE read).)doc";
+static const char* __doc_gr_rdma_rx_stream_change_rate = R"doc(change_rate(rate, at_item=0, at_ns=0) -> {"item", "time_ns"}: change the rate of the running stream without losing a sample; from item on a new run at the new rate, taken at time_ns (docs/radio.md). Call it from the thread that calls recv().)doc";
 static const char* __doc_gr_rdma_rx_stream_stop = R"doc(Stop the device; returns once no more samples of this run can land.)doc";
 static const char* __doc_gr_rdma_rx_stream_running = R"doc(Whether the stream is started.)doc";
 static const char* __doc_gr_rdma_rx_stream_recv = R"doc(recv(max_items=2**20, timeout=0.1): landed items at the read position as a read-only numpy view into the ring (complex64 for fc32, int16 pairs for sc16); empty on timeout.)doc";
