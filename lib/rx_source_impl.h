@@ -29,7 +29,10 @@ public:
                    size_t num_channels);
 
     size_t num_channels() const override { return d_streams.size(); }
-    void set_start_time(uint64_t device_time_ns) override { d_start_time = device_time_ns; }
+    void set_start_time(uint64_t device_time_ns) override
+    {
+        d_start_time = device_time_ns;
+    }
     uint64_t get_time_now() override { return d_streams[0]->device_time_now(); }
     uint64_t ring_base(size_t chan) const override;
     size_t ring_bytes() const override { return d_streams[0]->ring_bytes(); }

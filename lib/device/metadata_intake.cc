@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "metadata_intake.h"
 #include "../regs/register_map.h"
+#include "metadata_intake.h"
 
 namespace gr {
 namespace rdma {

@@ -31,7 +31,8 @@ std::string invalid_argument_of(const std::string& args)
     } catch (const std::invalid_argument& e) {
         return e.what();
     }
-    CPPUNIT_FAIL("shared_device::open(\"" + args + "\") did not throw std::invalid_argument");
+    CPPUNIT_FAIL("shared_device::open(\"" + args +
+                 "\") did not throw std::invalid_argument");
     return {};
 }
 

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "radio_control.h"
 #include "../util/log.h"
+#include "radio_control.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -70,10 +70,9 @@ void radio_control::check_channel(unsigned chan) const
 {
     require(regs::cap::rf, "RF front end");
     if (chan >= d_channels)
-        throw std::invalid_argument("RF channel " + std::to_string(chan) +
-                                    " does not exist: the device at " +
-                                    d_device.address().to_string() + " has " +
-                                    std::to_string(d_channels));
+        throw std::invalid_argument(
+            "RF channel " + std::to_string(chan) + " does not exist: the device at " +
+            d_device.address().to_string() + " has " + std::to_string(d_channels));
 }
 
 const radio_control::limits& radio_control::limits_of(unsigned chan)
@@ -98,10 +97,8 @@ const radio_control::limits& radio_control::limits_of(unsigned chan)
     return d_limits.emplace(chan, l).first->second;
 }
 
-uint64_t radio_control::write_or_push(uint32_t addr,
-                                      uint64_t value,
-                                      bool wide,
-                                      uint64_t at_ns)
+uint64_t
+radio_control::write_or_push(uint32_t addr, uint64_t value, bool wide, uint64_t at_ns)
 {
     axioe::client& c = d_device.client();
     if (at_ns == 0 || at_ns <= d_device.device_time_ns()) {
@@ -114,8 +111,8 @@ uint64_t radio_control::write_or_push(uint32_t addr,
     }
     require(regs::cap::command_queue, "command queue (timed commands)");
     const uint32_t words[regs::cmd::push_words] = {
-        regs::low_word(at_ns),  regs::high_word(at_ns), addr,
-        regs::low_word(value),  regs::high_word(value), regs::cmd::op::push
+        regs::low_word(at_ns), regs::high_word(at_ns), addr,
+        regs::low_word(value), regs::high_word(value), regs::cmd::op::push
     };
     try {
         c.write_atomic(regs::cmd::time_lo, words, regs::cmd::push_words);
@@ -137,8 +134,8 @@ uint64_t radio_control::write_or_push(uint32_t addr,
             throw std::runtime_error(
                 "another host owns the stream of this channel: it alone may command it");
         default:
-            throw std::runtime_error(std::string("the device refused the timed command: ") +
-                                     e.what());
+            throw std::runtime_error(
+                std::string("the device refused the timed command: ") + e.what());
         }
     }
     return at_ns;
@@ -195,7 +192,8 @@ tune_result radio_control::set_freq(unsigned chan, double hz, uint64_t at_ns)
         actual = (clipped + l.freq_step / 2) / l.freq_step * l.freq_step;
     }
     notify(chan, { rf_change::what::freq, actual / 1e3, time });
-    return finish("center frequency (Hz)", chan, hz, actual / 1e3, l.freq_step / 1e3, time);
+    return finish(
+        "center frequency (Hz)", chan, hz, actual / 1e3, l.freq_step / 1e3, time);
 }
 
 double radio_control::freq(unsigned chan)
@@ -291,8 +289,8 @@ void radio_control::set_antenna(unsigned chan, const std::string& name, uint64_t
 std::string radio_control::antenna(unsigned chan)
 {
     check_channel(chan);
-    return "ANT" +
-           std::to_string(d_device.client().read32(regs::rf_reg(chan, regs::rf::antenna)));
+    return "ANT" + std::to_string(
+                       d_device.client().read32(regs::rf_reg(chan, regs::rf::antenna)));
 }
 
 rf_change radio_control::current(unsigned chan, rf_change::what setting)
@@ -346,9 +344,11 @@ void radio_control::set_clock_source(const std::string& name)
     const std::vector<std::string> names = clock_sources();
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end())
-        throw std::invalid_argument("clock source '" + name + "' is not available: the "
-                                    "device at " + d_device.address().to_string() +
-                                    " has " + joined(names));
+        throw std::invalid_argument("clock source '" + name +
+                                    "' is not available: the "
+                                    "device at " +
+                                    d_device.address().to_string() + " has " +
+                                    joined(names));
     if (!d_info.has(regs::cap::time_set))
         return; // the only one there is
     const uint32_t index = static_cast<uint32_t>(
@@ -377,9 +377,11 @@ void radio_control::set_time_source(const std::string& name)
     const std::vector<std::string> names = time_sources();
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end())
-        throw std::invalid_argument("time source '" + name + "' is not available: the "
-                                    "device at " + d_device.address().to_string() +
-                                    " has " + joined(names));
+        throw std::invalid_argument("time source '" + name +
+                                    "' is not available: the "
+                                    "device at " +
+                                    d_device.address().to_string() + " has " +
+                                    joined(names));
     if (!d_info.has(regs::cap::time_set))
         return;
     const uint32_t index = static_cast<uint32_t>(
@@ -410,8 +412,8 @@ void radio_control::stop_rx_at(unsigned stream, uint64_t at_ns)
         throw std::invalid_argument("RX stream " + std::to_string(stream) +
                                     " does not exist: the device has " +
                                     std::to_string(d_info.num_rx_streams));
-    write_or_push(regs::rx_reg(stream, regs::rx::command), regs::command::stop, false,
-                  at_ns);
+    write_or_push(
+        regs::rx_reg(stream, regs::rx::command), regs::command::stop, false, at_ns);
 }
 
 void radio_control::clear_commands()

@@ -34,7 +34,9 @@ const device_kind_registrar remote_kind({ "remote",
                                           false });
 
 // Keys every device reads.
-const std::set<std::string> common_keys = { "type", "addr", "name", "timeout", "retries" };
+const std::set<std::string> common_keys = {
+    "type", "addr", "name", "timeout", "retries"
+};
 
 std::string kind_list()
 {
@@ -80,9 +82,10 @@ std::shared_ptr<shared_device> shared_device::open(const device_args& args)
     socket_address control;
     if (kind->start) {
         if (args.has("addr"))
-            throw std::invalid_argument("device args: addr= names a remote device; type=" +
-                                        type + " runs in this process: drop addr=, or "
-                                        "use type=remote");
+            throw std::invalid_argument(
+                "device args: addr= names a remote device; type=" + type +
+                " runs in this process: drop addr=, or "
+                "use type=remote");
         identity = type + "/" + args.get("name", "");
         for (const auto& k : kind->keys)
             if (args.has(k))
@@ -114,10 +117,10 @@ std::shared_ptr<shared_device> shared_device::open(const device_args& args)
 }
 
 shared_device::shared_device(const device_kind& kind,
-               std::string identity,
-               std::unique_ptr<device_backend> backend,
-               const socket_address& control,
-               const axioe::client_options& options)
+                             std::string identity,
+                             std::unique_ptr<device_backend> backend,
+                             const socket_address& control,
+                             const axioe::client_options& options)
     : d_kind(&kind),
       d_identity(std::move(identity)),
       d_backend(std::move(backend)),
@@ -138,7 +141,8 @@ shared_device::~shared_device()
         c.by_identity.erase(it);
 }
 
-std::shared_ptr<metadata_intake> shared_device::metadata_intake_for(const socket_address& bind_to)
+std::shared_ptr<metadata_intake>
+shared_device::metadata_intake_for(const socket_address& bind_to)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     if (!d_metadata)
@@ -157,8 +161,8 @@ void shared_device::check_rx_stream(const shared_device& dev, unsigned stream)
                  : ""));
 }
 
-std::unique_ptr<shared_device::rx_claim> shared_device::claim_rx(const std::shared_ptr<shared_device>& dev,
-                                                   unsigned stream)
+std::unique_ptr<shared_device::rx_claim>
+shared_device::claim_rx(const std::shared_ptr<shared_device>& dev, unsigned stream)
 {
     check_rx_stream(*dev, stream);
     return std::make_unique<rx_claim>(dev, stream);
@@ -171,9 +175,11 @@ shared_device::rx_claim::rx_claim(std::shared_ptr<shared_device> dev, unsigned s
     if (!d_device->d_claimed_rx.insert(stream).second)
         throw std::invalid_argument(
             "device args: RX stream " + std::to_string(stream) + " of the device " +
-            d_device->d_identity + " is running in another stream of this process: stop "
+            d_device->d_identity +
+            " is running in another stream of this process: stop "
             "that one first, give stream=<another index> (it has " +
-            std::to_string(d_device->d_info.num_rx_streams) + "), or name=<something> "
+            std::to_string(d_device->d_info.num_rx_streams) +
+            "), or name=<something> "
             "for a device of its own");
 }
 

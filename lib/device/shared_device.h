@@ -87,15 +87,16 @@ public:
     //! device has no such stream or another stream object of this process has it.
     static std::unique_ptr<rx_claim> claim_rx(const std::shared_ptr<shared_device>& dev,
                                               unsigned stream);
-    //! Throws std::invalid_argument naming the fix when \p dev has no RX stream \p stream.
+    //! Throws std::invalid_argument naming the fix when \p dev has no RX stream \p
+    //! stream.
     static void check_rx_stream(const shared_device& dev, unsigned stream);
 
 private:
     shared_device(const device_kind& kind,
-           std::string identity,
-           std::unique_ptr<device_backend> backend,
-           const socket_address& control,
-           const axioe::client_options& options);
+                  std::string identity,
+                  std::unique_ptr<device_backend> backend,
+                  const socket_address& control,
+                  const axioe::client_options& options);
 
     const device_kind* d_kind;
     const std::string d_identity;
@@ -108,7 +109,7 @@ private:
     link_state d_link;
 
     std::mutex d_mutex;
-    std::set<unsigned> d_claimed_rx;              // guarded by d_mutex
+    std::set<unsigned> d_claimed_rx;             // guarded by d_mutex
     std::shared_ptr<metadata_intake> d_metadata; // guarded by d_mutex
 };
 

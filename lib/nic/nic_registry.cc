@@ -5,51 +5,27 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../util/named_registry.h"
 #include "nic_registry.h"
-#include <map>
-#include <mutex>
 #include <stdexcept>
 
 namespace gr {
 namespace rdma {
 
-namespace {
-
-struct kind_table {
-    std::mutex mutex;
-    std::map<std::string, nic_kind> kinds;
-};
-kind_table& table()
-{
-    static kind_table t;
-    return t;
-}
-
-} // namespace
-
 void add_nic_kind(nic_kind kind)
 {
-    kind_table& t = table();
-    std::lock_guard<std::mutex> lock(t.mutex);
-    t.kinds[kind.name] = std::move(kind);
+    const std::string name = kind.name;
+    named_registry<nic_kind>::instance().add(name, std::move(kind));
 }
 
 const nic_kind* find_nic_kind(const std::string& name)
 {
-    kind_table& t = table();
-    std::lock_guard<std::mutex> lock(t.mutex);
-    const auto it = t.kinds.find(name);
-    return it == t.kinds.end() ? nullptr : &it->second;
+    return named_registry<nic_kind>::instance().find(name);
 }
 
 std::vector<std::string> nic_kind_names()
 {
-    kind_table& t = table();
-    std::lock_guard<std::mutex> lock(t.mutex);
-    std::vector<std::string> out;
-    for (const auto& [name, kind] : t.kinds)
-        out.push_back(name);
-    return out;
+    return named_registry<nic_kind>::instance().names();
 }
 
 const std::set<std::string>& nic_config::keys()
@@ -84,8 +60,9 @@ open_nic(const nic_config& config, const std::string& device_kind, uint32_t defa
     if (!kind)
         throw std::invalid_argument("device args: nic=" + config.kind + " is unknown");
     if (!kind->only_with.empty() && kind->only_with != device_kind)
-        throw std::invalid_argument("device args: nic=" + config.kind + " goes with type=" +
-                                    kind->only_with + " only (" + kind->description +
+        throw std::invalid_argument("device args: nic=" + config.kind +
+                                    " goes with type=" + kind->only_with + " only (" +
+                                    kind->description +
                                     "): drop nic=, or give type=" + kind->only_with);
     return kind->open(config, default_ip);
 }

@@ -50,11 +50,12 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
     // must still hold twice the grace period (packets are judged that late).
     const double ring_s = static_cast<double>(ring_items()) / rate;
     if (ring_s < 2 * d_plan.grace_s)
-        throw std::invalid_argument(
-            "change_rate: at " + format_number(rate) + " S/s the ring holds " +
-            format_number(ring_s) + " s, less than twice the grace period (" +
-            format_number(d_plan.grace_s) + " s): open the stream with latency= sized "
-            "for the highest rate it will run at");
+        throw std::invalid_argument("change_rate: at " + format_number(rate) +
+                                    " S/s the ring holds " + format_number(ring_s) +
+                                    " s, less than twice the grace period (" +
+                                    format_number(d_plan.grace_s) +
+                                    " s): open the stream with latency= sized "
+                                    "for the highest rate it will run at");
 
     const uint64_t P = d_plan.message_items;
     // Immediates of the new run fall where the old run's would have.
@@ -76,7 +77,8 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
     const uint64_t t1 = at_ns ? at_ns : stop_ns + restart_gap_ns;
     if (t1 <= stop_ns)
         throw std::invalid_argument("change_rate: the new run must start after the old "
-                                    "one stops, at " + std::to_string(stop_ns) + " ns");
+                                    "one stops, at " +
+                                    std::to_string(stop_ns) + " ns");
     d_dev->radio().stop_rx_at(d_plan.stream_index, stop_ns);
     d_rate_change = { true, rate, rational_rate(rate), item, stop_ns, t1 };
     d_logger->info("RX stream {}: the rate changes to {} S/s at sample {} (device time "
@@ -98,8 +100,8 @@ void rx_stream::impl::advance_rate_change()
     const uint32_t status =
         d_device->client().read32(regs::rx_reg(d_plan.stream_index, regs::rx::status));
     if (status & regs::status::running) {
-        const int64_t late = now + d_clock.offset_ns() -
-                             static_cast<int64_t>(d_rate_change.stop_ns);
+        const int64_t late =
+            now + d_clock.offset_ns() - static_cast<int64_t>(d_rate_change.stop_ns);
         if (late > stop_timeout_ns) {
             d_rate_change.pending = false;
             fail(rx_event::reason::stream_stopped,

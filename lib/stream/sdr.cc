@@ -35,7 +35,10 @@ private:
 };
 
 namespace {
-unsigned channel(size_t chan) { return static_cast<unsigned>(std::min<size_t>(chan, 1u << 16)); }
+unsigned channel(size_t chan)
+{
+    return static_cast<unsigned>(std::min<size_t>(chan, 1u << 16));
+}
 } // namespace
 
 sdr::sdr(const std::string& args) : d_impl(std::make_unique<impl>(args)) {}
@@ -48,18 +51,27 @@ tune_result sdr::set_center_freq(double hz, size_t chan, uint64_t at_ns)
     return d_impl->radio().set_freq(channel(chan), hz, at_ns);
 }
 double sdr::get_center_freq(size_t chan) { return d_impl->radio().freq(channel(chan)); }
-sdr_range sdr::get_freq_range(size_t chan) { return d_impl->radio().freq_range(channel(chan)); }
+sdr_range sdr::get_freq_range(size_t chan)
+{
+    return d_impl->radio().freq_range(channel(chan));
+}
 tune_result sdr::set_gain(double db, size_t chan, uint64_t at_ns)
 {
     return d_impl->radio().set_gain(channel(chan), db, at_ns);
 }
 double sdr::get_gain(size_t chan) { return d_impl->radio().gain(channel(chan)); }
-sdr_range sdr::get_gain_range(size_t chan) { return d_impl->radio().gain_range(channel(chan)); }
+sdr_range sdr::get_gain_range(size_t chan)
+{
+    return d_impl->radio().gain_range(channel(chan));
+}
 tune_result sdr::set_bandwidth(double hz, size_t chan, uint64_t at_ns)
 {
     return d_impl->radio().set_bandwidth(channel(chan), hz, at_ns);
 }
-double sdr::get_bandwidth(size_t chan) { return d_impl->radio().bandwidth(channel(chan)); }
+double sdr::get_bandwidth(size_t chan)
+{
+    return d_impl->radio().bandwidth(channel(chan));
+}
 sdr_range sdr::get_bandwidth_range(size_t chan)
 {
     return d_impl->radio().bandwidth_range(channel(chan));
@@ -68,7 +80,10 @@ void sdr::set_antenna(const std::string& name, size_t chan, uint64_t at_ns)
 {
     d_impl->radio().set_antenna(channel(chan), name, at_ns);
 }
-std::string sdr::get_antenna(size_t chan) { return d_impl->radio().antenna(channel(chan)); }
+std::string sdr::get_antenna(size_t chan)
+{
+    return d_impl->radio().antenna(channel(chan));
+}
 std::vector<std::string> sdr::get_antennas(size_t chan)
 {
     return d_impl->radio().antennas(channel(chan));
@@ -78,11 +93,23 @@ uint64_t sdr::get_time_now() { return d_impl->radio().time_now(); }
 void sdr::set_time_now(uint64_t ns) { d_impl->radio().set_time_now(ns); }
 void sdr::set_time_next_pps(uint64_t ns) { d_impl->radio().set_time_next_pps(ns); }
 uint64_t sdr::get_time_last_pps() { return d_impl->radio().time_last_pps(); }
-std::vector<std::string> sdr::get_clock_sources() { return d_impl->radio().clock_sources(); }
-void sdr::set_clock_source(const std::string& name) { d_impl->radio().set_clock_source(name); }
+std::vector<std::string> sdr::get_clock_sources()
+{
+    return d_impl->radio().clock_sources();
+}
+void sdr::set_clock_source(const std::string& name)
+{
+    d_impl->radio().set_clock_source(name);
+}
 std::string sdr::get_clock_source() { return d_impl->radio().clock_source(); }
-std::vector<std::string> sdr::get_time_sources() { return d_impl->radio().time_sources(); }
-void sdr::set_time_source(const std::string& name) { d_impl->radio().set_time_source(name); }
+std::vector<std::string> sdr::get_time_sources()
+{
+    return d_impl->radio().time_sources();
+}
+void sdr::set_time_source(const std::string& name)
+{
+    d_impl->radio().set_time_source(name);
+}
 std::string sdr::get_time_source() { return d_impl->radio().time_source(); }
 bool sdr::ref_locked() { return d_impl->radio().ref_locked(); }
 

@@ -5,12 +5,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "stream_args.h"
 #include "../device/shared_device.h"
 #include "../nic/nic_registry.h"
 #include "impairment_args.h"
 #include "metadata_monitor.h"
 #include "signal_args.h"
+#include "stream_args.h"
 
 namespace gr {
 namespace rdma {
@@ -19,10 +19,10 @@ namespace {
 
 // The keys the stream itself reads (rx_stream_plan, the ring).
 const std::set<std::string> stream_keys = {
-    "device_timeout", "grace",       "hugepages", "latency",   "latency_probe",
-    "lease",          "mtu",         "notify",    "numa",      "on_device_loss",
-    "payload",        "retx_window", "stream",    "take_over", "transport",
-    "work_interval",
+    "device_timeout", "grace",          "hugepages", "latency",
+    "latency_probe",  "lease",          "mtu",       "notify",
+    "numa",           "on_device_loss", "payload",   "retx_window",
+    "stream",         "take_over",      "transport", "work_interval",
 };
 
 } // namespace

@@ -6,8 +6,8 @@
  */
 
 #include "stream_clock.h"
-#include <algorithm>
 #include <time.h>
+#include <algorithm>
 
 namespace gr {
 namespace rdma {

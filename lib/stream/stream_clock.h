@@ -73,9 +73,9 @@ private:
         uint64_t first = 0; // its first sample
         uint64_t t0 = 0;    // when it takes it
         rational rate{ 1, 1 };
-        uint64_t samples_at(uint64_t device_ns) const;   // of this run, from first
-        uint64_t time_of(uint64_t k) const;              // k >= first
-        uint64_t first_from(uint64_t device_ns) const;   // >= first
+        uint64_t samples_at(uint64_t device_ns) const; // of this run, from first
+        uint64_t time_of(uint64_t k) const;            // k >= first
+        uint64_t first_from(uint64_t device_ns) const; // >= first
     };
     //! The segment sample \p k belongs to.
     const segment& segment_of(uint64_t k) const;

@@ -61,8 +61,7 @@ bool tune_tracker::poll(uint64_t handed_out,
     for (auto it = d_pending.begin(); it != d_pending.end(); ++it) {
         const uint64_t k = clock.first_sample_from(it->time_ns);
         const uint64_t item = k > offset ? k - offset : 0;
-        if (item < handed_out &&
-            (due == d_pending.end() || it->time_ns < due->time_ns))
+        if (item < handed_out && (due == d_pending.end() || it->time_ns < due->time_ns))
             due = it;
     }
     if (due == d_pending.end())

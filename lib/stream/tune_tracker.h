@@ -45,7 +45,8 @@ public:
      * below \p handed_out; device item = consumer item + \p offset), with its item,
      * device_item, value (mHz) set; false when none is due.
      */
-    bool poll(uint64_t handed_out, uint64_t offset, const stream_clock& clock, rx_event& out);
+    bool
+    poll(uint64_t handed_out, uint64_t offset, const stream_clock& clock, rx_event& out);
     //! Retunes dropped because max_pending waited (a consumer that does not poll).
     uint64_t dropped() const;
 

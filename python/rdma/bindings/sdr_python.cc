@@ -55,55 +55,118 @@ void bind_sdr(py::module& m)
     py::class_<sdr>(m, "sdr", D(sdr))
         .def(py::init<const std::string&>(), py::arg("args") = "type=emu", D(sdr, sdr))
         .def("num_channels", &sdr::num_channels, D(sdr, num_channels))
-        .def("set_center_freq", &sdr::set_center_freq, py::arg("freq"),
-             py::arg("chan") = 0, py::arg("at_ns") = 0, release(),
+        .def("set_center_freq",
+             &sdr::set_center_freq,
+             py::arg("freq"),
+             py::arg("chan") = 0,
+             py::arg("at_ns") = 0,
+             release(),
              D(sdr, set_center_freq))
-        .def("get_center_freq", &sdr::get_center_freq, py::arg("chan") = 0, release(),
+        .def("get_center_freq",
+             &sdr::get_center_freq,
+             py::arg("chan") = 0,
+             release(),
              D(sdr, get_center_freq))
-        .def("get_freq_range", &sdr::get_freq_range, py::arg("chan") = 0, release(),
+        .def("get_freq_range",
+             &sdr::get_freq_range,
+             py::arg("chan") = 0,
+             release(),
              D(sdr, get_freq_range))
-        .def("set_gain", &sdr::set_gain, py::arg("gain"), py::arg("chan") = 0,
-             py::arg("at_ns") = 0, release(), D(sdr, set_gain))
-        .def("get_gain", &sdr::get_gain, py::arg("chan") = 0, release(),
-             D(sdr, get_gain))
-        .def("get_gain_range", &sdr::get_gain_range, py::arg("chan") = 0, release(),
+        .def("set_gain",
+             &sdr::set_gain,
+             py::arg("gain"),
+             py::arg("chan") = 0,
+             py::arg("at_ns") = 0,
+             release(),
+             D(sdr, set_gain))
+        .def("get_gain", &sdr::get_gain, py::arg("chan") = 0, release(), D(sdr, get_gain))
+        .def("get_gain_range",
+             &sdr::get_gain_range,
+             py::arg("chan") = 0,
+             release(),
              D(sdr, get_gain_range))
-        .def("set_bandwidth", &sdr::set_bandwidth, py::arg("bandwidth"),
-             py::arg("chan") = 0, py::arg("at_ns") = 0, release(),
+        .def("set_bandwidth",
+             &sdr::set_bandwidth,
+             py::arg("bandwidth"),
+             py::arg("chan") = 0,
+             py::arg("at_ns") = 0,
+             release(),
              D(sdr, set_bandwidth))
-        .def("get_bandwidth", &sdr::get_bandwidth, py::arg("chan") = 0, release(),
+        .def("get_bandwidth",
+             &sdr::get_bandwidth,
+             py::arg("chan") = 0,
+             release(),
              D(sdr, get_bandwidth))
-        .def("get_bandwidth_range", &sdr::get_bandwidth_range, py::arg("chan") = 0,
-             release(), D(sdr, get_bandwidth_range))
-        .def("set_antenna", &sdr::set_antenna, py::arg("name"), py::arg("chan") = 0,
-             py::arg("at_ns") = 0, release(), D(sdr, set_antenna))
-        .def("get_antenna", &sdr::get_antenna, py::arg("chan") = 0, release(),
+        .def("get_bandwidth_range",
+             &sdr::get_bandwidth_range,
+             py::arg("chan") = 0,
+             release(),
+             D(sdr, get_bandwidth_range))
+        .def("set_antenna",
+             &sdr::set_antenna,
+             py::arg("name"),
+             py::arg("chan") = 0,
+             py::arg("at_ns") = 0,
+             release(),
+             D(sdr, set_antenna))
+        .def("get_antenna",
+             &sdr::get_antenna,
+             py::arg("chan") = 0,
+             release(),
              D(sdr, get_antenna))
-        .def("get_antennas", &sdr::get_antennas, py::arg("chan") = 0, release(),
+        .def("get_antennas",
+             &sdr::get_antennas,
+             py::arg("chan") = 0,
+             release(),
              D(sdr, get_antennas))
         .def("get_time_now", &sdr::get_time_now, release(), D(sdr, get_time_now))
-        .def("set_time_now", &sdr::set_time_now, py::arg("time_ns"), release(),
+        .def("set_time_now",
+             &sdr::set_time_now,
+             py::arg("time_ns"),
+             release(),
              D(sdr, set_time_now))
-        .def("set_time_next_pps", &sdr::set_time_next_pps, py::arg("time_ns"),
-             release(), D(sdr, set_time_next_pps))
-        .def("get_time_last_pps", &sdr::get_time_last_pps, release(),
+        .def("set_time_next_pps",
+             &sdr::set_time_next_pps,
+             py::arg("time_ns"),
+             release(),
+             D(sdr, set_time_next_pps))
+        .def("get_time_last_pps",
+             &sdr::get_time_last_pps,
+             release(),
              D(sdr, get_time_last_pps))
-        .def("get_clock_sources", &sdr::get_clock_sources, release(),
+        .def("get_clock_sources",
+             &sdr::get_clock_sources,
+             release(),
              D(sdr, get_clock_sources))
-        .def("set_clock_source", &sdr::set_clock_source, py::arg("name"), release(),
+        .def("set_clock_source",
+             &sdr::set_clock_source,
+             py::arg("name"),
+             release(),
              D(sdr, set_clock_source))
-        .def("get_clock_source", &sdr::get_clock_source, release(),
+        .def("get_clock_source",
+             &sdr::get_clock_source,
+             release(),
              D(sdr, get_clock_source))
-        .def("get_time_sources", &sdr::get_time_sources, release(),
+        .def("get_time_sources",
+             &sdr::get_time_sources,
+             release(),
              D(sdr, get_time_sources))
-        .def("set_time_source", &sdr::set_time_source, py::arg("name"), release(),
+        .def("set_time_source",
+             &sdr::set_time_source,
+             py::arg("name"),
+             release(),
              D(sdr, set_time_source))
-        .def("get_time_source", &sdr::get_time_source, release(),
-             D(sdr, get_time_source))
+        .def("get_time_source", &sdr::get_time_source, release(), D(sdr, get_time_source))
         .def("ref_locked", &sdr::ref_locked, release(), D(sdr, ref_locked))
-        .def("stop_rx_at", &sdr::stop_rx_at, py::arg("stream"), py::arg("at_ns"),
-             release(), D(sdr, stop_rx_at))
+        .def("stop_rx_at",
+             &sdr::stop_rx_at,
+             py::arg("stream"),
+             py::arg("at_ns"),
+             release(),
+             D(sdr, stop_rx_at))
         .def("clear_commands", &sdr::clear_commands, release(), D(sdr, clear_commands))
-        .def("command_counters", &sdr::command_counters, release(),
+        .def("command_counters",
+             &sdr::command_counters,
+             release(),
              D(sdr, command_counters));
 }
