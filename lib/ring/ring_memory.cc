@@ -308,6 +308,21 @@ address_range map_twice(size_t bytes, size_t page, bool hugetlb)
     if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
         fail("ftruncate");
 
+    // A hugetlb mapping takes its pages from the pool when it is made, so a short pool
+    // fails the mmap. Find that out with a mapping the kernel places itself: a failing
+    // MAP_FIXED mmap may already have unmapped the reservation below, and another
+    // thread's stack or malloc arena can land in that hole before we give the range
+    // back, which would then unmap it under that thread. The pages stay reserved for
+    // the file (a shared mapping), so the fixed mappings below cannot run short.
+    address_range trial;
+    if (hugetlb) {
+        void* const p =
+            ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+        if (p == MAP_FAILED)
+            fail("mmap");
+        trial = address_range(static_cast<uint8_t*>(p), bytes);
+    }
+
     // Reserve both copies plus alignment slack first, so nothing else can be mapped
     // between the copies while they are placed with MAP_FIXED.
     const size_t reserved = 2 * bytes + page;
@@ -321,13 +336,21 @@ address_range map_twice(size_t bytes, size_t page, bool hugetlb)
     const uintptr_t start = reinterpret_cast<uintptr_t>(hole);
     uint8_t* const base = reinterpret_cast<uint8_t*>((start + page - 1) / page * page);
     for (size_t copy = 0; copy < 2; copy++) {
-        if (::mmap(base + copy * bytes,
-                   bytes,
-                   PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_FIXED,
-                   fd.get(),
-                   0) == MAP_FAILED)
+        uint8_t* const at = base + copy * bytes;
+        if (::mmap(
+                at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd.get(), 0) ==
+            MAP_FAILED) {
+            const int err = errno;
+            // The range of the failed copy may no longer be ours (see above): give back
+            // only what certainly is, and leave that range's address space reserved.
+            reservation.release();
+            ::munmap(hole, static_cast<size_t>(at - static_cast<uint8_t*>(hole)));
+            uint8_t* const after = at + bytes;
+            ::munmap(after,
+                     static_cast<size_t>(static_cast<uint8_t*>(hole) + reserved - after));
+            errno = err;
             fail("mmap");
+        }
     }
 
     // Give the alignment slack back. The fd can go: the mappings keep the memory.
