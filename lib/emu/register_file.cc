@@ -266,8 +266,9 @@ status register_file::read_one(const socket_address& client,
         else
             value = d_emu_words[a.index][a.offset / 4];
         return status::okay;
+    default: // the radio's blocks: not this device's (decode() found no register)
+        return status::decerr;
     }
-    return status::decerr;
 }
 
 status register_file::read_rx(const socket_address& client,

@@ -31,7 +31,7 @@ MAGIC, READ, RESPONSE = 0xAE10, 0x01, 0x80
 OKAY, DECERR, NOT_OWNER = 0x00, 0x03, 0x12
 RX_OWNER, OWNER_OTHER = 0x2078, 2
 EMU_EXTENSION = 0xF000
-CAPABILITIES = "RX_UC RX_RC IMMEDIATE CLOCK METADATA EMULATOR OWNERSHIP"
+CAPABILITIES = "RX_UC RX_RC IMMEDIATE CLOCK METADATA EMULATOR LOSS_INJECTION OWNERSHIP"
 
 
 def free_udp_port():
@@ -197,7 +197,7 @@ class qa_find_probe(gr_unittest.TestCase):
             self.assertIn("    type: emulator\n", block)
             self.assertIn("    addr: %s\n" % addr, block)
             self.assertIn("    serial: %s\n" % serial, block)
-            self.assertIn("    map version: 1.1\n", block)
+            self.assertIn("    map version: 1.3\n", block)
             self.assertIn("    rx streams: %d\n" % streams, block)
             self.assertIn("    links: 1\n", block)
 
@@ -209,7 +209,7 @@ class qa_find_probe(gr_unittest.TestCase):
                          [(self.addr_b, "0xb0b", 1), (self.addr_a, "0xa11ce", 3)])
         for d in devices:
             self.assertEqual(d["type"], "emulator")
-            self.assertEqual(d["map_version"], "1.1")
+            self.assertEqual(d["map_version"], "1.3")
             self.assertEqual(d["links"], 1)
             self.assertEqual(" ".join(d["capabilities"]), CAPABILITIES)
 
