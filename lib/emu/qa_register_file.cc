@@ -169,9 +169,11 @@ public:
                 continue;
             }
             // Commands and the ownership registers have their own tests (qa_emulator,
-            // qa_ownership).
+            // qa_ownership), and so do the RF channels, which clip and round what is
+            // written (qa_radio).
             if (r.mode == regs::access::wo ||
-                (r.where == block::rx && r.offset >= regs::rx::owner))
+                (r.where == block::rx && r.offset >= regs::rx::owner) ||
+                r.where == block::rf)
                 continue;
             // 1 is valid everywhere (a signal, a probability, a table size, a port).
             for (uint32_t k = 0; k < r.words(); k++) {
