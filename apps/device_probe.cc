@@ -443,7 +443,9 @@ void add_rf(report_node& device, axioe::client& c, const device_identity& id)
         refused(n, st);
         return;
     }
-    n.add("channels", uint64_t(channels));
+    // JSON: the count is the length of "channels", the list (a second "channels" key
+    // would make the object's keys ambiguous).
+    n.add_text("channels", std::to_string(channels));
     report_node& list = n.child("Channels", true);
     for (uint32_t ch = 0; ch < std::min<uint32_t>(channels, 16); ch++) {
         report_node& f = list.child(fmt::format("Channel {}", ch));

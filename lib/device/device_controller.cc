@@ -7,7 +7,9 @@
 
 #include "device_controller.h"
 #include "../util/host_time.h"
+#include "../util/log.h"
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -104,7 +106,7 @@ link_state device_controller::read_link(unsigned link)
     return state;
 }
 
-void device_controller::configure_rx(unsigned stream, const rx_setup& s)
+rational device_controller::configure_rx(unsigned stream, const rx_setup& s)
 {
     // The whole descriptor; write_registers() leaves RX_SOURCE_QPN out (read-only) and
     // splits the rest as the device's burst limit asks. It is latched at START, so a
@@ -114,6 +116,25 @@ void device_controller::configure_rx(unsigned stream, const rx_setup& s)
     uint32_t w[(end - first) / 4] = {};
     regs::rx_descriptor_fields.pack(s, first, w, (end - first) / 4);
     write_registers(regs::block::rx, stream, first, end, w);
+
+    // The pair at one instant (one burst): the device replaced it, if it did, when DEN
+    // was written.
+    static_assert(regs::rx::rate_den == regs::rx::rate_num + 4);
+    uint32_t rate[2] = {};
+    d_client.read_atomic(regs::rx_reg(stream, regs::rx::rate_num), rate, 2);
+    const rational actual{ rate[0], rate[1] };
+    using u64 = uint64_t;
+    if (u64(actual.num) * s.rate_den != u64(s.rate_num) * actual.den)
+        make_logger("device")->warn(
+            "RX stream {} of the device at {}: asked for {}/{} S/s, the device makes "
+            "{}/{} S/s (its master clock's nearest rate)",
+            stream,
+            d_address.to_string(),
+            s.rate_num,
+            s.rate_den,
+            actual.num,
+            actual.den);
+    return actual;
 }
 
 void device_controller::configure_signal(unsigned stream,
@@ -124,6 +145,28 @@ void device_controller::configure_signal(unsigned stream,
     uint32_t w[(end - first) / 4] = {};
     regs::signal_fields.pack(signal, first, w, (end - first) / 4);
     write_registers(regs::block::emulator, stream, first, end, w);
+    if (signal.scene_given)
+        configure_scene(signal);
+}
+
+void device_controller::configure_scene(const test_signal_config& signal)
+{
+    // The whole scene, tones not given included (none): what the device had before
+    // must not leak into this run.
+    regs::scene_values v;
+    v.tones = std::min(signal.scene_tones, regs::scene::max_tones);
+    v.noise = signal.scene_noise;
+    for (unsigned i = 0; i < regs::scene::max_tones; i++) {
+        const bool used = i < v.tones;
+        v.freq_mhz[i] =
+            used ? static_cast<uint64_t>(std::llround(signal.scene[i].freq_hz * 1e3)) : 0;
+        v.amplitude[i] = used ? signal.scene[i].amplitude : 0.0f;
+    }
+    constexpr uint32_t first = regs::span_of(regs::scene_fields).first;
+    constexpr uint32_t end = regs::span_of(regs::scene_fields).second;
+    uint32_t w[(end - first) / 4] = {};
+    regs::scene_fields.pack(v, first, w, (end - first) / 4);
+    write_registers(regs::block::scene, 0, first, end, w);
 }
 
 void device_controller::configure_impairments(unsigned stream,

@@ -10,8 +10,8 @@
 // instant, and says so when a device cannot serve it. And the descriptor it programs,
 // register by register, as the emulator unpacks it.
 
-#include "../emu/emulator.h"
 #include "../device/device_controller.h"
+#include "../emu/emulator.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <cppunit/TestFixture.h>
@@ -92,6 +92,8 @@ class qa_device_controller : public CppUnit::TestFixture
     CPPUNIT_TEST(test_stream_is_bit_exact_with_16_word_bursts);
     CPPUNIT_TEST(test_too_short_a_limit_is_named);
     CPPUNIT_TEST(test_descriptor_arrives_register_by_register);
+    CPPUNIT_TEST(test_rate_is_read_back);
+    CPPUNIT_TEST(test_scene_is_written_whole);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -256,6 +258,92 @@ public:
         CPPUNIT_ASSERT_EQUAL(2u, e.impairments.table_size);
         CPPUNIT_ASSERT_EQUAL(uint64_t(1) << 33, e.impairments.table[1].message);
         CPPUNIT_ASSERT_EQUAL(regs::fault::bad_va, e.impairments.table[1].kind);
+    }
+
+    void test_rate_is_read_back()
+    {
+        // A device with a master clock makes another rate than asked (docs/radio.md,
+        // "Sample rate"): configure_rx() returns the one it will use.
+        emu::emulator_config config;
+        config.master_clock_hz = 30720000;
+        emu::emulator dev(config);
+        device_controller c(dev.control_address());
+        c.identify();
+        rx_setup s;
+        s.rate_num = 1000000;
+        s.rate_den = 1;
+        const rational r = c.configure_rx(0, s); // 30.72 MHz / 31
+        CPPUNIT_ASSERT_EQUAL(30720000u, r.num);
+        CPPUNIT_ASSERT_EQUAL(31u, r.den);
+        s.rate_num = 30720000;
+        s.rate_den = 4;
+        const rational exact = c.configure_rx(0, s);
+        CPPUNIT_ASSERT_EQUAL(30720000u, exact.num);
+        CPPUNIT_ASSERT_EQUAL(4u, exact.den);
+        // Without a master clock, what was asked.
+        emu::emulator plain(emu::emulator_config{});
+        device_controller p(plain.control_address());
+        p.identify();
+        s.rate_num = 1000003;
+        s.rate_den = 7;
+        const rational asked = p.configure_rx(0, s);
+        CPPUNIT_ASSERT_EQUAL(1000003u, asked.num);
+        CPPUNIT_ASSERT_EQUAL(7u, asked.den);
+    }
+
+    void test_scene_is_written_whole()
+    {
+        // scene= and scene_noise= as device args give them: every tone register is
+        // written, so a tone the device had before does not leak into the run.
+        emu::emulator dev(emu::emulator_config{});
+        axioe::client axi(dev.control_address());
+        axi.write32(regs::scene::tones, 8);
+        axi.write64(regs::scene_tone_reg(5, regs::scene::tone_freq_lo), 123456);
+        device_controller c(dev.control_address());
+        c.identify();
+        const test_signal_config sig = parse_test_signal_args(
+            "signal=scene,scene=101e6:0.5:99.9995e6:0.125,scene_noise=0.01",
+            sample_format::fc32,
+            1e6);
+        CPPUNIT_ASSERT(sig.scene_given);
+        c.configure_signal(0, sig);
+        auto level = [&axi](uint32_t at) {
+            const uint32_t bits = axi.read32(at);
+            float f;
+            std::memcpy(&f, &bits, 4);
+            return f;
+        };
+        CPPUNIT_ASSERT_EQUAL(2u, axi.read32(regs::scene::tones));
+        CPPUNIT_ASSERT_EQUAL(0.01f, level(regs::scene::noise));
+        CPPUNIT_ASSERT_EQUAL(
+            uint64_t(101000000000ull),
+            axi.read64(regs::scene_tone_reg(0, regs::scene::tone_freq_lo)));
+        CPPUNIT_ASSERT_EQUAL(0.5f,
+                             level(regs::scene_tone_reg(0, regs::scene::tone_amplitude)));
+        CPPUNIT_ASSERT_EQUAL(
+            uint64_t(99999500000ull),
+            axi.read64(regs::scene_tone_reg(1, regs::scene::tone_freq_lo)));
+        CPPUNIT_ASSERT_EQUAL(0.125f,
+                             level(regs::scene_tone_reg(1, regs::scene::tone_amplitude)));
+        CPPUNIT_ASSERT_EQUAL(
+            uint64_t(0), axi.read64(regs::scene_tone_reg(5, regs::scene::tone_freq_lo)));
+        CPPUNIT_ASSERT_EQUAL(regs::signal_scene,
+                             axi.read32(regs::emu_reg(0, regs::emu::signal)));
+        // Without scene= or scene_noise= the device keeps its own scene.
+        axi.write32(regs::scene::tones, 3);
+        c.configure_signal(
+            0, parse_test_signal_args("signal=scene", sample_format::fc32, 1e6));
+        CPPUNIT_ASSERT_EQUAL(3u, axi.read32(regs::scene::tones));
+        // Bad scenes are named.
+        for (const char* bad :
+             { "scene=1e6", "scene=1e6:-1", "scene=1e6:0.5:", "scene=" }) {
+            const std::string message = error_of<std::invalid_argument>([&] {
+                parse_test_signal_args(
+                    std::string("signal=scene,") + bad, sample_format::fc32, 1e6);
+            });
+            CPPUNIT_ASSERT_MESSAGE(message,
+                                   contains(message, std::string(bad) + " is invalid"));
+        }
     }
 };
 

@@ -175,6 +175,16 @@ def identity_of(port):
     return "%d.%d" % (version >> 16, version & 0xFFFF), " ".join(names)
 
 
+def unique_keys(pairs):
+    """A JSON object whose keys are unique (json.loads keeps the last of a repeated key,
+    silently)."""
+    keys = [k for k, _ in pairs]
+    repeated = sorted(set(k for k in keys if keys.count(k) > 1))
+    if repeated:
+        raise AssertionError("JSON object repeats key(s) %s" % repeated)
+    return dict(pairs)
+
+
 class qa_find_probe(gr_unittest.TestCase):
 
     def setUp(self):
@@ -315,12 +325,18 @@ class qa_find_probe(gr_unittest.TestCase):
         self.assertIn("    owner: free\n", out)
         self.assertIn("    lease: 5000 ms\n", out)
         self.assertIn("\n  Metadata\n", out)
-        self.assertIn("\n  RF: not reported by this device\n", out)
+        # Map 1.3: an RF channel per RX stream, as reset (docs/radio.md).
+        self.assertIn("\n  RF\n    channels: 3\n    Channel 0\n"
+                      "      center frequency: 100000000.000 Hz\n", out)
+        self.assertIn("    Channel 2\n", out)
+        self.assertNotIn("Channel 3", out)
+        self.assertIn("      antennas: ANT0 ANT1\n", out)
+        self.assertIn("      LO locked: yes\n", out)
 
     def test_probe_json(self):
         proc = run(PROBE, "--addr", self.addr_b, "--json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        d = json.loads(proc.stdout)
+        d = json.loads(proc.stdout, object_pairs_hook=unique_keys)
         self.assertEqual(d["addr"], self.addr_b)
         self.assertEqual(d["type"], "emulator")
         self.assertEqual(" ".join(d["identity"]["capabilities"]),
@@ -334,7 +350,15 @@ class qa_find_probe(gr_unittest.TestCase):
                          ("free", 5000, False))
         self.assertIn("payload_bytes", stream["descriptor"])
         self.assertEqual(stream["counters"]["samples_emitted"], 0)
-        self.assertFalse(d["rf"]["reported"])
+        rf = d["rf"]
+        self.assertTrue(rf["reported"])
+        self.assertEqual([c["index"] for c in rf["channels"]], [0])  # one per RX stream
+        channel = rf["channels"][0]
+        self.assertEqual(channel["freq_hz"], 100e6)
+        self.assertEqual((channel["freq_min_hz"], channel["freq_max_hz"]), (70e6, 6e9))
+        self.assertEqual((channel["gain_min_db"], channel["gain_max_db"],
+                          channel["gain_step_db"]), (0, 76, 0.5))
+        self.assertEqual(channel["antennas"], ["ANT0", "ANT1"])
         self.assertGreater(d["clock"]["device_time_ns"], 1.6e18)
 
     def test_probe_reads_only_and_sees_another_hosts_stream(self):
