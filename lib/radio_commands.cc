@@ -216,13 +216,15 @@ radio_commands::parsed radio_commands::parse(const pmt::pmt_t& dict) const
                 lo = pmt::cdr(v);
             }
             double lo_hz = 0;
-            if (!pmt::is_null(lo) &&
-                (!number(key + " lo_offset", lo, "Hz", lo_hz) || lo_hz != 0)) {
-                if (lo_hz != 0)
+            if (!pmt::is_null(lo)) {
+                if (!number(key + " lo_offset", lo, "Hz", lo_hz))
+                    continue;
+                if (lo_hz != 0) {
                     p.errors.push_back(key + ": an LO offset of " + text_of(lo) +
                                        " Hz is not supported (the device tunes its LO "
                                        "only): give the frequency alone");
-                continue;
+                    continue;
+                }
             }
             if (has_freq) {
                 p.errors.push_back("freq and tune both given: give one");
@@ -314,6 +316,18 @@ radio_commands::parsed radio_commands::parse(const pmt::pmt_t& dict) const
     return p;
 }
 
+uint64_t radio_commands::time_now_or_zero()
+{
+    // Bandwidth and antenna have no time of effect on the device: an untimed change
+    // took effect by the time the device answers this read. The setting is made
+    // already; a read that fails must not report it refused.
+    try {
+        return d_sdr.get_time_now();
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
 tune_result radio_commands::apply(const setting& s, size_t chan, uint64_t at_ns)
 {
     const unsigned rf = rf_channel(chan);
@@ -352,35 +366,32 @@ std::vector<pmt::pmt_t> radio_commands::handle(const pmt::pmt_t& msg)
     for (size_t chan : p.chans) {
         for (const setting& s : p.settings) {
             const char* key = names[static_cast<int>(s.key)];
-            pmt::pmt_t report;
+            tune_result r;
             try {
-                const tune_result r = apply(s, chan, at_ns);
-                const bool named = s.key == setting::what::antenna;
-                // Bandwidth and antenna have no time of effect on the device: an untimed
-                // one took effect by the time it is read back.
-                const uint64_t time =
-                    r.time_ns ? r.time_ns : (at_ns ? at_ns : d_sdr.get_time_now());
-                report = pmt::make_dict();
-                report = pmt::dict_add(report, pmt::mp("ack"), msg);
-                report = pmt::dict_add(report, pmt::mp("chan"), pmt::from_uint64(chan));
-                report = pmt::dict_add(report, pmt::mp("key"), pmt::mp(key));
-                report =
-                    pmt::dict_add(report,
-                                  pmt::mp("requested"),
-                                  named ? pmt::mp(s.name) : pmt::from_double(s.number));
-                report =
-                    pmt::dict_add(report,
-                                  pmt::mp("actual"),
-                                  named ? pmt::mp(s.name) : pmt::from_double(r.actual));
-                report = pmt::dict_add(report, pmt::mp("time"), time_tuple(time));
-                report =
-                    pmt::dict_add(report, pmt::mp("clipped"), pmt::from_bool(r.clipped));
+                r = apply(s, chan, at_ns);
             } catch (const std::exception& e) {
-                report = error_report(
+                pmt::pmt_t report = error_report(
                     "chan " + std::to_string(chan) + ": " + key + ": " + e.what(), msg);
                 report = pmt::dict_add(report, pmt::mp("chan"), pmt::from_uint64(chan));
                 report = pmt::dict_add(report, pmt::mp("key"), pmt::mp(key));
+                reports.push_back(report);
+                continue;
             }
+            if (r.time_ns == 0)
+                r.time_ns = at_ns ? at_ns : time_now_or_zero();
+            const bool named = s.key == setting::what::antenna;
+            pmt::pmt_t report = pmt::make_dict();
+            report = pmt::dict_add(report, pmt::mp("ack"), msg);
+            report = pmt::dict_add(report, pmt::mp("chan"), pmt::from_uint64(chan));
+            report = pmt::dict_add(report, pmt::mp("key"), pmt::mp(key));
+            report = pmt::dict_add(report,
+                                   pmt::mp("requested"),
+                                   named ? pmt::mp(s.name) : pmt::from_double(s.number));
+            report = pmt::dict_add(report,
+                                   pmt::mp("actual"),
+                                   named ? pmt::mp(s.name) : pmt::from_double(r.actual));
+            report = pmt::dict_add(report, pmt::mp("time"), time_tuple(r.time_ns));
+            report = pmt::dict_add(report, pmt::mp("clipped"), pmt::from_bool(r.clipped));
             reports.push_back(report);
         }
     }

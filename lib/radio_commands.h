@@ -85,6 +85,7 @@ private:
     };
     parsed parse(const pmt::pmt_t& dict) const;
     tune_result apply(const setting& s, size_t chan, uint64_t at_ns);
+    uint64_t time_now_or_zero();
 
     sdr d_sdr;
     const unsigned d_first;
