@@ -53,9 +53,9 @@ std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
                                                       size_t num_channels)
 {
     if (num_channels < 1 || num_channels > 16)
-        throw std::invalid_argument("rx_source: num_channels=" +
-                                    std::to_string(num_channels) +
-                                    " is out of range 1..16 (RX streams of a device)");
+        throw std::invalid_argument(
+            "rx_source: num_channels=" + std::to_string(num_channels) +
+            " is out of range 1..16 (RX streams of a device)");
     const device_args parsed = device_args::parse(args);
     const uint64_t first = first_stream_of(args);
     if (first + num_channels > 16)
@@ -66,8 +66,9 @@ std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
     std::vector<std::unique_ptr<rx_stream>> streams;
     for (size_t c = 0; c < num_channels; c++) {
         const std::string channel_args =
-            num_channels == 1 ? args
-                              : parsed.with("stream", std::to_string(first + c)).to_string();
+            num_channels == 1
+                ? args
+                : parsed.with("stream", std::to_string(first + c)).to_string();
         streams.push_back(
             std::make_unique<rx_stream>(channel_args, format, sample_rate, num_samples));
         streams.back()->keep_items_in_slots(); // the output buffer is the ring
@@ -159,9 +160,9 @@ void rx_source_impl::on_command(const pmt::pmt_t& msg)
 rx_stream& rx_source_impl::stream(size_t chan) const
 {
     if (chan >= d_streams.size())
-        throw std::invalid_argument("rx_source: channel " + std::to_string(chan) +
-                                    " does not exist (num_channels=" +
-                                    std::to_string(d_streams.size()) + ")");
+        throw std::invalid_argument(
+            "rx_source: channel " + std::to_string(chan) +
+            " does not exist (num_channels=" + std::to_string(d_streams.size()) + ")");
     return *d_streams[chan];
 }
 
@@ -204,8 +205,9 @@ std::string rx_source_impl::device_note() const
     for (size_t c = 0; c < d_streams.size(); c++) {
         const std::string n = d_streams[c]->device_note();
         if (!n.empty())
-            out += (out.empty() ? "" : "; ") +
-                   (d_streams.size() == 1 ? n : "channel " + std::to_string(c) + ": " + n);
+            out +=
+                (out.empty() ? "" : "; ") +
+                (d_streams.size() == 1 ? n : "channel " + std::to_string(c) + ": " + n);
     }
     return out;
 }
@@ -273,8 +275,8 @@ size_t rx_source_impl::wait_for_items(size_t chan, uint64_t written)
     // scheduler. Bounded slices with interruption points keep tb.stop() prompt.
     rx_stream& s = *d_streams[chan];
     size_t ready;
-    while ((ready = s.wait_items(written, d_buffers[chan]->released_items(), d_wait_slice)) ==
-           0) {
+    while ((ready = s.wait_items(
+                written, d_buffers[chan]->released_items(), d_wait_slice)) == 0) {
         if (s.end_of_stream(written))
             break;
         boost::this_thread::interruption_point();
@@ -355,8 +357,7 @@ int rx_source_impl::work(int noutput_items,
         // Item k lives in slot k mod N for GNU Radio and for the device alike (overruns
         // skip whole rings): the write pointer must be the slot the device wrote.
         const rx_stream& s = *d_streams[c];
-        const auto* expected =
-            s.ring_base() + (written % s.ring_items()) * s.item_size();
+        const auto* expected = s.ring_base() + (written % s.ring_items()) * s.item_size();
         if (output_items[c] != expected)
             throw std::logic_error(
                 "rx_source: GNU Radio's write position left the RDMA ring slot");

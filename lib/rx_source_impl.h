@@ -30,7 +30,10 @@ public:
                    size_t num_channels);
 
     size_t num_channels() const override { return d_streams.size(); }
-    void set_start_time(uint64_t device_time_ns) override { d_start_time = device_time_ns; }
+    void set_start_time(uint64_t device_time_ns) override
+    {
+        d_start_time = device_time_ns;
+    }
     uint64_t get_time_now() override { return d_streams[0]->device_time_now(); }
     tune_result set_center_freq(double freq, size_t chan) override
     {
@@ -112,8 +115,8 @@ private:
     std::vector<std::unique_ptr<rx_stream>> d_streams;
     std::vector<std::shared_ptr<ring_buffer>> d_buffers; // this run's outputs (start())
     mutable size_t d_next_ring = 0;                      // ring() hands out port order
-    radio_commands d_radio; // output c is RF channel (first stream) + c
-    uint64_t d_start_time = 0;                           // 0: as soon as possible
+    radio_commands d_radio;    // output c is RF channel (first stream) + c
+    uint64_t d_start_time = 0; // 0: as soon as possible
     const pmt::pmt_t d_id;
     const std::chrono::microseconds d_wait_slice;
 };

@@ -117,7 +117,8 @@ public:
     //! Of channel \p chan.
     virtual std::map<std::string, uint64_t> read_counters(size_t chan = 0) = 0;
     //! Drain the emulator's log of injected faults (see rx_stream::read_injected_faults).
-    virtual std::vector<rx_stream::injected_fault> read_injected_faults(size_t chan = 0) = 0;
+    virtual std::vector<rx_stream::injected_fault>
+    read_injected_faults(size_t chan = 0) = 0;
     //! Why the run ended early (device lost or failed, NIC error), empty if it did not:
     //! then the block ended the flowgraph. See rx_stream::error(). With several
     //! channels, the first channel's reason, prefixed "channel c: ".
