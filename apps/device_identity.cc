@@ -30,6 +30,10 @@ constexpr named_bit capability_table[] = {
     { regs::cap::emulator, "EMULATOR" },
     { regs::cap::loss_injection, "LOSS_INJECTION" },
     { regs::cap::ownership, "OWNERSHIP" },
+    { regs::cap::rf, "RF" },
+    { regs::cap::time_set, "TIME_SET" },
+    { regs::cap::command_queue, "COMMAND_QUEUE" },
+    { regs::cap::burst_queue, "BURST_QUEUE" },
 };
 
 constexpr named_bit format_table[] = {

@@ -22,14 +22,6 @@ namespace {
 
 using status = axioe::status;
 
-/*
- * The RF front end. The register map defines no RF block yet: its registers are being
- * added. Until they are, the probe asks for the block's first register here, which a
- * map-1.1 device answers DECERR (an address no block uses), and says that the device
- * reports no RF. When the block is defined: set its address, read its ranges in
- * add_rf() and add them to the section; nothing else changes.
- */
-constexpr uint32_t rf_block_address = 0x6000;
 
 // A read that the device may refuse: the status, or okay with \p out filled. Timeouts
 // (the device stopped answering) propagate.
@@ -421,20 +413,79 @@ void add_metadata(report_node& device, axioe::client& c, const device_identity& 
         n.add("source port", "not reported: " + refusal(ps));
 }
 
-void add_rf(report_node& device, axioe::client& c)
+// A frequency in mHz as Hz, to the mHz: text with its unit, JSON a number.
+void add_hz(report_node& n, const std::string& label, uint64_t mhz, const std::string& key)
+{
+    const std::string hz = fmt::format("{}.{:03d}", mhz / 1000, static_cast<int>(mhz % 1000));
+    n.add_raw(label, hz + " Hz", hz, key);
+}
+
+// A gain in milli-dB as dB.
+void add_db(report_node& n, const std::string& label, int32_t mdb, const std::string& key)
+{
+    const std::string db = fmt::format("{:.3f}", mdb / 1e3);
+    n.add_raw(label, db + " dB", db, key);
+}
+
+// The RF front end of each channel (docs/radio.md): settings and ranges, as
+// uhd_usrp_probe shows its frontends.
+void add_rf(report_node& device, axioe::client& c, const device_identity& id)
 {
     report_node& n = device.child("RF");
-    uint32_t word = 0;
-    const status st = try_read(c, rf_block_address, &word, 1);
-    if (st != status::okay) {
-        refused(n, st);
-        n.add_json("reported", "false");
+    n.add_json("reported", id.has(regs::cap::rf) ? "true" : "false");
+    if (!id.has(regs::cap::rf)) {
+        n.set_summary("not reported by this device");
         return;
     }
-    // Something answers where the RF block will be, but this probe does not know its
-    // layout yet.
-    n.set_summary("present, but this probe does not know its registers yet");
-    n.add_json("reported", "true");
+    uint32_t channels = 0;
+    const status st = try_read(c, regs::id_num_rf_channels, &channels, 1);
+    if (st != status::okay) {
+        refused(n, st);
+        return;
+    }
+    // JSON: the count is the length of "channels", the list (a second "channels" key
+    // would make the object's keys ambiguous).
+    n.add_text("channels", std::to_string(channels));
+    report_node& list = n.child("Channels", true);
+    for (uint32_t ch = 0; ch < std::min<uint32_t>(channels, 16); ch++) {
+        report_node& f = list.child(fmt::format("Channel {}", ch));
+        f.add_json("index", std::to_string(ch));
+        uint32_t w[regs::rf::block_words] = {};
+        const status s = try_read(c, regs::rf_reg(ch, 0), w, std::size(w));
+        if (s != status::okay) {
+            refused(f, s);
+            continue;
+        }
+        auto wide = [&w](uint32_t offset) {
+            return regs::join_words(w[offset / 4], w[offset / 4 + 1]);
+        };
+        auto word = [&w](uint32_t offset) { return w[offset / 4]; };
+        add_hz(f, "center frequency", wide(regs::rf::freq_lo), "freq_hz");
+        f.add("in effect since", wide(regs::rf::freq_time_lo), "ns");
+        add_hz(f, "lowest frequency", wide(regs::rf::freq_min_lo), "freq_min_hz");
+        add_hz(f, "highest frequency", wide(regs::rf::freq_max_lo), "freq_max_hz");
+        add_hz(f, "tuning step", word(regs::rf::freq_step), "freq_step_hz");
+        add_db(f, "gain", static_cast<int32_t>(word(regs::rf::gain)), "gain_db");
+        add_db(
+            f, "lowest gain", static_cast<int32_t>(word(regs::rf::gain_min)), "gain_min_db");
+        add_db(f,
+               "highest gain",
+               static_cast<int32_t>(word(regs::rf::gain_max)),
+               "gain_max_db");
+        add_db(f,
+               "gain step",
+               static_cast<int32_t>(word(regs::rf::gain_step)),
+               "gain_step_db");
+        f.add("bandwidth", word(regs::rf::bandwidth), "Hz");
+        f.add("narrowest bandwidth", word(regs::rf::bandwidth_min), "Hz");
+        f.add("widest bandwidth", word(regs::rf::bandwidth_max), "Hz");
+        std::vector<std::string> antennas;
+        for (uint32_t i = 0; i < std::min<uint32_t>(word(regs::rf::antennas), 64); i++)
+            antennas.push_back("ANT" + std::to_string(i));
+        f.add("antenna", "ANT" + std::to_string(word(regs::rf::antenna)));
+        f.add_list("antennas", antennas);
+        f.add_bool("LO locked", word(regs::rf::status) & 1);
+    }
 }
 
 } // namespace
@@ -460,7 +511,7 @@ report_node probe_device(const socket_address& at)
         add_links(device, *c, id);
         add_rx_streams(device, *c, id);
         add_metadata(device, *c, id);
-        add_rf(device, *c);
+        add_rf(device, *c, id);
         return device;
     } catch (const axioe::timeout_error& e) {
         throw probe_error(e.what());

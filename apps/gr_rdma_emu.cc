@@ -27,7 +27,7 @@ void usage(const char* argv0)
         stderr,
         "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N] "
         "[--fifo-ms MS] [--max-burst-words N]\n"
-        "       [--serial N]\n"
+        "       [--serial N] [--master-clock HZ]\n"
         "  --control  AXIoE address to listen on (default 127.0.0.1:50100: this host\n"
         "             only). To serve hosts elsewhere give the address of the link to\n"
         "             them, ideally a dedicated interface or VLAN; 0.0.0.0 listens on\n"
@@ -48,6 +48,9 @@ void usage(const char* argv0)
         "  --max-burst-words  longest AXIoE burst it takes, 1..256 (default 256);\n"
         "             longer ones are answered BAD_REQUEST, as by a device with a\n"
         "             narrower register bus (ID_MAX_BURST_WORDS)\n"
+        "  --master-clock  the converters' clock, Hz, 0..4294967295 (default 0): rates\n"
+        "             are HZ / d for a whole d, and a rate asked for reads back as the\n"
+        "             nearest of them (docs/radio.md); 0: every rational rate exactly\n"
         "Runs until SIGINT or SIGTERM, then exits 0. Exit status 2: a usage error;\n"
         "1: the emulator could not start (e.g. the address is in use).\n",
         argv0);
@@ -89,6 +92,17 @@ uint64_t parse_serial(const std::string& value)
     if (!n)
         bad_flag("--serial", value, "an integer 0..18446744073709551615 (or 0x-hex)");
     return *n;
+}
+
+uint32_t parse_master_clock(const std::string& value)
+{
+    // RX_RATE_NUM is 32 bits: M / d is written as NUM = M, DEN = d.
+    const auto n = gr::rdma::parse_uint(value);
+    if (!n || *n > UINT32_MAX)
+        bad_flag("--master-clock",
+                 value,
+                 "Hz, an integer 0..4294967295 (0: every rational rate exactly)");
+    return static_cast<uint32_t>(*n);
 }
 
 size_t parse_max_burst_words(const std::string& value)
@@ -135,7 +149,8 @@ int main(int argc, char** argv)
             }
             const bool known = arg == "--control" || arg == "--link" || arg == "--wire" ||
                                arg == "--streams" || arg == "--fifo-ms" ||
-                               arg == "--serial" || arg == "--max-burst-words";
+                               arg == "--serial" || arg == "--max-burst-words" ||
+                               arg == "--master-clock";
             if (!known || i + 1 >= argc) {
                 usage(argv[0]);
                 std::fprintf(stderr,
@@ -157,6 +172,8 @@ int main(int argc, char** argv)
                 config.serial = parse_serial(value);
             else if (arg == "--max-burst-words")
                 config.max_burst_words = parse_max_burst_words(value);
+            else if (arg == "--master-clock")
+                config.master_clock_hz = parse_master_clock(value);
             else
                 config.fifo_us = parse_fifo_us(value);
         }
@@ -168,13 +185,18 @@ int main(int argc, char** argv)
         pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
         gr::rdma::emu::emulator device(config);
-        std::printf("gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s), "
-                    "max burst %zu word(s)\n",
-                    device.control_address().to_string().c_str(),
-                    device.link_address().to_string().c_str(),
-                    to_string(config.wire),
-                    config.rx_streams,
-                    config.max_burst_words);
+        std::printf(
+            "gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s), "
+            "max burst %zu word(s)%s\n",
+            device.control_address().to_string().c_str(),
+            device.link_address().to_string().c_str(),
+            to_string(config.wire),
+            config.rx_streams,
+            config.max_burst_words,
+            config.master_clock_hz
+                ? (", master clock " + std::to_string(config.master_clock_hz) + " Hz")
+                      .c_str()
+                : "");
         std::fflush(stdout);
         int received = 0;
         sigwait(&stop_signals, &received);

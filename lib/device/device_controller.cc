@@ -7,6 +7,7 @@
 
 #include "device_controller.h"
 #include "../util/host_time.h"
+#include "../util/log.h"
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -104,7 +105,7 @@ link_state device_controller::read_link(unsigned link)
     return state;
 }
 
-void device_controller::configure_rx(unsigned stream, const rx_setup& s)
+rational device_controller::configure_rx(unsigned stream, const rx_setup& s)
 {
     // The whole descriptor; write_registers() leaves RX_SOURCE_QPN out (read-only) and
     // splits the rest as the device's burst limit asks. It is latched at START, so a
@@ -114,6 +115,25 @@ void device_controller::configure_rx(unsigned stream, const rx_setup& s)
     uint32_t w[(end - first) / 4] = {};
     regs::rx_descriptor_fields.pack(s, first, w, (end - first) / 4);
     write_registers(regs::block::rx, stream, first, end, w);
+
+    // The pair at one instant (one burst): the device replaced it, if it did, when DEN
+    // was written.
+    static_assert(regs::rx::rate_den == regs::rx::rate_num + 4);
+    uint32_t rate[2] = {};
+    d_client.read_atomic(regs::rx_reg(stream, regs::rx::rate_num), rate, 2);
+    const rational actual{ rate[0], rate[1] };
+    using u64 = uint64_t;
+    if (u64(actual.num) * s.rate_den != u64(s.rate_num) * actual.den)
+        make_logger("device")->warn(
+            "RX stream {} of the device at {}: asked for {}/{} S/s, the device makes "
+            "{}/{} S/s (its master clock's nearest rate)",
+            stream,
+            d_address.to_string(),
+            s.rate_num,
+            s.rate_den,
+            actual.num,
+            actual.den);
+    return actual;
 }
 
 void device_controller::configure_signal(unsigned stream,

@@ -11,6 +11,7 @@
 #include "../axioe/axioe_client.h"
 #include "../regs/register_fields.h"
 #include "../regs/register_map.h"
+#include "../util/rational_rate.h"
 #include <gnuradio/rdma/sample_format.h>
 #include <gnuradio/rdma/test_signal.h>
 #include <array>
@@ -101,7 +102,13 @@ public:
     device_info identify();
     link_state read_link(unsigned link);
 
-    void configure_rx(unsigned stream, const rx_setup& setup);
+    /*!
+     * Write the RX descriptor, then read RX_RATE_NUM/RX_RATE_DEN back: a device that
+     * cannot make every rate replaces the request with the nearest it makes
+     * (docs/radio.md, "Sample rate"). Returns the rate the device will use; when it
+     * differs from setup's, logs a warning naming both.
+     */
+    rational configure_rx(unsigned stream, const rx_setup& setup);
     //! The emulator's test signal (its extension block): kind, frequency (whole Hz),
     //! amplitude, seed.
     void configure_signal(unsigned stream, const test_signal_config& signal);

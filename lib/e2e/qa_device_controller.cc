@@ -10,8 +10,8 @@
 // instant, and says so when a device cannot serve it. And the descriptor it programs,
 // register by register, as the emulator unpacks it.
 
-#include "../emu/emulator.h"
 #include "../device/device_controller.h"
+#include "../emu/emulator.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <cppunit/TestFixture.h>
@@ -92,6 +92,7 @@ class qa_device_controller : public CppUnit::TestFixture
     CPPUNIT_TEST(test_stream_is_bit_exact_with_16_word_bursts);
     CPPUNIT_TEST(test_too_short_a_limit_is_named);
     CPPUNIT_TEST(test_descriptor_arrives_register_by_register);
+    CPPUNIT_TEST(test_rate_is_read_back);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -257,6 +258,38 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(1) << 33, e.impairments.table[1].message);
         CPPUNIT_ASSERT_EQUAL(regs::fault::bad_va, e.impairments.table[1].kind);
     }
+
+    void test_rate_is_read_back()
+    {
+        // A device with a master clock makes another rate than asked (docs/radio.md,
+        // "Sample rate"): configure_rx() returns the one it will use.
+        emu::emulator_config config;
+        config.master_clock_hz = 30720000;
+        emu::emulator dev(config);
+        device_controller c(dev.control_address());
+        c.identify();
+        rx_setup s;
+        s.rate_num = 1000000;
+        s.rate_den = 1;
+        const rational r = c.configure_rx(0, s); // 30.72 MHz / 31
+        CPPUNIT_ASSERT_EQUAL(30720000u, r.num);
+        CPPUNIT_ASSERT_EQUAL(31u, r.den);
+        s.rate_num = 30720000;
+        s.rate_den = 4;
+        const rational exact = c.configure_rx(0, s);
+        CPPUNIT_ASSERT_EQUAL(30720000u, exact.num);
+        CPPUNIT_ASSERT_EQUAL(4u, exact.den);
+        // Without a master clock, what was asked.
+        emu::emulator plain(emu::emulator_config{});
+        device_controller p(plain.control_address());
+        p.identify();
+        s.rate_num = 1000003;
+        s.rate_den = 7;
+        const rational asked = p.configure_rx(0, s);
+        CPPUNIT_ASSERT_EQUAL(1000003u, asked.num);
+        CPPUNIT_ASSERT_EQUAL(7u, asked.den);
+    }
+
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(qa_device_controller);

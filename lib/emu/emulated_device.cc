@@ -41,12 +41,16 @@ std::unique_ptr<device_backend> start(const device_args& args)
     config.wire = parse_wire_type(args.get_choice("wire", { "udp", "inproc" }, "udp"));
     config.rx_streams = static_cast<unsigned>(args.get_uint(
         "streams", default_streams, 1, 16, "RX streams", "of the emulator in this process"));
+    // A converter clocked at M makes only M / d (docs/radio.md, "Sample rate"); 0: every
+    // rational rate exactly.
+    config.master_clock_hz = static_cast<uint32_t>(args.get_uint(
+        "master_clock", 0, 0, UINT32_MAX, "Hz", "0: every rational rate exactly"));
     return std::make_unique<emulated_device>(config);
 }
 
 const device_kind_registrar kind({ "emu",
                                    "the built-in SDR emulator, in this process",
-                                   { "link_addr", "wire", "streams" },
+                                   { "link_addr", "wire", "streams", "master_clock" },
                                    start,
                                    "soft",
                                    false });

@@ -96,11 +96,23 @@ emulator::emulator(const emulator_config& config)
 
     // RC ACK/NAKs come back to the link; one receiver sorts them to the streams.
     d_acks = std::make_unique<ack_receiver>(*d_link, config.rx_streams);
+    // The radio: RF channel s is the front end of RX stream s.
+    std::vector<rf_channel*> channels;
+    for (unsigned s = 0; s < config.rx_streams; s++) {
+        d_channels.push_back(std::make_unique<rf_channel>(config.rf, d_clock));
+        channels.push_back(d_channels.back().get());
+    }
+    d_commands = std::make_unique<command_queue>(d_clock, channels, config.rx_streams);
     std::vector<rx_engine*> engines;
     for (unsigned s = 0; s < config.rx_streams; s++) {
-        d_rx.push_back(
-            std::make_unique<rx_engine>(s, *d_link, d_metadata.get(), d_acks.get()));
+        engine_radio radio;
+        radio.clock = &d_clock;
+        radio.channel = channels[s];
+        radio.commands = d_commands.get();
+        d_rx.push_back(std::make_unique<rx_engine>(
+            s, *d_link, d_metadata.get(), d_acks.get(), radio));
         engines.push_back(d_rx.back().get());
+        d_commands->connect(s, engines.back());
     }
 
     link_info link;
@@ -117,18 +129,37 @@ emulator::emulator(const emulator_config& config)
     identity.serial = config.serial;
     identity.fifo_us = config.fifo_us;
     identity.max_burst_words = static_cast<uint32_t>(config.max_burst_words);
+    identity.master_clock_hz = config.master_clock_hz;
     // LOSS_INJECTION: its extension block loses, duplicates, corrupts and delays
-    // messages on request, reproducibly.
+    // messages on request, reproducibly. The radio of map 1.3 but the burst queue.
     identity.capabilities = regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate |
                             regs::cap::clock | regs::cap::metadata | regs::cap::emulator |
-                            regs::cap::loss_injection | regs::cap::ownership;
-    d_registers = std::make_unique<register_file>(
-        identity, std::vector<link_info>{ link }, engines, d_metadata.get());
+                            regs::cap::loss_injection | regs::cap::ownership |
+                            regs::cap::rf | regs::cap::time_set |
+                            regs::cap::command_queue;
+    device_radio radio;
+    radio.clock = &d_clock;
+    radio.channels = channels;
+    radio.commands = d_commands.get();
+    d_registers = std::make_unique<register_file>(identity,
+                                                  std::vector<link_info>{ link },
+                                                  engines,
+                                                  d_metadata.get(),
+                                                  std::move(radio));
     d_server = std::make_unique<axioe::server>(
         config.control, *d_registers, config.max_burst_words);
 }
 
-emulator::~emulator() = default;
+emulator::~emulator()
+{
+    d_server.reset(); // no request reaches what goes below
+    // An engine runs the queue's due commands, and the queue stops engines: the runs
+    // end before the queue goes, the queue's thread before the engines do.
+    for (auto& engine : d_rx)
+        engine->stop();
+    d_registers.reset();
+    d_commands.reset();
+}
 
 } // namespace emu
 } // namespace rdma

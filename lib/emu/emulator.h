@@ -9,8 +9,11 @@
 #define INCLUDED_RDMA_EMU_EMULATOR_H
 
 #include "../axioe/axioe_server.h"
+#include "command_queue.h"
+#include "device_clock.h"
 #include "metadata_sender.h"
 #include "register_file.h"
+#include "rf_channel.h"
 #include "rx_engine.h"
 #include "wire.h"
 #include <memory>
@@ -48,13 +51,21 @@ struct emulator_config {
     //! Longest AXIoE burst it takes, 1..256 (ID_MAX_BURST_WORDS); longer ones are
     //! answered BAD_REQUEST, as a device with a smaller register bus would.
     size_t max_burst_words = axioe::max_burst_words;
+    //! What each RF channel (one per RX stream) can do and holds after reset.
+    rf_limits rf;
+    //! Master clock, Hz: rates are master_clock_hz / d for an integer d, and a rate
+    //! written is replaced by the nearest (docs/radio.md, "Sample rate"); 0: every
+    //! rational rate exactly.
+    uint32_t master_clock_hz = 0;
 };
 
 /*!
  * The reference model of the SDR's network logic: a register file behind an AXIoE
- * server, RX engines that stream RoCEv2 WRITEs over a link. Runs inside the host
- * process (type=emu) or as a daemon (gr-rdma-emu); either way the host drives it
- * only through AXIoE, exactly as it would drive hardware.
+ * server, RX engines that stream RoCEv2 WRITEs over a link, and the radio of map 1.3
+ * (docs/radio.md): a device clock, an RF channel per RX stream, a command queue, the
+ * RF scene. Runs inside the host process (type=emu) or as a daemon (gr-rdma-emu);
+ * either way the host drives it only through AXIoE, exactly as it would drive
+ * hardware.
  */
 class emulator
 {
@@ -67,6 +78,7 @@ public:
     socket_address control_address() const { return d_server->address(); }
     socket_address link_address() const { return d_link->local_address(); }
     const register_file& registers() const { return *d_registers; }
+    const device_clock& clock() const { return d_clock; }
     //! The link's receive side (RC ACK/NAKs): what it dropped as malformed.
     const ack_receiver& acks() const { return *d_acks; }
 
@@ -74,12 +86,16 @@ private:
     class counting_wire;
 
     // Declared in creation order; destroyed in reverse (server first: no request
-    // reaches a half-destroyed register file).
+    // reaches a half-destroyed register file). The engines and the command queue use
+    // each other: the destructor stops the engines before the queue goes.
+    device_clock d_clock;
+    std::vector<std::unique_ptr<rf_channel>> d_channels;
     std::unique_ptr<wire> d_network; // the link's socket
     link_stats d_link_stats;         // what d_link counts (LINK_TX_PACKETS ...)
     std::unique_ptr<wire> d_link;    // d_network, counted
     std::unique_ptr<metadata_sender> d_metadata; // outlives the engines that report to it
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
+    std::unique_ptr<command_queue> d_commands;   // runs STOPs on the engines
     std::vector<std::unique_ptr<rx_engine>> d_rx;
     std::unique_ptr<register_file> d_registers;
     std::unique_ptr<axioe::server> d_server;

@@ -25,9 +25,11 @@ size_t message_builder::slot_bytes_for(uint32_t path_mtu)
     return (bytes + 63) & ~size_t(63);
 }
 
-message_builder::message_builder(const rx_descriptor& d)
+message_builder::message_builder(const rx_descriptor& d, const sample_source* source)
     : d_desc(d),
-      d_signal(d.signal),
+      d_own_source(source ? nullptr : std::make_unique<test_signal_source>(d.signal)),
+      d_source(source ? source : d_own_source.get()),
+      d_end(d.num_samples ? d.num_samples : UINT64_MAX),
       d_item(item_size(d.signal.format)),
       d_spm(d.payload_bytes / item_size(d.signal.format)),
       d_packets_per_message((d.payload_bytes + d.path_mtu - 1) / d.path_mtu),
@@ -39,15 +41,15 @@ message_builder::message_builder(const rx_descriptor& d)
 
 uint64_t message_builder::total_messages() const
 {
-    return d_desc.num_samples ? (d_desc.num_samples + d_spm - 1) / d_spm : UINT64_MAX;
+    return d_end != UINT64_MAX ? (d_end + d_spm - 1) / d_spm : UINT64_MAX;
 }
 
 uint64_t message_builder::samples_in(uint64_t message) const
 {
-    if (!d_desc.num_samples)
+    if (d_end == UINT64_MAX)
         return d_spm;
     const uint64_t first = message * d_spm;
-    return first >= d_desc.num_samples ? 0 : std::min(d_spm, d_desc.num_samples - first);
+    return first >= d_end ? 0 : std::min(d_spm, d_end - first);
 }
 
 size_t message_builder::packets_in(uint64_t message) const
@@ -59,7 +61,7 @@ size_t message_builder::packets_in(uint64_t message) const
 bool message_builder::has_immediate(uint64_t message) const
 {
     const bool last_of_burst =
-        d_desc.num_samples && message * d_spm + samples_in(message) == d_desc.num_samples;
+        d_end != UINT64_MAX && message * d_spm + samples_in(message) == d_end;
     return last_of_burst ||
            (d_desc.notify_interval && (message + 1) % d_desc.notify_interval == 0);
 }
@@ -71,7 +73,7 @@ bool message_builder::ack_requested(uint64_t message) const
     // The last message of a burst too: the device must learn that the burst arrived
     // whole, and a lost tail is found by the timer that waits for this ACK.
     const bool last_of_burst =
-        d_desc.num_samples && message * d_spm + samples_in(message) == d_desc.num_samples;
+        d_end != UINT64_MAX && message * d_spm + samples_in(message) == d_end;
     return last_of_burst || (message + 1) % d_ack_every == 0;
 }
 
@@ -149,7 +151,7 @@ size_t message_builder::emit(const resend& r,
         if (r.zeros)
             std::memset(packet + headers, 0, bytes);
         else
-            d_signal.generate(
+            d_source->generate(
                 first_sample + offset / d_item, bytes / d_item, packet + headers);
         outgoing_packet& p = out[built];
         p = outgoing_packet{};
@@ -166,11 +168,12 @@ size_t message_builder::emit(const resend& r,
     return built;
 }
 
-std::unique_ptr<packetizer> make_packetizer(const rx_descriptor& d)
+std::unique_ptr<packetizer> make_packetizer(const rx_descriptor& d,
+                                            const sample_source* source)
 {
     if (d.transport == regs::transport_type::udp)
-        return std::make_unique<udp_sample_builder>(d);
-    return std::make_unique<message_builder>(d);
+        return std::make_unique<udp_sample_builder>(d, source);
+    return std::make_unique<message_builder>(d, source);
 }
 
 } // namespace emu

@@ -10,8 +10,9 @@
 
 #include "packetizer.h"
 #include "rx_descriptor.h"
-#include <gnuradio/rdma/test_signal.h>
+#include "sample_source.h"
 #include "wire.h"
+#include <memory>
 
 namespace gr {
 namespace rdma {
@@ -36,7 +37,9 @@ public:
     //! RC: the host is asked for an ACK about once per this many packets.
     static constexpr size_t ack_packets = 16;
 
-    explicit message_builder(const rx_descriptor& d);
+    //! Messages of \p d's samples from \p source (null: \p d's test signal).
+    explicit message_builder(const rx_descriptor& d,
+                             const sample_source* source = nullptr);
 
     //! Bytes a packet slot needs (headroom + headers + payload + pad + ICRC).
     static size_t slot_bytes_for(uint32_t path_mtu);
@@ -60,6 +63,7 @@ public:
                  outgoing_packet* out) override;
     //! PSNs follow from the message number: nothing to consume.
     void skip(uint64_t) override {}
+    void end_at(uint64_t samples) override { d_end = samples; }
     size_t rebuild(const resend& r,
                    uint8_t* slots,
                    size_t slot_bytes,
@@ -73,7 +77,9 @@ private:
                 outgoing_packet* out);
 
     const rx_descriptor d_desc;
-    const test_signal d_signal;
+    std::unique_ptr<sample_source> d_own_source; // without one given
+    const sample_source* const d_source;
+    uint64_t d_end; // samples of the run: RX_NUM_SAMPLES, or UINT64_MAX (continuous)
     const size_t d_item;
     const uint64_t d_spm;
     const uint64_t d_packets_per_message; // of a whole message: PSN stride

@@ -46,6 +46,9 @@ public:
                          outgoing_packet* out) = 0;
     //! Account for a message lost before the wire (sequence numbers move on).
     virtual void skip(uint64_t message) = 0;
+    //! End the run after \p samples samples, as a finite burst of that many (a timed
+    //! STOP): no message built yet may hold a sample at or after it.
+    virtual void end_at(uint64_t samples) = 0;
 
     //! RC: whether the last packet of \p message asks the host for an ACK (AckReq).
     virtual bool ack_requested(uint64_t /*message*/) const { return false; }
@@ -72,8 +75,12 @@ public:
     }
 };
 
-//! The packetizer for \p d's transport (RoCEv2 WRITE messages, UC or RC).
-std::unique_ptr<packetizer> make_packetizer(const rx_descriptor& d);
+class sample_source;
+
+//! The packetizer for \p d's transport (RoCEv2 WRITE messages, UC or RC), filling
+//! messages from \p source (null: \p d's test signal).
+std::unique_ptr<packetizer> make_packetizer(const rx_descriptor& d,
+                                            const sample_source* source = nullptr);
 
 } // namespace emu
 } // namespace rdma

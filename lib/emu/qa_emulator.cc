@@ -162,8 +162,9 @@ public:
                            b.axi.write32(regs::emu_reg(0, regs::emu::signal), 9);
                        }) == axioe::status::slverr);
         // A burst that runs into a hole fails as a whole and writes nothing.
-        const uint32_t words[2] = { 11, 22 };
-        CPPUNIT_ASSERT(code_of([&] { b.axi.write(regs::scratch, words, 2); }) ==
+        // (SCRATCH, ID_NUM_RF_CHANNELS, then the first hole of the identity block.)
+        const uint32_t words[3] = { 11, 22, 33 };
+        CPPUNIT_ASSERT(code_of([&] { b.axi.write(regs::scratch, words, 3); }) ==
                        axioe::status::decerr);
         CPPUNIT_ASSERT_EQUAL(0xCAFEF00Du, b.axi.read32(regs::scratch));
     }

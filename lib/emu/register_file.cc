@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "device_clock.h"
 #include "register_file.h"
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace gr {
@@ -64,8 +64,10 @@ void reset_words(block b, std::array<uint32_t, N>& words)
     }
 }
 
-regs::identity_values
-identity_of(const device_identity& id, size_t links, size_t rx_streams)
+regs::identity_values identity_of(const device_identity& id,
+                                  size_t links,
+                                  size_t rx_streams,
+                                  size_t rf_channels)
 {
     regs::identity_values v;
     v.capabilities = id.capabilities;
@@ -76,7 +78,17 @@ identity_of(const device_identity& id, size_t links, size_t rx_streams)
     v.formats = (1u << regs::format::sc16) | (1u << regs::format::fc32);
     v.serial = id.serial;
     v.max_burst_words = id.max_burst_words;
+    v.num_rf_channels =
+        id.capabilities & regs::cap::rf ? static_cast<uint32_t>(rf_channels) : 0;
     return v;
+}
+
+// A float32 register of the scene: a deviation or an amplitude.
+bool valid_level(uint32_t bits)
+{
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return std::isfinite(f) && f >= 0;
 }
 
 } // namespace
@@ -84,12 +96,18 @@ identity_of(const device_identity& id, size_t links, size_t rx_streams)
 register_file::register_file(const device_identity& identity,
                              std::vector<link_info> links,
                              std::vector<rx_engine*> engines,
-                             metadata_sender* metadata)
+                             metadata_sender* metadata,
+                             device_radio radio)
     : d_identity(identity),
-      d_identity_values(identity_of(identity, links.size(), engines.size())),
+      d_identity_values(
+          identity_of(identity, links.size(), engines.size(), radio.channels.size())),
       d_links(std::move(links)),
       d_engines(std::move(engines)),
       d_metadata(metadata),
+      d_own_clock(radio.clock ? nullptr : std::make_unique<device_clock>()),
+      d_clock(radio.clock ? *radio.clock : *d_own_clock),
+      d_channels(std::move(radio.channels)),
+      d_commands(radio.commands),
       d_ownership(identity.capabilities & regs::cap::ownership),
       d_logger(make_logger("emulator registers")),
       d_link_weight(d_links.size(), uint32_t(regs::named("LINK_WEIGHT").reset_value)),
@@ -98,7 +116,8 @@ register_file::register_file(const device_identity& identity,
       d_log_cursor(d_engines.size()),
       d_owners(d_engines.size()),
       d_run_started(d_engines.size(), false),
-      d_refusal(d_engines.size(), regs::error_code::none)
+      d_refusal(d_engines.size(), regs::error_code::none),
+      d_rf_freq_lo(d_channels.size(), 0)
 {
     for (unsigned st = 0; st < d_engines.size(); st++)
         reset_descriptor(st);
@@ -112,9 +131,13 @@ void register_file::reset_descriptor(unsigned s)
 
 regs::decoded_address register_file::decode(uint32_t address) const
 {
-    regs::decoded_address a =
-        regs::decode(address, d_identity.capabilities, d_links.size(), d_engines.size());
-    if (a.where == block::metadata && !d_metadata)
+    regs::decoded_address a = regs::decode(address,
+                                           d_identity.capabilities,
+                                           d_links.size(),
+                                           d_engines.size(),
+                                           d_channels.size());
+    if ((a.where == block::metadata && !d_metadata) ||
+        (a.where == block::command_queue && !d_commands))
         a.reg = nullptr;
     return a;
 }
@@ -122,7 +145,16 @@ regs::decoded_address register_file::decode(uint32_t address) const
 register_file::snapshot register_file::take_snapshot() const
 {
     snapshot snap;
-    snap.time_ns = device_time_ns();
+    snap.time_ns = d_clock.now();
+    snap.last_pps_ns = d_clock.last_pps();
+    snap.clock_status = d_clock.status();
+    for (const rf_channel* c : d_channels)
+        snap.rf.push_back(c->read());
+    if (d_commands) {
+        snap.cmd_status = d_commands->status();
+        snap.cmd_executed = d_commands->executed();
+        snap.cmd_late = d_commands->late();
+    }
     for (const rx_engine* e : d_engines) {
         snap.counters.push_back(e->counters());
         snap.status.push_back(e->status());
@@ -214,17 +246,24 @@ status register_file::write(const socket_address& client,
             return status::decerr;
     if (touches_owner_registers(address, count, fixed))
         return write_owner(client, address, words, count, fixed);
-    // Nor does a burst that touches anything another client owns.
+    // Nor does a burst that touches anything another client owns, or pushes a command
+    // for it.
     for (size_t i = 0; i < count; i++)
         if (refused(client, fixed ? address : address + 4 * uint32_t(i), true))
             return status::not_owner;
+    if (push_refused(client, address, words, count, fixed))
+        return status::not_owner;
     // The metadata block applies a burst at one instant (destination and port together).
     if (decode(address).where == block::metadata)
         return d_metadata->write_registers(
             address - regs::metadata_base, words, count, fixed);
     for (size_t i = 0; i < count; i++) {
+        const regs::decoded_address a =
+            decode(fixed ? address : address + 4 * uint32_t(i));
+        const bool command =
+            a.where == block::command_queue && a.reg->mode != regs::access::ro;
         const status st =
-            write_one(decode(fixed ? address : address + 4 * uint32_t(i)), words[i]);
+            command ? write_command(client, a.offset, words[i]) : write_one(a, words[i]);
         if (st != status::okay)
             return st;
     }
@@ -249,9 +288,7 @@ status register_file::read_one(const socket_address& client,
             regs::identity_fields.read_word(d_identity_values, a.offset, value);
         return status::okay;
     case block::clock:
-        value = a.offset == a.reg->offset ? regs::low_word(snap.time_ns)
-                                          : regs::high_word(snap.time_ns);
-        return status::okay;
+        return read_clock(a, snap, value);
     case block::link:
         regs::link_fields.read_word(snap.links[a.index], a.offset, value);
         return status::okay;
@@ -265,6 +302,27 @@ status register_file::read_one(const socket_address& client,
             value = static_cast<uint32_t>(d_engines[a.index]->faults().size());
         else
             value = d_emu_words[a.index][a.offset / 4];
+        return status::okay;
+    case block::rf:
+        regs::rf_fields.read_word(snap.rf[a.index], a.offset, value);
+        return status::okay;
+    case block::command_queue:
+        switch (a.offset + regs::cmdq_base) {
+        case regs::cmd::status:
+            value = snap.cmd_status;
+            break;
+        case regs::cmd::executed:
+            value = snap.cmd_executed;
+            break;
+        case regs::cmd::late:
+            value = snap.cmd_late;
+            break;
+        default: // the staging registers, as written
+            value = d_staged[a.offset / 4];
+        }
+        return status::okay;
+    case block::scene:
+        regs::scene_fields.read_word(d_scene, a.offset, value);
         return status::okay;
     }
     return status::decerr;
@@ -334,6 +392,12 @@ status register_file::write_one(const regs::decoded_address& a, uint32_t value)
         return write_rx(a.index, a.offset, value);
     case block::emulator:
         return write_emu(a.index, a.offset, value);
+    case block::clock:
+        return write_clock(a.offset, value);
+    case block::rf:
+        return write_rf(a.index, a.offset, value);
+    case block::scene:
+        return write_scene(a.offset, value);
     default:
         return status::slverr;
     }
@@ -364,13 +428,32 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
     if (reg == regs::rx::start_time_lo || reg == regs::rx::start_time_hi)
         d_run_started[s] = false;
     d_rx_words[s][reg / 4] = value;
+    if (reg == regs::rx::rate_den) // the second of the pair: the rate the device makes
+        apply_master_clock(s);
     return status::okay;
+}
+
+void register_file::apply_master_clock(unsigned s)
+{
+    // With a master clock M the device makes M / d for an integer d >= 1: the d nearest
+    // to M / requested (halves up). A rate of 0 is left for START to refuse.
+    const uint64_t m = d_identity.master_clock_hz;
+    uint32_t& num = d_rx_words[s][regs::rx::rate_num / 4];
+    uint32_t& den = d_rx_words[s][regs::rx::rate_den / 4];
+    if (m == 0 || num == 0 || den == 0)
+        return;
+    using u128 = unsigned __int128;
+    const u128 d = (u128(2) * m * den + num) / (u128(2) * num);
+    num = static_cast<uint32_t>(m);
+    den = static_cast<uint32_t>(std::clamp<u128>(d, 1, UINT32_MAX));
 }
 
 status register_file::start(unsigned s)
 {
     rx_engine& engine = *d_engines[s];
-    const rx_descriptor d = rx_descriptor_of(s);
+    apply_master_clock(s); // also a pair written other than NUM, then DEN
+    rx_descriptor d = rx_descriptor_of(s);
+    d.scene = d_scene; // a run sees the scene as START finds it
     // Checked in the order of docs/register-map.md: busy, the descriptor (the engine
     // does both), then the time. A START_TIME already past is refused: the device
     // cannot take the samples that are gone, and starting "now" instead would break the
@@ -378,7 +461,7 @@ status register_file::start(unsigned s)
     const bool running = engine.status() & regs::status::running;
     const unsigned link_mtu = d_links.empty() ? 0 : d_links[0].mtu;
     if (!running && validate(d, link_mtu) == regs::error_code::none &&
-        d.start_time_ns != 0 && d.start_time_ns < device_time_ns()) {
+        d.start_time_ns != 0 && d.start_time_ns < d_clock.now()) {
         d_refusal[s] = regs::error_code::start_time_passed;
         return status::slverr;
     }
@@ -393,7 +476,10 @@ status register_file::start(unsigned s)
 
 status register_file::write_emu(unsigned s, uint32_t reg, uint32_t value)
 {
-    if (reg == regs::emu::signal && value > regs::signal::extremes)
+    // The scene needs the RF channels (and sees them through the scene block).
+    const uint32_t last_signal =
+        d_channels.empty() ? regs::signal::extremes : regs::signal_scene;
+    if (reg == regs::emu::signal && value > last_signal)
         return status::slverr;
     if ((reg == regs::emu::loss_ppm || reg == regs::emu::duplicate_ppm ||
          reg == regs::emu::corrupt_ppm || reg == regs::emu::delay_ppm) &&
@@ -404,6 +490,173 @@ status register_file::write_emu(unsigned s, uint32_t reg, uint32_t value)
     if (d_engines[s]->status() & regs::status::running)
         return status::slverr;
     d_emu_words[s][reg / 4] = value;
+    return status::okay;
+}
+
+// ---- The radio (docs/radio.md) ---------------------------------------------------
+
+status register_file::read_clock(const regs::decoded_address& a,
+                                 const snapshot& snap,
+                                 uint32_t& value) const
+{
+    namespace cs = regs::clock_set;
+    const bool high = a.offset != a.reg->offset;
+    switch (a.reg->offset + regs::address_of(block::clock, 0, 0)) {
+    case regs::clock_time_ns_lo:
+        value = high ? regs::high_word(snap.time_ns) : regs::low_word(snap.time_ns);
+        return status::okay;
+    case cs::last_pps_lo:
+        value =
+            high ? regs::high_word(snap.last_pps_ns) : regs::low_word(snap.last_pps_ns);
+        return status::okay;
+    case cs::status:
+        value = snap.clock_status;
+        return status::okay;
+    case cs::clock_sources:
+    case cs::time_sources:
+        value = device_clock::available_sources;
+        return status::okay;
+    case cs::clock_source:
+        value = d_clock.clock_source();
+        return status::okay;
+    case cs::time_source:
+        value = d_clock.time_source();
+        return status::okay;
+    }
+    return status::decerr;
+}
+
+status register_file::write_clock(uint32_t reg, uint32_t value)
+{
+    namespace cs = regs::clock_set;
+    switch (regs::address_of(block::clock, 0, reg)) {
+    case cs::now_lo:
+        d_set_now_lo = value;
+        return status::okay;
+    case cs::now_lo + 4:
+        d_clock.set_now(regs::join_words(d_set_now_lo, value));
+        break;
+    case cs::pps_lo:
+        d_set_pps_lo = value;
+        return status::okay;
+    case cs::pps_lo + 4:
+        d_clock.set_at_next_pps(regs::join_words(d_set_pps_lo, value));
+        break;
+    case cs::clock_source:
+        return d_clock.set_clock_source(value) ? status::okay : status::slverr;
+    case cs::time_source:
+        return d_clock.set_time_source(value) ? status::okay : status::slverr;
+    default:
+        return status::slverr;
+    }
+    // The queued commands' times now fall on other instants of the oscillator.
+    if (d_commands)
+        d_commands->clock_changed();
+    return status::okay;
+}
+
+status register_file::write_rf(unsigned c, uint32_t reg, uint32_t value)
+{
+    rf_channel& ch = *d_channels[c];
+    switch (reg) {
+    case regs::rf::freq_lo:
+        d_rf_freq_lo[c] = value;
+        return status::okay;
+    case regs::rf::freq_lo + 4: // tunes with the high word, as a 64-bit value written
+        ch.tune(regs::join_words(d_rf_freq_lo[c], value), 0);
+        return status::okay;
+    case regs::rf::gain:
+        ch.set_gain(static_cast<int32_t>(value), 0);
+        return status::okay;
+    case regs::rf::bandwidth:
+        ch.set_bandwidth(value);
+        return status::okay;
+    case regs::rf::antenna:
+        return ch.set_antenna(value) ? status::okay : status::slverr;
+    default:
+        return status::slverr;
+    }
+}
+
+status
+register_file::write_command(const socket_address& client, uint32_t reg, uint32_t value)
+{
+    const uint32_t at = regs::cmdq_base + reg;
+    if (at != regs::cmd::push) {
+        if (at > regs::cmd::push) // CMD_PUSH is the last writable register
+            return status::slverr;
+        d_staged[reg / 4] = value;
+        return status::okay;
+    }
+    if (value == regs::cmd::op::clear) {
+        // Not the commands for what another client owns: those are its owner's.
+        uint32_t mine = 0;
+        for (unsigned s = 0; s < d_engines.size() && s < 32; s++)
+            mine |= owned_by_other(s, client) ? 0 : 1u << s;
+        d_commands->clear(mine);
+        return status::okay;
+    }
+    if (value != regs::cmd::op::push)
+        return status::slverr;
+    command_queue::command c;
+    c.time_ns = regs::join_words(d_staged[0], d_staged[1]);
+    c.address = d_staged[2];
+    c.data = regs::join_words(d_staged[3], d_staged[4]);
+    return d_commands->push(c) == regs::cmd::error::none ? status::okay : status::slverr;
+}
+
+bool register_file::push_refused(const socket_address& client,
+                                 uint32_t address,
+                                 const uint32_t* words,
+                                 size_t count,
+                                 bool fixed)
+{
+    // A PUSH for a channel or stream another client owns, with CMD_ADDR as it will be
+    // when the PUSH executes (the burst usually writes it just before).
+    if (!d_commands || !d_ownership)
+        return false;
+    std::array<uint32_t, 5> staged = d_staged;
+    for (size_t i = 0; i < count; i++) {
+        const uint32_t at = fixed ? address : address + 4 * uint32_t(i);
+        if (at >= regs::cmd::time_lo && at < regs::cmd::push) {
+            staged[(at - regs::cmd::time_lo) / 4] = words[i];
+            continue;
+        }
+        if (at != regs::cmd::push || words[i] != regs::cmd::op::push)
+            continue;
+        command_queue::command c;
+        c.time_ns = regs::join_words(staged[0], staged[1]);
+        c.address = staged[2];
+        c.data = regs::join_words(staged[3], staged[4]);
+        unsigned s = 0;
+        if (d_commands->check(c, s) == regs::cmd::error::none && s < d_engines.size() &&
+            owned_by_other(s, client)) {
+            d_commands->refuse(regs::cmd::error::not_owner);
+            return true;
+        }
+    }
+    return false;
+}
+
+status register_file::write_scene(uint32_t reg, uint32_t value)
+{
+    const uint32_t at = regs::scene_base + reg;
+    if (at == regs::scene::tones && value > regs::scene::max_tones)
+        return status::slverr;
+    const bool level = at == regs::scene::noise ||
+                       (at >= regs::scene::tone_base &&
+                        (at - regs::scene::tone_base) % regs::scene::tone_stride ==
+                            regs::scene::tone_amplitude);
+    if (level && !valid_level(value))
+        return status::slverr;
+    uint32_t words[2];
+    const regs::register_info& r = *regs::covering(block::scene, reg);
+    // One word of a field: the other as it is.
+    regs::scene_fields.read_word(d_scene, r.offset, words[0]);
+    if (r.bits == 64)
+        regs::scene_fields.read_word(d_scene, r.offset + 4, words[1]);
+    words[(reg - r.offset) / 4] = value;
+    regs::scene_fields.unpack(words, r.offset, r.words(), d_scene);
     return status::okay;
 }
 
@@ -471,21 +724,30 @@ bool register_file::refused(const socket_address& client,
         return false;
     const regs::decoded_address a = decode(address);
     // A stream's RX and extension blocks: every write, and the reads the table marks
-    // owner-only, are the owner's.
+    // owner-only, are the owner's. So are the writes to its RF channel.
     if (a.where == block::rx || a.where == block::emulator)
         return owned_by_other(a.index, client) && (is_write || owner_only(a));
-    if (is_write && a.where == block::metadata) {
-        // One metadata destination per device: only an owner may redirect it, unless
-        // nobody owns anything (a device without owners behaves as before).
-        bool any_owned = false;
-        for (const owner& o : d_owners) {
-            if (o.owned && o.client == client)
-                return false;
-            any_owned = any_owned || o.owned;
-        }
-        return any_owned;
+    if (a.where == block::rf)
+        return is_write && owned_by_other(a.index, client);
+    // What acts on every stream: the metadata destination, the device time and its
+    // references, the scene.
+    const bool device_wide =
+        a.where == block::metadata || a.where == block::scene ||
+        (a.where == block::clock && a.reg && (a.reg->capability & regs::cap::time_set));
+    return is_write && device_wide && device_wide_write_refused(client);
+}
+
+bool register_file::device_wide_write_refused(const socket_address& client) const
+{
+    // Only an owner may write it, unless nobody owns anything (a device without owners
+    // behaves as before).
+    bool any_owned = false;
+    for (const owner& o : d_owners) {
+        if (o.owned && o.client == client)
+            return false;
+        any_owned = any_owned || o.owned;
     }
-    return false;
+    return any_owned;
 }
 
 bool register_file::touches_owner_registers(uint32_t address,

@@ -12,7 +12,10 @@
 #include "../regs/register_fields.h"
 #include "../regs/register_map.h"
 #include "../util/log.h"
+#include "command_queue.h"
+#include "device_clock.h"
 #include "metadata_sender.h"
+#include "rf_channel.h"
 #include "rx_engine.h"
 #include <array>
 #include <atomic>
@@ -31,6 +34,17 @@ struct device_identity {
     uint32_t fifo_us = rx_descriptor{}.fifo_us; //!< RX_FIFO_US of every stream
     //! ID_MAX_BURST_WORDS; the AXIoE server must refuse longer bursts (axioe::server).
     uint32_t max_burst_words = axioe::max_burst_words;
+    //! Master clock in Hz: rates are master_clock_hz / d for an integer d (written
+    //! RATE_NUM/RATE_DEN are replaced by the nearest); 0: every rational rate.
+    uint32_t master_clock_hz = 0;
+};
+
+//! The radio behind the register file (docs/radio.md); a part left out answers DECERR
+//! (its capability must be left out of the identity too).
+struct device_radio {
+    device_clock* clock = nullptr;     //!< null: a clock of the register file's own
+    std::vector<rf_channel*> channels; //!< RF channel s of RX stream s (CAP_RF)
+    command_queue* commands = nullptr; //!< CAP_COMMAND_QUEUE
 };
 
 //! What a link counts (LINK_TX_PACKETS, LINK_TX_BYTES, LINK_RX_PACKETS), since reset.
@@ -67,11 +81,13 @@ struct link_info {
 class register_file : public axioe::register_target
 {
 public:
-    //! \p metadata (may be null): the metadata channel behind the metadata block.
+    //! \p metadata (may be null): the metadata channel behind the metadata block;
+    //! \p radio: the clock, RF channels and command queue (map 1.3).
     register_file(const device_identity& identity,
                   std::vector<link_info> links,
                   std::vector<rx_engine*> engines,
-                  metadata_sender* metadata = nullptr);
+                  metadata_sender* metadata = nullptr,
+                  device_radio radio = {});
 
     axioe::status read(const socket_address& client,
                        uint32_t address,
@@ -103,6 +119,12 @@ private:
 
     struct snapshot {
         uint64_t time_ns = 0;
+        uint64_t last_pps_ns = 0;
+        uint32_t clock_status = 0;
+        std::vector<regs::rf_values> rf;
+        uint32_t cmd_status = 0;
+        uint32_t cmd_executed = 0;
+        uint32_t cmd_late = 0;
         std::vector<rx_counters> counters;
         std::vector<uint32_t> status;
         std::vector<uint64_t> start_time_ns;
@@ -132,6 +154,21 @@ private:
     axioe::status write_rx(unsigned s, uint32_t reg, uint32_t value);
     axioe::status start(unsigned s);
     axioe::status write_emu(unsigned s, uint32_t reg, uint32_t value);
+    // The radio (docs/radio.md).
+    axioe::status read_clock(const regs::decoded_address& a,
+                             const snapshot& snap,
+                             uint32_t& value) const;
+    axioe::status write_clock(uint32_t reg, uint32_t value);
+    axioe::status write_rf(unsigned c, uint32_t reg, uint32_t value);
+    axioe::status
+    write_command(const socket_address& client, uint32_t reg, uint32_t value);
+    axioe::status write_scene(uint32_t reg, uint32_t value);
+    bool push_refused(const socket_address& client,
+                      uint32_t address,
+                      const uint32_t* words,
+                      size_t count,
+                      bool fixed);
+    void apply_master_clock(unsigned s);
     bool is_fault_log(const regs::decoded_address& a) const;
     axioe::status read_fault_log(unsigned s, uint32_t& value);
 
@@ -140,6 +177,7 @@ private:
     int64_t expire_leases(int64_t now_ns);
     bool refused(const socket_address& client, uint32_t address, bool is_write) const;
     bool owned_by_other(unsigned s, const socket_address& client) const;
+    bool device_wide_write_refused(const socket_address& client) const;
     bool touches_owner_registers(uint32_t address, size_t count, bool fixed) const;
     axioe::status write_owner(const socket_address& client,
                               uint32_t address,
@@ -163,6 +201,10 @@ private:
     const std::vector<link_info> d_links;
     const std::vector<rx_engine*> d_engines;
     metadata_sender* const d_metadata;
+    const std::unique_ptr<device_clock> d_own_clock; // without a device clock given
+    device_clock& d_clock;
+    const std::vector<rf_channel*> d_channels;
+    command_queue* const d_commands;
     const bool d_ownership; // cap::ownership
     logger_ptr d_logger;
 
@@ -178,6 +220,14 @@ private:
     // Why the register file itself refused the last START (its time had passed), or 0:
     // RX_STATUS then reads that error instead of the engine's.
     std::vector<uint32_t> d_refusal;
+    // A 64-bit register that acts (RF_FREQ, CLOCK_SET_*) acts when its high word is
+    // written, with the low word written before it.
+    std::vector<uint32_t> d_rf_freq_lo;
+    uint32_t d_set_now_lo = 0;
+    uint32_t d_set_pps_lo = 0;
+    // The command queue's staging registers: CMD_TIME lo/hi, CMD_ADDR, CMD_DATA lo/hi.
+    std::array<uint32_t, 5> d_staged{};
+    regs::scene_values d_scene; // EMU_SCENE_*, latched by each START
 };
 
 } // namespace emu

@@ -25,13 +25,15 @@ constexpr uint32_t rx_source_qpn(unsigned stream) { return 0x100 + stream; }
 /*!
  * An RX stream descriptor as the host programs it (regs::rx_descriptor, the registers
  * of the RX block the host shares with the device), and what the emulator adds: its
- * FIFO depth, its test signal and its impairments (the emulator extension block).
+ * FIFO depth, its test signal and its impairments (the emulator extension block), and
+ * the device's RF scene.
  * signal.format is the generator's copy of format: the register file sets both.
  */
 struct rx_descriptor : regs::rx_descriptor {
     uint32_t fifo_us = 30000; //!< device FIFO depth: later samples overflow
     test_signal_config signal;
     impairment_config impairments;
+    regs::scene_values scene; //!< the RF scene as START found it (EMU_SIGNAL 7)
 };
 
 //! Why \p d cannot be streamed over a link of \p link_mtu bytes (regs::error_code).

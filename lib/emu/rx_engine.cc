@@ -7,7 +7,6 @@
 
 #include "../meta/metadata_packet.h"
 #include "../regs/register_map.h"
-#include "device_clock.h"
 #include "message_builder.h"
 #include "rx_engine.h"
 #include "udp_sample_builder.h"
@@ -78,8 +77,16 @@ uint32_t validate(const rx_descriptor& d, unsigned link_mtu)
 rx_engine::rx_engine(unsigned index,
                      wire& link,
                      metadata_sink* metadata,
-                     ack_receiver* acks)
-    : d_index(index), d_link(link), d_metadata(metadata), d_acks(acks)
+                     ack_receiver* acks,
+                     const engine_radio& radio)
+    : d_index(index),
+      d_link(link),
+      d_metadata(metadata),
+      d_acks(acks),
+      d_own_clock(radio.clock ? nullptr : std::make_unique<device_clock>()),
+      d_clock(radio.clock ? *radio.clock : *d_own_clock),
+      d_channel(radio.channel),
+      d_commands(radio.commands)
 {
     d_thread.launch("emu-rx" + std::to_string(d_index),
                     [this](stream_thread::lock_type& lock) { stream(lock); });
@@ -108,8 +115,17 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     }
     // Wait for the thread to leave the previous run before handing it a new one.
     d_thread.wait_idle(lock);
+    const uint64_t t0 = d.start_time_ns ? d.start_time_ns : d_clock.now();
+    d_mono_t0_ns = d_clock.oscillator_at(t0);
     d_desc = d;
-    d_builder = make_packetizer(d);
+    d_end = d.num_samples ? d.num_samples : UINT64_MAX;
+    d_stop_request = UINT64_MAX;
+    d_rc.reset(); // it uses the builder, which uses the source
+    d_builder.reset();
+    if (d_channel) // before the source reads its tunings
+        d_channel->begin_run(t0, d.rate_num, d.rate_den);
+    d_source = make_sample_source(d, t0, d_channel);
+    d_builder = make_packetizer(d, d_source.get());
     d_plan = std::make_unique<impairment_plan>(d.impairments);
     d_slot_bytes = d.transport == regs::transport_type::udp
                        ? udp_sample_builder::slot_bytes_for(d.payload_bytes)
@@ -128,14 +144,10 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_held.reserve(max_held_messages);
     d_faults.clear();
     d_rc_stats.clear();
-    d_rc.reset();
     if (d.transport == regs::transport_type::rc)
         d_rc = std::make_unique<rc_requester>(
             d_index, d, *d_builder, *d_acks, d_metadata, d_rc_stats, max_batch_packets);
 
-    const uint64_t now = device_time_ns();
-    const uint64_t t0 = d.start_time_ns ? d.start_time_ns : now;
-    d_mono_t0_ns = monotonic_ns() + static_cast<int64_t>(t0 - now);
     d_start_time_ns = t0;
     d_next_message = 0;
     for (auto* c : { &d_packets_sent,
@@ -162,6 +174,68 @@ void rx_engine::stop()
     if (status & regs::status::running)
         account_unsent(monotonic_ns());
     d_status = status & ~regs::status::running;
+    if (d_channel) // also a run the thread never took up
+        d_channel->end_run();
+}
+
+void rx_engine::stop_at(uint64_t at_ns)
+{
+    stream_thread::lock_type lock = d_thread.lock();
+    if (!d_thread.running())
+        return;
+    // The first sample taken at or after at_ns: the smallest k with t0 + k / rate >=
+    // at_ns. The rate and t0 do not change while the run lasts.
+    using u128 = unsigned __int128;
+    const uint64_t t0 = d_start_time_ns.load();
+    uint64_t k = 0;
+    if (at_ns > t0) {
+        const u128 den = u128(d_desc.rate_den) * 1000000000u;
+        k = static_cast<uint64_t>((u128(at_ns - t0) * d_desc.rate_num + den - 1) / den);
+    }
+    uint64_t current = d_stop_request.load();
+    while (k < current && !d_stop_request.compare_exchange_weak(current, k)) {
+    }
+    d_thread.poke(lock); // the last message may be due earlier now
+}
+
+bool rx_engine::apply_stop_request()
+{
+    // Messages built are never taken back: the run ends at the request or after the
+    // last message built, whichever is later.
+    const uint64_t request = d_stop_request.exchange(UINT64_MAX);
+    if (request == UINT64_MAX)
+        return false;
+    const uint64_t end =
+        std::max(request, d_next_message * d_builder->samples_per_message());
+    if (end >= d_end)
+        return false;
+    d_end = end;
+    d_builder->end_at(end);
+    return true;
+}
+
+uint64_t rx_engine::device_time_of(uint64_t sample) const
+{
+    using u128 = unsigned __int128;
+    return d_start_time_ns.load() + static_cast<uint64_t>(u128(sample) * d_desc.rate_den *
+                                                          1000000000u / d_desc.rate_num);
+}
+
+bool rx_engine::run_due_commands(uint64_t end)
+{
+    // Samples below `end` are about to be computed: first the commands due by the time
+    // of the last of them (one at time T acts on the first sample at or after T, which
+    // is below `end` exactly when T <= that sample's time), then the channel learns
+    // that later changes start at `end` or after. Returns false if a STOP among them
+    // ended the run earlier: the caller looks again.
+    if (d_commands && end > 0) {
+        d_commands->run_due(d_index, device_time_of(end - 1));
+        if (apply_stop_request())
+            return false;
+    }
+    if (d_channel)
+        d_channel->advance(end);
+    return true;
 }
 
 void rx_engine::account_unsent(int64_t now_ns)
@@ -171,7 +245,7 @@ void rx_engine::account_unsent(int64_t now_ns)
     // messages not yet sent, the one still filling, and those held back). The host
     // accounts for the same samples, up to the device's final count.
     const rx_descriptor& d = d_desc;
-    const uint64_t burst = d.num_samples ? d.num_samples : UINT64_MAX;
+    const uint64_t burst = d_end;
     const uint64_t produced = std::min(samples_at(d, now_ns - d_mono_t0_ns), burst);
     const uint64_t spm = d_builder->samples_per_message();
     uint64_t samples = 0, packets = 0;
@@ -216,10 +290,17 @@ rx_counters rx_engine::counters() const
 
 void rx_engine::stream(stream_thread::lock_type& lock)
 {
+    // However the run ends, the channel's later changes are no longer the run's.
+    struct end_of_run {
+        rf_channel* channel;
+        ~end_of_run()
+        {
+            if (channel)
+                channel->end_run();
+        }
+    } end_guard{ d_channel };
     const rx_descriptor& d = d_desc;
     const uint64_t spm = d_builder->samples_per_message();
-    const uint64_t total = d_builder->total_messages();
-    const uint64_t burst = d.num_samples ? d.num_samples : UINT64_MAX;
     uint64_t& next = d_next_message;
 
     while (d_thread.running()) {
@@ -237,6 +318,10 @@ void rx_engine::stream(stream_thread::lock_type& lock)
                 continue;
             }
         }
+        // A timed STOP shortens the run to a burst; a continuous run has no last message.
+        apply_stop_request();
+        const uint64_t burst = d_end;
+        const uint64_t total = d_builder->total_messages();
         // A burst is done when all of it left and, on RC, the host acknowledged it.
         const bool all_out = next == total && d_held.empty();
         if (all_out && (!d_rc || d_rc->finished())) {
@@ -251,7 +336,7 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         // (A continuous stream has no last message: before its START_TIME nothing is
         // ready, not everything.)
         const uint64_t ready =
-            d.num_samples && produced == d.num_samples ? total : produced / spm;
+            burst != UINT64_MAX && produced == burst ? total : produced / spm;
         if ((next >= ready && next < total) || all_out) {
             int64_t sleep_ns = INT64_MAX; // all out: only the ACKs are awaited
             if (next < total) {
@@ -266,6 +351,10 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         // Build and send a batch without holding the lock: STOP waits for the thread to
         // leave the run, and nothing the thread uses changes while running.
         lock.unlock();
+        if (!run_due_commands(std::min(ready * spm, burst))) {
+            lock.lock(); // a STOP ended the run earlier than `ready`
+            continue;
+        }
         const size_t count = fill_batch(next, ready, total);
         const size_t sent = send_all(count, lock);
         account_sent(sent);
@@ -332,8 +421,8 @@ bool rx_engine::overflowed(uint64_t message) const
     // late when its host is busy; a host judging packets by the clock must not then
     // mistake a late packet for a lost one.
     const rx_descriptor& d = d_desc;
-    const uint64_t produced = std::min((message + 1) * d_builder->samples_per_message(),
-                                       d.num_samples ? d.num_samples : UINT64_MAX);
+    const uint64_t produced =
+        std::min((message + 1) * d_builder->samples_per_message(), d_end);
     const int64_t late = monotonic_ns() - d_mono_t0_ns - time_of(d, produced);
     return late > static_cast<int64_t>(d.fifo_us) * 1000;
 }

@@ -9,11 +9,15 @@
 #define INCLUDED_RDMA_EMU_RX_ENGINE_H
 
 #include "ack_receiver.h"
+#include "command_queue.h"
+#include "device_clock.h"
 #include "impairments.h"
 #include "metadata_sink.h"
 #include "packetizer.h"
 #include "rc_requester.h"
+#include "rf_channel.h"
 #include "rx_descriptor.h"
+#include "sample_source.h"
 #include "stream_thread.h"
 #include "wire.h"
 #include <array>
@@ -26,6 +30,14 @@ namespace gr {
 namespace rdma {
 namespace emu {
 
+//! The radio an RX engine works with (docs/radio.md); any may be null (tests of the
+//! wire): then the engine keeps a clock of its own, and no channel or command acts.
+struct engine_radio {
+    const device_clock* clock = nullptr; //!< the device clock
+    rf_channel* channel = nullptr;       //!< the stream's RF channel
+    timed_commands* commands = nullptr;  //!< the command queue
+};
+
 /*!
  * The RX engine of one stream: the SDR's network logic. Paced by the device clock at
  * the sample rate, it hands every message to the wire as its packetizer cuts it,
@@ -33,8 +45,14 @@ namespace emu {
  * address) to first transmissions and recording each in a fault log. With transport
  * RC its rc_requester hears the host's ACK/NAKs and resends (go-back-N) before anything
  * new leaves. It runs on its own thread, "emu-rx<index>", charged to the device.
+ *
+ * Samples come from the run's sample_source: the test signal, or the RF scene through
+ * the stream's RF channel. Before it computes samples the engine runs the queued
+ * commands due by their time and tells the channel how far it computes, so a timed
+ * retune or STOP acts at its exact sample (docs/radio.md). Pacing follows the
+ * oscillator; the device clock only fixes the time of sample 0.
  */
-class rx_engine
+class rx_engine : public stoppable_stream
 {
 public:
     //! \p metadata (may be null) hears of starts, progress, ends and device events;
@@ -42,7 +60,8 @@ public:
     rx_engine(unsigned index,
               wire& link,
               metadata_sink* metadata = nullptr,
-              ack_receiver* acks = nullptr);
+              ack_receiver* acks = nullptr,
+              const engine_radio& radio = {});
     ~rx_engine();
     rx_engine(const rx_engine&) = delete;
     rx_engine& operator=(const rx_engine&) = delete;
@@ -54,6 +73,10 @@ public:
     //! the counters are final: what the converter produced and the link did not send
     //! counts as dropped (docs/register-map.md, RX_SAMPLES_EMITTED).
     void stop();
+    //! A timed STOP (the command queue): the run ends before its first sample taken at
+    //! or after device time \p at_ns, or before the first sample not computed yet if
+    //! that is later, and reads DONE as a finite burst that ended there.
+    void stop_at(uint64_t at_ns) override;
 
     uint32_t status() const; //!< regs::status bits and error code
     uint64_t start_time_ns() const { return d_start_time_ns.load(); }
@@ -69,6 +92,9 @@ private:
     };
 
     void stream(stream_thread::lock_type& lock);
+    bool apply_stop_request();
+    bool run_due_commands(uint64_t end);
+    uint64_t device_time_of(uint64_t sample) const;
     void account_unsent(int64_t now_ns);
     size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total);
     bool overflowed(uint64_t message) const;
@@ -84,6 +110,10 @@ private:
     wire& d_link;
     metadata_sink* const d_metadata;
     ack_receiver* const d_acks;
+    const std::unique_ptr<device_clock> d_own_clock; // without a device clock given
+    const device_clock& d_clock;
+    rf_channel* const d_channel;
+    timed_commands* const d_commands;
 
     rx_descriptor d_desc; // guarded by d_thread's lock while not running; the thread's
                           // while running
@@ -91,6 +121,8 @@ private:
     uint64_t d_next_message = 0; // the next message to send (the thread's while running)
 
     // Owned by the sending thread while running (set up by start()).
+    uint64_t d_end = UINT64_MAX;             // samples of the run; UINT64_MAX: continuous
+    std::unique_ptr<sample_source> d_source; // before d_builder, which uses it
     std::unique_ptr<packetizer> d_builder;
     std::unique_ptr<impairment_plan> d_plan;
     std::unique_ptr<rc_requester> d_rc; // transport RC only
@@ -106,6 +138,8 @@ private:
     std::vector<held_message> d_held;                  // FIFO of held messages
 
     fault_log d_faults;
+    // A timed STOP's first sample not to produce (UINT64_MAX: none), for the thread.
+    std::atomic<uint64_t> d_stop_request{ UINT64_MAX };
     std::atomic<uint32_t> d_status{ 0 };
     std::atomic<uint64_t> d_start_time_ns{ 0 };
     std::atomic<uint64_t> d_packets_sent{ 0 };

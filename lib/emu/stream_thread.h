@@ -53,11 +53,20 @@ public:
     void begin(lock_type& lock);
     //! End the run, if any; returns once the thread has left it.
     void stop();
-    //! For the run, with the lock held: wait up to \p timeout, or until a STOP.
+    //! For the run, with the lock held: wait up to \p timeout, or until a STOP or a
+    //! poke().
     template <typename duration>
     void sleep(lock_type& lock, duration timeout)
     {
-        d_wake.wait_for(lock, timeout, [this] { return !d_running; });
+        d_wake.wait_for(lock, timeout, [this] { return !d_running || d_poked; });
+        d_poked = false;
+    }
+    //! With the lock held: cut the run's sleep() short, so that it looks again at what
+    //! changed (a STOP scheduled for a sample), without ending the run.
+    void poke(lock_type&)
+    {
+        d_poked = true;
+        d_wake.notify_all();
     }
 
 private:
@@ -68,6 +77,7 @@ private:
     bool d_running = false;  // guarded by d_mutex
     bool d_shutdown = false; // guarded by d_mutex
     bool d_idle = true;      // guarded by d_mutex: the thread is not in a run
+    bool d_poked = false;    // guarded by d_mutex
     std::thread d_thread;
 };
 

@@ -24,9 +24,11 @@ bool udp_sample_builder::fits(const rx_descriptor& d, unsigned link_mtu)
     return size_t(d.payload_bytes) + header_bytes + wire::headroom <= link_mtu;
 }
 
-udp_sample_builder::udp_sample_builder(const rx_descriptor& d)
-    : d_num_samples(d.num_samples),
-      d_signal(d.signal),
+udp_sample_builder::udp_sample_builder(const rx_descriptor& d,
+                                       const sample_source* source)
+    : d_end(d.num_samples ? d.num_samples : UINT64_MAX),
+      d_own_source(source ? nullptr : std::make_unique<test_signal_source>(d.signal)),
+      d_source(source ? source : d_own_source.get()),
       d_item(item_size(d.signal.format)),
       d_spm(d.payload_bytes / item_size(d.signal.format))
 {
@@ -34,15 +36,15 @@ udp_sample_builder::udp_sample_builder(const rx_descriptor& d)
 
 uint64_t udp_sample_builder::total_messages() const
 {
-    return d_num_samples ? (d_num_samples + d_spm - 1) / d_spm : UINT64_MAX;
+    return d_end != UINT64_MAX ? (d_end + d_spm - 1) / d_spm : UINT64_MAX;
 }
 
 uint64_t udp_sample_builder::samples_in(uint64_t message) const
 {
-    if (!d_num_samples)
+    if (d_end == UINT64_MAX)
         return d_spm;
     const uint64_t first = message * d_spm;
-    return first >= d_num_samples ? 0 : std::min(d_spm, d_num_samples - first);
+    return first >= d_end ? 0 : std::min(d_spm, d_end - first);
 }
 
 size_t udp_sample_builder::build(
@@ -54,7 +56,7 @@ size_t udp_sample_builder::build(
     uint8_t* datagram = slots + wire::headroom;
     for (size_t i = 0; i < header_bytes; i++) // network byte order
         datagram[i] = static_cast<uint8_t>(message >> (8 * (header_bytes - 1 - i)));
-    d_signal.generate(message * d_spm, bytes / d_item, datagram + header_bytes);
+    d_source->generate(message * d_spm, bytes / d_item, datagram + header_bytes);
     outgoing_packet& p = out[0];
     p = outgoing_packet{};
     p.udp_payload = datagram;

@@ -10,8 +10,9 @@
 
 #include "packetizer.h"
 #include "rx_descriptor.h"
-#include <gnuradio/rdma/test_signal.h>
+#include "sample_source.h"
 #include "wire.h"
+#include <memory>
 
 namespace gr {
 namespace rdma {
@@ -35,7 +36,9 @@ class udp_sample_builder : public packetizer
 public:
     static constexpr size_t header_bytes = 8;
 
-    explicit udp_sample_builder(const rx_descriptor& d);
+    //! Datagrams of \p d's samples from \p source (null: \p d's test signal).
+    explicit udp_sample_builder(const rx_descriptor& d,
+                                const sample_source* source = nullptr);
 
     //! Bytes a packet slot needs for \p payload_bytes of samples (headroom included).
     static size_t slot_bytes_for(uint32_t payload_bytes);
@@ -55,10 +58,12 @@ public:
                  size_t slot_bytes,
                  outgoing_packet* out) override;
     void skip(uint64_t) override {} // the sequence number is the message number
+    void end_at(uint64_t samples) override { d_end = samples; }
 
 private:
-    const uint64_t d_num_samples;
-    const test_signal d_signal;
+    uint64_t d_end; // samples of the run: RX_NUM_SAMPLES, or UINT64_MAX (continuous)
+    std::unique_ptr<sample_source> d_own_source; // without one given
+    const sample_source* const d_source;
     const size_t d_item;
     const uint64_t d_spm;
 };

@@ -71,6 +71,9 @@ constexpr uint32_t antenna = 0x48;  // rw
 constexpr uint32_t antennas = 0x4C; // ro
 constexpr uint32_t status = 0x50;   // ro: bit 0 LO locked
 constexpr uint32_t block_words = 0x54 / 4;
+namespace status_bits {
+constexpr uint32_t lo_locked = 1u << 0;
+} // namespace status_bits
 } // namespace rf
 inline constexpr uint32_t rf_reg(unsigned channel, uint32_t offset)
 {
@@ -86,6 +89,9 @@ constexpr uint32_t push = 0x4014;    // wo: 1 push, 2 clear
 constexpr uint32_t status = 0x4018;  // ro
 constexpr uint32_t executed = 0x401C;
 constexpr uint32_t late = 0x4020;
+constexpr uint32_t block_bytes = 0x100;
+//! CMD_STATUS.CAPACITY of the bundled emulator.
+constexpr uint32_t emulator_capacity = 64;
 constexpr uint32_t push_words = 6; // time lo/hi, addr, data lo/hi, push
 namespace op {
 constexpr uint32_t push = 1;
@@ -131,10 +137,14 @@ inline constexpr uint32_t bq_reg(unsigned stream, uint32_t offset)
 }
 
 // ---- The emulator's RF scene (cap::emulator with cap::rf) ---------------------------
+// At 0xE000, not inside the emulator extension blocks (0xF000 + 0x100 s), whose stream 8
+// would start at 0xF800.
+constexpr uint32_t scene_base = 0xE000;
+constexpr uint32_t scene_block_bytes = 0x100;
 namespace scene {
-constexpr uint32_t tones = 0xF800; // rw, 0..max_tones
-constexpr uint32_t noise = 0xF804; // rw, float32 bits
-constexpr uint32_t tone_base = 0xF810;
+constexpr uint32_t tones = 0xE000; // rw, 0..max_tones
+constexpr uint32_t noise = 0xE004; // rw, float32 bits
+constexpr uint32_t tone_base = 0xE010;
 constexpr uint32_t tone_stride = 0x10;
 constexpr uint32_t tone_freq_lo = 0x0;  // rw 64, mHz
 constexpr uint32_t tone_amplitude = 0x8; // rw, float32 bits

@@ -42,6 +42,7 @@ struct identity_values {
     uint32_t formats = 0;
     uint64_t serial = 0;
     uint32_t max_burst_words = 0; //!< ID_MAX_BURST_WORDS
+    uint32_t num_rf_channels = 0; //!< ID_NUM_RF_CHANNELS (map 1.3)
 };
 
 //! A link block. The MAC is two registers, HI first (docs/register-map.md, "Word order").
@@ -110,6 +111,35 @@ struct impairment_values {
     uint32_t corrupt_ppm = 0;
     uint32_t delay_ppm = 0;
     uint32_t delay_messages = 0;
+};
+
+//! An RF channel block (docs/radio.md): what it reads. Frequencies in mHz, gains in
+//! milli-dB, times in ns of device time.
+struct rf_values {
+    uint64_t freq_mhz = 0;
+    uint64_t freq_time_ns = 0;
+    uint64_t freq_min_mhz = 0;
+    uint64_t freq_max_mhz = 0;
+    uint32_t freq_step_mhz = 0;
+    int32_t gain_mdb = 0;
+    uint64_t gain_time_ns = 0;
+    int32_t gain_min_mdb = 0;
+    int32_t gain_max_mdb = 0;
+    uint32_t gain_step_mdb = 0;
+    uint32_t bandwidth_hz = 0;
+    uint32_t bandwidth_min_hz = 0;
+    uint32_t bandwidth_max_hz = 0;
+    uint32_t antenna = 0;
+    uint32_t antennas = 0;
+    uint32_t status = 0; //!< rf::status_bits
+};
+
+//! The emulator's RF scene (docs/radio.md): tones at absolute RF frequencies, noise.
+struct scene_values {
+    uint32_t tones = 1;
+    float noise = 0; //!< standard deviation at 0 dB gain, full scale 1.0
+    std::array<uint64_t, scene::max_tones> freq_mhz{ 100250000000ull };
+    std::array<float, scene::max_tones> amplitude{ 0.25f };
 };
 
 //! One member of \p S and the register that holds it.
@@ -220,6 +250,36 @@ inline uint32_t mac_lo(const std::array<uint8_t, 6>& m)
 {
     return (uint32_t(m[2]) << 24) | (uint32_t(m[3]) << 16) | (uint32_t(m[4]) << 8) | m[5];
 }
+inline uint32_t float_bits(float f)
+{
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits;
+}
+inline float bits_float(uint64_t v)
+{
+    const uint32_t bits = static_cast<uint32_t>(v);
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+// Tone I of the scene: its frequency and its amplitude.
+template <unsigned I>
+constexpr field<scene_values> scene_freq(const char* name)
+{
+    return { &named(name),
+             [](const scene_values& s) -> uint64_t { return s.freq_mhz[I]; },
+             [](scene_values& s, uint64_t v) { s.freq_mhz[I] = v; } };
+}
+template <unsigned I>
+constexpr field<scene_values> scene_amplitude(const char* name)
+{
+    return { &named(name),
+             [](const scene_values& s) -> uint64_t { return float_bits(s.amplitude[I]); },
+             [](scene_values& s, uint64_t v) { s.amplitude[I] = bits_float(v); } };
+}
+
 inline void set_mac_hi(std::array<uint8_t, 6>& m, uint64_t v)
 {
     m[0] = uint8_t(v >> 8);
@@ -256,6 +316,7 @@ inline constexpr field<identity_values> identity_field_list[] = {
     detail::member<&identity_values::formats>("ID_FORMATS"),
     detail::member<&identity_values::serial>("ID_SERIAL"),
     detail::member<&identity_values::max_burst_words>("ID_MAX_BURST_WORDS"),
+    detail::member<&identity_values::num_rf_channels>("ID_NUM_RF_CHANNELS"),
 };
 
 inline constexpr field<link_values> link_field_list[] = {
@@ -351,6 +412,40 @@ inline constexpr field<test_signal_config> signal_field_list[] = {
     detail::member<&test_signal_config::seed>("EMU_SEED"),
 };
 
+inline constexpr field<rf_values> rf_field_list[] = {
+    detail::member<&rf_values::freq_mhz>("RF_FREQ"),
+    detail::member<&rf_values::freq_time_ns>("RF_FREQ_TIME"),
+    detail::member<&rf_values::freq_min_mhz>("RF_FREQ_MIN"),
+    detail::member<&rf_values::freq_max_mhz>("RF_FREQ_MAX"),
+    detail::member<&rf_values::freq_step_mhz>("RF_FREQ_STEP"),
+    detail::member<&rf_values::gain_mdb>("RF_GAIN"),
+    detail::member<&rf_values::gain_time_ns>("RF_GAIN_TIME"),
+    detail::member<&rf_values::gain_min_mdb>("RF_GAIN_MIN"),
+    detail::member<&rf_values::gain_max_mdb>("RF_GAIN_MAX"),
+    detail::member<&rf_values::gain_step_mdb>("RF_GAIN_STEP"),
+    detail::member<&rf_values::bandwidth_hz>("RF_BANDWIDTH"),
+    detail::member<&rf_values::bandwidth_min_hz>("RF_BANDWIDTH_MIN"),
+    detail::member<&rf_values::bandwidth_max_hz>("RF_BANDWIDTH_MAX"),
+    detail::member<&rf_values::antenna>("RF_ANTENNA"),
+    detail::member<&rf_values::antennas>("RF_ANTENNAS"),
+    detail::member<&rf_values::status>("RF_STATUS"),
+};
+
+inline constexpr field<scene_values> scene_field_list[] = {
+    detail::member<&scene_values::tones>("EMU_SCENE_TONES"),
+    { &named("EMU_SCENE_NOISE"),
+      [](const scene_values& s) -> uint64_t { return detail::float_bits(s.noise); },
+      [](scene_values& s, uint64_t v) { s.noise = detail::bits_float(v); } },
+    detail::scene_freq<0>("EMU_SCENE_FREQ_0"), detail::scene_amplitude<0>("EMU_SCENE_AMPLITUDE_0"),
+    detail::scene_freq<1>("EMU_SCENE_FREQ_1"), detail::scene_amplitude<1>("EMU_SCENE_AMPLITUDE_1"),
+    detail::scene_freq<2>("EMU_SCENE_FREQ_2"), detail::scene_amplitude<2>("EMU_SCENE_AMPLITUDE_2"),
+    detail::scene_freq<3>("EMU_SCENE_FREQ_3"), detail::scene_amplitude<3>("EMU_SCENE_AMPLITUDE_3"),
+    detail::scene_freq<4>("EMU_SCENE_FREQ_4"), detail::scene_amplitude<4>("EMU_SCENE_AMPLITUDE_4"),
+    detail::scene_freq<5>("EMU_SCENE_FREQ_5"), detail::scene_amplitude<5>("EMU_SCENE_AMPLITUDE_5"),
+    detail::scene_freq<6>("EMU_SCENE_FREQ_6"), detail::scene_amplitude<6>("EMU_SCENE_AMPLITUDE_6"),
+    detail::scene_freq<7>("EMU_SCENE_FREQ_7"), detail::scene_amplitude<7>("EMU_SCENE_AMPLITUDE_7"),
+};
+
 inline constexpr field<impairment_values> impairment_field_list[] = {
     detail::member<&impairment_values::seed>("EMU_FAULT_SEED"),
     detail::member<&impairment_values::loss_ppm>("EMU_LOSS_PPM"),
@@ -370,6 +465,8 @@ inline constexpr field_set<rx_descriptor> rx_descriptor_fields{
 inline constexpr field_set<rx_counters> rx_counter_fields{ rx_counter_field_list };
 inline constexpr field_set<test_signal_config> signal_fields{ signal_field_list };
 inline constexpr field_set<impairment_values> impairment_fields{ impairment_field_list };
+inline constexpr field_set<rf_values> rf_fields{ rf_field_list };
+inline constexpr field_set<scene_values> scene_fields{ scene_field_list };
 
 //! The first and one-past-the-last block offset of \p fields' registers.
 template <class S>

@@ -117,6 +117,67 @@ static_assert(at("EMU_FAULT_TABLE", emu::fault_table) &&
 static_assert(at("EMU_FAULT_LOG", emu::fault_log) &&
               at("EMU_FAULT_LOG_LEVEL", emu::fault_log_level));
 
+static_assert(at("ID_NUM_RF_CHANNELS", id_num_rf_channels));
+constexpr bool clock_at(const char* name, uint32_t address, unsigned bits)
+{
+    return named(name).bits == bits &&
+           address_of(block::clock, 0, named(name).offset) == address;
+}
+static_assert(clock_at("CLOCK_SET_NOW", clock_set::now_lo, 64) &&
+              clock_at("CLOCK_SET_PPS", clock_set::pps_lo, 64) &&
+              clock_at("CLOCK_LAST_PPS", clock_set::last_pps_lo, 64));
+static_assert(clock_at("CLOCK_SOURCE", clock_set::clock_source, 32) &&
+              clock_at("CLOCK_SOURCES", clock_set::clock_sources, 32) &&
+              clock_at("TIME_SOURCE", clock_set::time_source, 32) &&
+              clock_at("TIME_SOURCES", clock_set::time_sources, 32) &&
+              clock_at("CLOCK_STATUS", clock_set::status, 32));
+
+static_assert(layout_of(block::rf).base == rf_base &&
+              layout_of(block::rf).stride == rf_stride);
+static_assert(named("RF_FREQ").bits == 64 && at("RF_FREQ", rf::freq_lo));
+static_assert(named("RF_FREQ_TIME").bits == 64 && at("RF_FREQ_TIME", rf::freq_time_lo));
+static_assert(named("RF_FREQ_MIN").bits == 64 && at("RF_FREQ_MIN", rf::freq_min_lo));
+static_assert(named("RF_FREQ_MAX").bits == 64 && at("RF_FREQ_MAX", rf::freq_max_lo));
+static_assert(at("RF_FREQ_STEP", rf::freq_step) && at("RF_GAIN", rf::gain));
+static_assert(named("RF_GAIN_TIME").bits == 64 && at("RF_GAIN_TIME", rf::gain_time_lo));
+static_assert(at("RF_GAIN_MIN", rf::gain_min) && at("RF_GAIN_MAX", rf::gain_max) &&
+              at("RF_GAIN_STEP", rf::gain_step));
+static_assert(at("RF_BANDWIDTH", rf::bandwidth) &&
+              at("RF_BANDWIDTH_MIN", rf::bandwidth_min) &&
+              at("RF_BANDWIDTH_MAX", rf::bandwidth_max));
+static_assert(at("RF_ANTENNA", rf::antenna) && at("RF_ANTENNAS", rf::antennas) &&
+              at("RF_STATUS", rf::status));
+static_assert(named("RF_STATUS").end() == rf::block_words * 4);
+
+constexpr bool cmd_at(const char* name, uint32_t address)
+{
+    return address_of(block::command_queue, 0, named(name).offset) == address;
+}
+static_assert(layout_of(block::command_queue).base == cmdq_base);
+static_assert(cmd_at("CMD_TIME", cmd::time_lo) && named("CMD_TIME").bits == 64);
+static_assert(cmd_at("CMD_ADDR", cmd::addr) && cmd_at("CMD_DATA", cmd::data_lo) &&
+              named("CMD_DATA").bits == 64);
+static_assert(cmd_at("CMD_PUSH", cmd::push) && cmd_at("CMD_STATUS", cmd::status));
+static_assert(cmd_at("CMD_EXECUTED", cmd::executed) && cmd_at("CMD_LATE", cmd::late));
+static_assert((named("CMD_PUSH").end() - named("CMD_TIME").offset) / 4 ==
+              cmd::push_words);
+
+constexpr bool scene_at(const char* name, uint32_t address)
+{
+    return address_of(block::scene, 0, named(name).offset) == address;
+}
+static_assert(scene_at("EMU_SCENE_TONES", scene::tones) &&
+              scene_at("EMU_SCENE_NOISE", scene::noise));
+static_assert(scene_at("EMU_SCENE_FREQ_0", scene_tone_reg(0, scene::tone_freq_lo)) &&
+              scene_at("EMU_SCENE_AMPLITUDE_0",
+                       scene_tone_reg(0, scene::tone_amplitude)));
+static_assert(scene_at("EMU_SCENE_FREQ_7", scene_tone_reg(7, scene::tone_freq_lo)) &&
+              scene_at("EMU_SCENE_AMPLITUDE_7",
+                       scene_tone_reg(7, scene::tone_amplitude)) &&
+              scene::max_tones == 8);
+// The scene and the emulator extension blocks of 16 streams do not overlap.
+static_assert(scene_base + scene_block_bytes <= emu_base);
+
 // Rows in address order without overlaps, each inside its block: what decode() and
 // the docs check rely on.
 constexpr bool well_formed()
@@ -139,19 +200,26 @@ static_assert(well_formed(),
 
 } // namespace
 
-decoded_address
-decode(uint32_t address, uint32_t capabilities, unsigned links, unsigned rx_streams)
+decoded_address decode(uint32_t address,
+                       uint32_t capabilities,
+                       unsigned links,
+                       unsigned rx_streams,
+                       unsigned rf_channels)
 {
     decoded_address d;
     for (block b : { block::identity,
                      block::clock,
                      block::link,
                      block::rx,
+                     block::command_queue,
                      block::metadata,
+                     block::rf,
+                     block::scene,
                      block::emulator }) {
         const block_layout l = layout_of(b);
         const unsigned instances = b == block::link                         ? links
                                    : b == block::rx || b == block::emulator ? rx_streams
+                                   : b == block::rf                         ? rf_channels
                                                                             : 1;
         const uint64_t span = l.stride ? uint64_t(l.stride) * instances : l.bytes;
         if (address < l.base || address >= l.base + span)

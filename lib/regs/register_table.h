@@ -26,8 +26,18 @@ namespace gr {
 namespace rdma {
 namespace regs {
 
-//! The blocks of the map (docs/register-map.md, "Address map").
-enum class block : uint8_t { identity, clock, link, rx, metadata, emulator };
+//! The blocks of the map (docs/register-map.md, "Address map"; docs/radio.md).
+enum class block : uint8_t {
+    identity,
+    clock,
+    link,
+    rx,
+    metadata,
+    emulator,
+    rf,            //!< RF channel c (map 1.3)
+    command_queue, //!< timed commands (map 1.3)
+    scene,         //!< the emulator's RF scene (map 1.3)
+};
 
 //! Where a block lies: instance i at base + i * stride, each block_bytes long.
 struct block_layout {
@@ -51,6 +61,12 @@ constexpr block_layout layout_of(block b)
         return { metadata_base, 0, metadata_block_bytes };
     case block::emulator:
         return { emu_base, emu_stride, emu_stride };
+    case block::rf:
+        return { rf_base, rf_stride, rf_stride };
+    case block::command_queue:
+        return { cmdq_base, 0, cmd::block_bytes };
+    case block::scene:
+        return { scene_base, 0, scene_block_bytes };
     }
     return { 0, 0, 0 };
 }
@@ -106,7 +122,9 @@ struct register_info {
 namespace detail {
 constexpr uint8_t desc = flag::owner_only | flag::latched; // RX descriptor, EMU block
 constexpr uint64_t mib = 1u << 20;
-constexpr uint64_t float_half = 0x3F000000; // 0.5f
+constexpr uint64_t float_half = 0x3F000000;    // 0.5f
+constexpr uint64_t float_quarter = 0x3E800000; // 0.25f
+constexpr uint32_t scene_caps = cap::emulator | cap::rf;
 constexpr auto V = reset_kind::value;
 constexpr auto D = reset_kind::device;
 constexpr auto L = reset_kind::live;
@@ -131,8 +149,17 @@ inline constexpr register_info register_table[] = {
     ROW(identity, 0x20, "ID_SERIAL",           64, RO, 0, 0, D, 0, "serial number"),
     ROW(identity, 0x28, "ID_MAX_BURST_WORDS",  32, RO, 0, 0, D, 0, "longest AXIoE burst the device takes, 1..256"),
     ROW(identity, 0x2C, "SCRATCH",             32, RW, 0, 0, V, 0, "no effect; for link tests"),
+    ROW(identity, 0x30, "ID_NUM_RF_CHANNELS",  32, RO, 0, 0, D, 0, "RF channels; 0 without RF"),
 
     ROW(clock,    0x00, "CLOCK_TIME_NS",       64, RO, 0, 0, L, 0, "device time, ns since the Unix epoch"),
+    ROW(clock,    0x08, "CLOCK_SET_NOW",       64, WO, 0, cap::time_set, V, 0, "the device time becomes this, now"),
+    ROW(clock,    0x10, "CLOCK_SET_PPS",       64, WO, 0, cap::time_set, V, 0, "... at the next PPS edge"),
+    ROW(clock,    0x18, "CLOCK_LAST_PPS",      64, RO, 0, cap::time_set, L, 0, "device time at the last PPS edge"),
+    ROW(clock,    0x20, "CLOCK_SOURCE",        32, RW, 0, cap::time_set, V, 0, "0 internal, 1 external, 2 GPSDO"),
+    ROW(clock,    0x24, "CLOCK_SOURCES",       32, RO, 0, cap::time_set, D, 0, "bit i: source i available"),
+    ROW(clock,    0x28, "TIME_SOURCE",         32, RW, 0, cap::time_set, V, 0, "PPS: 0 internal, 1 external, 2 GPSDO"),
+    ROW(clock,    0x2C, "TIME_SOURCES",        32, RO, 0, cap::time_set, D, 0, "bit i: source i available"),
+    ROW(clock,    0x30, "CLOCK_STATUS",        32, RO, 0, cap::time_set, L, 0, "REF_LOCKED, PPS_PRESENT, PPS_ARMED"),
 
     ROW(link,     0x00, "LINK_IPV4",           32, RO, 0, 0, D, 0, "source IPv4 address of the link's frames"),
     ROW(link,     0x04, "LINK_MAC_HI",         32, RO, 0, 0, D, 0, "MAC bits 47..32 in bits 15..0"),
@@ -210,6 +237,40 @@ inline constexpr register_info register_table[] = {
       "8 entries: message lo, message hi, fault kind" },
     ROW(emulator, 0xA4, "EMU_FAULT_LOG",       32, RO, flag::owner_only, cap::emulator, V, 0xFFFFFFFF, "FIFO: 3 words per fault"),
     ROW(emulator, 0xA8, "EMU_FAULT_LOG_LEVEL", 32, RO, flag::owner_only, cap::emulator, V, 0, "records waiting in the log"),
+
+    ROW(rf,       0x00, "RF_FREQ",             64, RW, 0, cap::rf, D, 0, "center frequency, mHz"),
+    ROW(rf,       0x08, "RF_FREQ_TIME",        64, RO, 0, cap::rf, V, 0, "device time from which RF_FREQ holds"),
+    ROW(rf,       0x10, "RF_FREQ_MIN",         64, RO, 0, cap::rf, D, 0, "lowest center frequency, mHz"),
+    ROW(rf,       0x18, "RF_FREQ_MAX",         64, RO, 0, cap::rf, D, 0, "highest center frequency, mHz"),
+    ROW(rf,       0x20, "RF_FREQ_STEP",        32, RO, 0, cap::rf, D, 0, "tuning resolution, mHz"),
+    ROW(rf,       0x24, "RF_GAIN",             32, RW, 0, cap::rf, D, 0, "gain, int32 milli-dB"),
+    ROW(rf,       0x28, "RF_GAIN_TIME",        64, RO, 0, cap::rf, V, 0, "device time from which RF_GAIN holds"),
+    ROW(rf,       0x30, "RF_GAIN_MIN",         32, RO, 0, cap::rf, D, 0, "int32 milli-dB"),
+    ROW(rf,       0x34, "RF_GAIN_MAX",         32, RO, 0, cap::rf, D, 0, "int32 milli-dB"),
+    ROW(rf,       0x38, "RF_GAIN_STEP",        32, RO, 0, cap::rf, D, 0, "milli-dB"),
+    ROW(rf,       0x3C, "RF_BANDWIDTH",        32, RW, 0, cap::rf, D, 0, "analog filter bandwidth, Hz"),
+    ROW(rf,       0x40, "RF_BANDWIDTH_MIN",    32, RO, 0, cap::rf, D, 0, "Hz"),
+    ROW(rf,       0x44, "RF_BANDWIDTH_MAX",    32, RO, 0, cap::rf, D, 0, "Hz"),
+    ROW(rf,       0x48, "RF_ANTENNA",          32, RW, 0, cap::rf, V, 0, "selected antenna input"),
+    ROW(rf,       0x4C, "RF_ANTENNAS",         32, RO, 0, cap::rf, D, 0, "antenna inputs"),
+    ROW(rf,       0x50, "RF_STATUS",           32, RO, 0, cap::rf, L, 0, "bit 0 LO_LOCKED"),
+
+    ROW(command_queue, 0x00, "CMD_TIME",       64, RW, 0, cap::command_queue, V, 0, "device time the command executes at; 0: now"),
+    ROW(command_queue, 0x08, "CMD_ADDR",       32, RW, 0, cap::command_queue, V, 0, "the register it writes"),
+    ROW(command_queue, 0x0C, "CMD_DATA",       64, RW, 0, cap::command_queue, V, 0, "the value"),
+    ROW(command_queue, 0x14, "CMD_PUSH",       32, WO, 0, cap::command_queue, V, 0, "1 PUSH, 2 CLEAR"),
+    ROW(command_queue, 0x18, "CMD_STATUS",     32, RO, 0, cap::command_queue, D, 0, "queued 7..0, CAPACITY 15..8, ERROR 23..16"),
+    ROW(command_queue, 0x1C, "CMD_EXECUTED",   32, RO, 0, cap::command_queue, V, 0, "commands executed; wraps"),
+    ROW(command_queue, 0x20, "CMD_LATE",       32, RO, 0, cap::command_queue, V, 0, "of those, late when pushed; wraps"),
+
+    ROW(scene,    0x00, "EMU_SCENE_TONES",     32, RW, 0, detail::scene_caps, V, 1, "tones in use, 0..8"),
+    ROW(scene,    0x04, "EMU_SCENE_NOISE",     32, RW, 0, detail::scene_caps, V, 0, "float32 bits: noise deviation at 0 dB"),
+#define TONE(i, freq, amplitude) \
+    ROW(scene, 0x10 + 0x10 * i, "EMU_SCENE_FREQ_" #i, 64, RW, 0, detail::scene_caps, V, freq, "tone " #i ": RF frequency, mHz"), \
+    ROW(scene, 0x18 + 0x10 * i, "EMU_SCENE_AMPLITUDE_" #i, 32, RW, 0, detail::scene_caps, V, amplitude, "tone " #i ": float32 bits")
+    TONE(0, 100250000000ull, detail::float_quarter),
+    TONE(1, 0, 0), TONE(2, 0, 0), TONE(3, 0, 0), TONE(4, 0, 0), TONE(5, 0, 0), TONE(6, 0, 0), TONE(7, 0, 0),
+#undef TONE
 #undef ROW
 };
 // clang-format on
@@ -253,10 +314,13 @@ struct decoded_address {
     const register_info* reg = 0; //!< null: no register there (DECERR)
 };
 
-//! What a device with \p capabilities, \p links links and \p rx_streams RX streams has at
-//! \p address (reg null: nothing, DECERR).
-decoded_address
-decode(uint32_t address, uint32_t capabilities, unsigned links, unsigned rx_streams);
+//! What a device with \p capabilities, \p links links, \p rx_streams RX streams and
+//! \p rf_channels RF channels has at \p address (reg null: nothing, DECERR).
+decoded_address decode(uint32_t address,
+                       uint32_t capabilities,
+                       unsigned links,
+                       unsigned rx_streams,
+                       unsigned rf_channels = 0);
 
 //! One AXIoE burst of a larger access: \p words words from block offset \p offset.
 struct burst {

@@ -253,6 +253,8 @@ public:
         // A checker recomputes what the emulator generated packet by packet: every
         // sample must be the same whatever call produced it, bit for bit.
         for (uint32_t k = 0; k < test_signal_kinds; k++) {
+            if (static_cast<test_signal_kind>(k) == test_signal_kind::scene)
+                continue; // the emulator's, tested with rf_scene (qa_rf_scene.cc)
             for (sample_format format : { sample_format::sc16, sample_format::fc32 }) {
                 test_signal_config c = config(static_cast<test_signal_kind>(k), format);
                 c.freq_hz = 1234567.0;

@@ -6,6 +6,7 @@
  */
 
 #include "../util/hash.h"
+#include "converter.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/test_signal.h>
 #include <algorithm>
@@ -14,12 +15,13 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 namespace gr {
 namespace rdma {
+
+using signal_detail::clip;
+using signal_detail::gaussian_table;
+using signal_detail::store_sample;
 
 namespace {
 
@@ -29,68 +31,10 @@ constexpr uint64_t phase_block = 32;
 // How far the saturating signals overdrive the converter.
 constexpr float overdrive = 4.0f;
 
-const char* const kind_names[test_signal_kinds] = {
-    "ramp", "tone", "noise", "clipped_noise", "clipped_tone", "square", "extremes"
-};
-
-// Sum of four uniforms on [-0.5, 0.5) has variance 1/3: scale to unit variance.
-float approx_gaussian(uint64_t bits)
-{
-    float sum = 0;
-    for (int i = 0; i < 4; i++)
-        sum += static_cast<float>((bits >> (16 * i)) & 0xFFFF) / 65536.0f - 0.5f;
-    return sum * 1.7320508f;
-}
-
-// Branch-free saturation (maxss/minss): the saturating signals are random around the
-// limits, so branches would mispredict at every other sample. A NaN becomes the lower
-// limit, deterministically.
-inline float saturate(float v, float lo, float hi)
-{
-#if defined(__SSE2__)
-    // maxss(v, lo) is v > lo ? v : lo, NaN included; the compiler would branch.
-    const __m128 x = _mm_max_ss(_mm_set_ss(v), _mm_set_ss(lo));
-    return _mm_cvtss_f32(_mm_min_ss(x, _mm_set_ss(hi)));
-#else
-    v = v > lo ? v : lo;
-    return v < hi ? v : hi;
-#endif
-}
-
-// A two's complement converter: full scale is 32768, what exceeds it saturates; the
-// rest rounds half away from zero, by a truncating conversion (lround() is a library
-// call, which made a noise sample cost several times its generation).
-inline int16_t to_int16(float v)
-{
-    const float scaled = saturate(v * 32768.0f, -32768.0f, 32767.0f);
-    return static_cast<int16_t>(static_cast<int32_t>(scaled + std::copysign(0.5f, scaled)));
-}
-
-inline void store_sample(sample_format format, float i, float q, uint8_t* out)
-{
-    if (format == sample_format::fc32) {
-        const float iq[2] = { i, q };
-        std::memcpy(out, iq, sizeof(iq));
-    } else {
-        const int16_t iq[2] = { to_int16(i), to_int16(q) };
-        std::memcpy(out, iq, sizeof(iq));
-    }
-}
-
-inline float clip(float v) { return saturate(v, -1.0f, 1.0f); }
-
-// Unit Gaussian values, computed once: noise then costs one hash per sample, so the
-// emulator keeps up with tens of MS/s.
-const std::array<float, 65536>& gaussian_table()
-{
-    static const auto table = [] {
-        std::array<float, 65536> t{};
-        for (size_t i = 0; i < t.size(); i++)
-            t[i] = approx_gaussian(splitmix64(0xA5A5A5A5ull ^ i));
-        return t;
-    }();
-    return table;
-}
+const char* const kind_names[test_signal_kinds] = { "ramp",         "tone",
+                                                    "noise",        "clipped_noise",
+                                                    "clipped_tone", "square",
+                                                    "extremes",     "scene" };
 
 float float_of_bits(uint32_t bits)
 {
@@ -131,7 +75,27 @@ const std::array<extreme_item, 8>& extremes_cycle()
     return cycle;
 }
 
+// Sum of four uniforms on [-0.5, 0.5) has variance 1/3: scale to unit variance.
+float approx_gaussian(uint64_t bits)
+{
+    float sum = 0;
+    for (int i = 0; i < 4; i++)
+        sum += static_cast<float>((bits >> (16 * i)) & 0xFFFF) / 65536.0f - 0.5f;
+    return sum * 1.7320508f;
+}
+
 } // namespace
+
+const std::array<float, 65536>& signal_detail::gaussian_table()
+{
+    static const auto table = [] {
+        std::array<float, 65536> t{};
+        for (size_t i = 0; i < t.size(); i++)
+            t[i] = approx_gaussian(splitmix64(0xA5A5A5A5ull ^ i));
+        return t;
+    }();
+    return table;
+}
 
 test_signal_kind parse_test_signal_kind(const std::string& name)
 {
@@ -141,8 +105,8 @@ test_signal_kind parse_test_signal_kind(const std::string& name)
     std::string list;
     for (const char* n : kind_names)
         list += (list.empty() ? "" : "|") + std::string(n);
-    throw std::invalid_argument("test signal '" + name + "' is unknown: expected one of " +
-                                list);
+    throw std::invalid_argument("test signal '" + name +
+                                "' is unknown: expected one of " + list);
 }
 
 const char* to_string(test_signal_kind kind)
@@ -158,6 +122,10 @@ test_signal::test_signal(const test_signal_config& config) : d_config(config)
     if (static_cast<uint32_t>(config.kind) >= test_signal_kinds)
         throw std::invalid_argument("test_signal: unknown signal kind " +
                                     std::to_string(static_cast<uint32_t>(config.kind)));
+    if (config.kind == test_signal_kind::scene)
+        throw std::invalid_argument(
+            "test_signal: signal 'scene' depends on the RF channel's tuning and the "
+            "device time; only the emulator computes it (docs/radio.md)");
 }
 
 void test_signal::generate(uint64_t first, size_t count, uint8_t* out) const
@@ -181,6 +149,8 @@ void test_signal::generate(uint64_t first, size_t count, uint8_t* out) const
         break;
     case test_signal_kind::extremes:
         generate_extremes(first, count, out);
+        break;
+    case test_signal_kind::scene: // refused by the constructor
         break;
     }
 }

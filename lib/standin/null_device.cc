@@ -210,7 +210,7 @@ uint32_t null_device::start(const rx_descriptor& d)
     d_thread.wait_idle(lock);
     d_desc = d;
     d_port = std::move(port);
-    const uint64_t now = device_time_ns();
+    const uint64_t now = realtime_ns(); // the stand-in keeps the wall clock
     const uint64_t t0 = d.start_time_ns ? d.start_time_ns : now;
     d_mono_t0_ns = monotonic_ns() + static_cast<int64_t>(t0 - now);
     d_start_time_ns = t0;

@@ -71,6 +71,7 @@ const std::vector<numeric_key> table = {
     { "freq", "signal=tone,", { "500001", "-500001", "1e12", "-1e12" }, { "-1" } },
     { "amplitude", "signal=tone,", { "1.5", "1e40" }, {} },
     { "seed", "signal=noise,", {}, {} },
+    { "master_clock", "", { "4294967296", "1.5" }, {} },
     { "loss", "", { "1.5" }, {} },
     { "loss_burst", "", { "0", "4097" }, {} },
     { "duplicate", "", { "1.5" }, {} },

@@ -31,7 +31,11 @@ MAGIC, READ, RESPONSE = 0xAE10, 0x01, 0x80
 OKAY, DECERR, NOT_OWNER = 0x00, 0x03, 0x12
 RX_OWNER, OWNER_OTHER = 0x2078, 2
 EMU_EXTENSION = 0xF000
-CAPABILITIES = "RX_UC RX_RC IMMEDIATE CLOCK METADATA EMULATOR OWNERSHIP"
+# ID_CAPABILITIES bit names, as docs/register-map.md and docs/radio.md spell them.
+CAPABILITY_BITS = ["RX_UC", "RX_RC", "TX", "IMMEDIATE", "CLOCK", "METADATA", "EMULATOR",
+                   "LOSS_INJECTION", "OWNERSHIP", "RF", "TIME_SET", "COMMAND_QUEUE",
+                   "BURST_QUEUE"]
+ID_VERSION, ID_CAPABILITIES = 0x004, 0x008
 
 
 def free_udp_port():
@@ -162,6 +166,25 @@ def read_word(port, address):
     raise AssertionError("the daemon does not answer")
 
 
+def identity_of(port):
+    """What the daemon says of itself, read here without the tools under test: its map
+    version "major.minor" and its capabilities by name."""
+    version = read_word(port, ID_VERSION)[1]
+    caps = read_word(port, ID_CAPABILITIES)[1]
+    names = [n for i, n in enumerate(CAPABILITY_BITS) if caps & (1 << i)]
+    return "%d.%d" % (version >> 16, version & 0xFFFF), " ".join(names)
+
+
+def unique_keys(pairs):
+    """A JSON object whose keys are unique (json.loads keeps the last of a repeated key,
+    silently)."""
+    keys = [k for k, _ in pairs]
+    repeated = sorted(set(k for k in keys if keys.count(k) > 1))
+    if repeated:
+        raise AssertionError("JSON object repeats key(s) %s" % repeated)
+    return dict(pairs)
+
+
 class qa_find_probe(gr_unittest.TestCase):
 
     def setUp(self):
@@ -197,7 +220,7 @@ class qa_find_probe(gr_unittest.TestCase):
             self.assertIn("    type: emulator\n", block)
             self.assertIn("    addr: %s\n" % addr, block)
             self.assertIn("    serial: %s\n" % serial, block)
-            self.assertIn("    map version: 1.1\n", block)
+            self.assertIn("    map version: %s\n" % identity_of(self.port_a)[0], block)
             self.assertIn("    rx streams: %d\n" % streams, block)
             self.assertIn("    links: 1\n", block)
 
@@ -209,9 +232,9 @@ class qa_find_probe(gr_unittest.TestCase):
                          [(self.addr_b, "0xb0b", 1), (self.addr_a, "0xa11ce", 3)])
         for d in devices:
             self.assertEqual(d["type"], "emulator")
-            self.assertEqual(d["map_version"], "1.1")
+            self.assertEqual(d["map_version"], identity_of(self.port_a)[0])
             self.assertEqual(d["links"], 1)
-            self.assertEqual(" ".join(d["capabilities"]), CAPABILITIES)
+            self.assertEqual(" ".join(d["capabilities"]), identity_of(self.port_a)[1])
 
     def test_find_default_address_and_port(self):
         # No --addr: 127.0.0.1, at --port (50100 unless told).
@@ -291,7 +314,7 @@ class qa_find_probe(gr_unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         out = proc.stdout
         self.assertTrue(out.startswith("gr-rdma emulator at %s\n" % self.addr_a), out)
-        self.assertIn("    capabilities: %s\n" % CAPABILITIES, out)
+        self.assertIn("    capabilities: %s\n" % identity_of(self.port_a)[1], out)
         self.assertIn("    serial: 0xa11ce\n", out)
         self.assertIn("    rx streams: 3\n", out)
         self.assertIn("    formats: sc16 fc32\n", out)
@@ -302,15 +325,22 @@ class qa_find_probe(gr_unittest.TestCase):
         self.assertIn("    owner: free\n", out)
         self.assertIn("    lease: 5000 ms\n", out)
         self.assertIn("\n  Metadata\n", out)
-        self.assertIn("\n  RF: not reported by this device\n", out)
+        # Map 1.3: an RF channel per RX stream, as reset (docs/radio.md).
+        self.assertIn("\n  RF\n    channels: 3\n    Channel 0\n"
+                      "      center frequency: 100000000.000 Hz\n", out)
+        self.assertIn("    Channel 2\n", out)
+        self.assertNotIn("Channel 3", out)
+        self.assertIn("      antennas: ANT0 ANT1\n", out)
+        self.assertIn("      LO locked: yes\n", out)
 
     def test_probe_json(self):
         proc = run(PROBE, "--addr", self.addr_b, "--json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        d = json.loads(proc.stdout)
+        d = json.loads(proc.stdout, object_pairs_hook=unique_keys)
         self.assertEqual(d["addr"], self.addr_b)
         self.assertEqual(d["type"], "emulator")
-        self.assertEqual(" ".join(d["identity"]["capabilities"]), CAPABILITIES)
+        self.assertEqual(" ".join(d["identity"]["capabilities"]),
+                         identity_of(self.port_a)[1])
         self.assertEqual(d["identity"]["serial"], "0xb0b")
         self.assertEqual(d["identity"]["rx_streams"], 1)
         self.assertEqual(len(d["rx_streams"]), 1)
@@ -320,7 +350,15 @@ class qa_find_probe(gr_unittest.TestCase):
                          ("free", 5000, False))
         self.assertIn("payload_bytes", stream["descriptor"])
         self.assertEqual(stream["counters"]["samples_emitted"], 0)
-        self.assertFalse(d["rf"]["reported"])
+        rf = d["rf"]
+        self.assertTrue(rf["reported"])
+        self.assertEqual([c["index"] for c in rf["channels"]], [0])  # one per RX stream
+        channel = rf["channels"][0]
+        self.assertEqual(channel["freq_hz"], 100e6)
+        self.assertEqual((channel["freq_min_hz"], channel["freq_max_hz"]), (70e6, 6e9))
+        self.assertEqual((channel["gain_min_db"], channel["gain_max_db"],
+                          channel["gain_step_db"]), (0, 76, 0.5))
+        self.assertEqual(channel["antennas"], ["ANT0", "ANT1"])
         self.assertGreater(d["clock"]["device_time_ns"], 1.6e18)
 
     def test_probe_reads_only_and_sees_another_hosts_stream(self):

@@ -10,6 +10,7 @@
 
 #include <gnuradio/rdma/sample_format.h>
 #include <gnuradio/rdma/transport_api.h>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -30,12 +31,24 @@ enum class test_signal_kind : uint32_t {
     clipped_tone = 4,  //!< I = Q = 4 x full scale * cos(2 pi f k / rate), saturated
     square = 5,        //!< I = Q = +-full scale, a square wave of frequency f
     extremes = 6,      //!< a cycle of 8 extreme values, the old gap marks among them
+    //! What a radio sees of the emulator's RF scene (docs/radio.md): it depends on the
+    //! channel's tuning and the device time, so test_signal cannot make it (the
+    //! emulator's rf_scene does) and no checker can recompute it from the args alone.
+    scene = 7,
 };
-constexpr uint32_t test_signal_kinds = 7;
+constexpr uint32_t test_signal_kinds = 8;
 
 //! "ramp", "tone", ...; throws std::invalid_argument listing the names otherwise.
 RDMA_TRANSPORT_API test_signal_kind parse_test_signal_kind(const std::string& name);
 RDMA_TRANSPORT_API const char* to_string(test_signal_kind kind);
+
+//! A tone of the emulator's RF scene (signal=scene, scene=): RF frequency and amplitude
+//! (full scale 1.0 at 0 dB gain).
+struct scene_tone {
+    double freq_hz = 0;
+    float amplitude = 0;
+};
+constexpr unsigned max_scene_tones = 8;
 
 struct test_signal_config {
     test_signal_kind kind = test_signal_kind::ramp;
@@ -44,6 +57,12 @@ struct test_signal_config {
     double freq_hz = 100e3;   //!< tone, clipped_tone, square; may be negative (tone)
     float amplitude = 0.5f;   //!< of full scale: tone, noise
     uint32_t seed = 1;        //!< noise, clipped_noise
+    //! scene: whether the args gave the scene (scene=, scene_noise=); if so the host
+    //! writes all of it to the device before START, else the device keeps its own.
+    bool scene_given = false;
+    unsigned scene_tones = 0; //!< tones in use, <= max_scene_tones
+    std::array<scene_tone, max_scene_tones> scene{};
+    float scene_noise = 0; //!< noise standard deviation at 0 dB gain
 };
 
 /*!
@@ -62,7 +81,8 @@ struct test_signal_config {
 class RDMA_TRANSPORT_API test_signal
 {
 public:
-    //! Throws std::invalid_argument for a non-positive sample rate or an unknown kind.
+    //! Throws std::invalid_argument for a non-positive sample rate, an unknown kind or
+    //! the scene (which depends on more than the configuration: docs/radio.md).
     explicit test_signal(const test_signal_config& config);
 
     //! Write samples [first, first + count) in the configured format to \p out.
@@ -80,7 +100,8 @@ private:
 };
 
 /*!
- * The test signal that device args describe (signal=, freq=, amplitude=, seed=;
+ * The test signal that device args describe (signal=, freq=, amplitude=, seed=, and the
+ * scene's scene= and scene_noise=;
  * docs/device-args.md), as the emulator will generate it for a stream of \p format at
  * \p sample_rate: the reference a checker needs. Other keys are ignored. Throws
  * std::invalid_argument naming the key for a bad value.
