@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(eec0d54a0302f069a513c52f86acc02f) */
+/* BINDTOOL_HEADER_FILE_HASH(a70187d5cac835f9070755db02f0486a) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
