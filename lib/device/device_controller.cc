@@ -9,6 +9,7 @@
 #include "../util/host_time.h"
 #include "../util/log.h"
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -144,6 +145,28 @@ void device_controller::configure_signal(unsigned stream,
     uint32_t w[(end - first) / 4] = {};
     regs::signal_fields.pack(signal, first, w, (end - first) / 4);
     write_registers(regs::block::emulator, stream, first, end, w);
+    if (signal.scene_given)
+        configure_scene(signal);
+}
+
+void device_controller::configure_scene(const test_signal_config& signal)
+{
+    // The whole scene, tones not given included (none): what the device had before
+    // must not leak into this run.
+    regs::scene_values v;
+    v.tones = std::min(signal.scene_tones, regs::scene::max_tones);
+    v.noise = signal.scene_noise;
+    for (unsigned i = 0; i < regs::scene::max_tones; i++) {
+        const bool used = i < v.tones;
+        v.freq_mhz[i] =
+            used ? static_cast<uint64_t>(std::llround(signal.scene[i].freq_hz * 1e3)) : 0;
+        v.amplitude[i] = used ? signal.scene[i].amplitude : 0.0f;
+    }
+    constexpr uint32_t first = regs::span_of(regs::scene_fields).first;
+    constexpr uint32_t end = regs::span_of(regs::scene_fields).second;
+    uint32_t w[(end - first) / 4] = {};
+    regs::scene_fields.pack(v, first, w, (end - first) / 4);
+    write_registers(regs::block::scene, 0, first, end, w);
 }
 
 void device_controller::configure_impairments(unsigned stream,

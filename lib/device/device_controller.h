@@ -111,7 +111,12 @@ public:
     rational configure_rx(unsigned stream, const rx_setup& setup);
     //! The emulator's test signal (its extension block): kind, frequency (whole Hz),
     //! amplitude, seed.
+    //! With signal.scene_given, also the RF scene (configure_scene()).
     void configure_signal(unsigned stream, const test_signal_config& signal);
+    //! The emulator's RF scene (docs/radio.md; device-wide, like the device time):
+    //! signal's scene tones and noise, every tone register written (those not given:
+    //! none).
+    void configure_scene(const test_signal_config& signal);
     void configure_impairments(unsigned stream, const emulated_impairments& impairments);
     //! Drain the emulator's log of injected faults (oldest first).
     std::vector<injected_fault> read_fault_log(unsigned stream);

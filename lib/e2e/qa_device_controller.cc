@@ -93,6 +93,7 @@ class qa_device_controller : public CppUnit::TestFixture
     CPPUNIT_TEST(test_too_short_a_limit_is_named);
     CPPUNIT_TEST(test_descriptor_arrives_register_by_register);
     CPPUNIT_TEST(test_rate_is_read_back);
+    CPPUNIT_TEST(test_scene_is_written_whole);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -290,6 +291,60 @@ public:
         CPPUNIT_ASSERT_EQUAL(7u, asked.den);
     }
 
+    void test_scene_is_written_whole()
+    {
+        // scene= and scene_noise= as device args give them: every tone register is
+        // written, so a tone the device had before does not leak into the run.
+        emu::emulator dev(emu::emulator_config{});
+        axioe::client axi(dev.control_address());
+        axi.write32(regs::scene::tones, 8);
+        axi.write64(regs::scene_tone_reg(5, regs::scene::tone_freq_lo), 123456);
+        device_controller c(dev.control_address());
+        c.identify();
+        const test_signal_config sig = parse_test_signal_args(
+            "signal=scene,scene=101e6:0.5:99.9995e6:0.125,scene_noise=0.01",
+            sample_format::fc32,
+            1e6);
+        CPPUNIT_ASSERT(sig.scene_given);
+        c.configure_signal(0, sig);
+        auto level = [&axi](uint32_t at) {
+            const uint32_t bits = axi.read32(at);
+            float f;
+            std::memcpy(&f, &bits, 4);
+            return f;
+        };
+        CPPUNIT_ASSERT_EQUAL(2u, axi.read32(regs::scene::tones));
+        CPPUNIT_ASSERT_EQUAL(0.01f, level(regs::scene::noise));
+        CPPUNIT_ASSERT_EQUAL(
+            uint64_t(101000000000ull),
+            axi.read64(regs::scene_tone_reg(0, regs::scene::tone_freq_lo)));
+        CPPUNIT_ASSERT_EQUAL(0.5f,
+                             level(regs::scene_tone_reg(0, regs::scene::tone_amplitude)));
+        CPPUNIT_ASSERT_EQUAL(
+            uint64_t(99999500000ull),
+            axi.read64(regs::scene_tone_reg(1, regs::scene::tone_freq_lo)));
+        CPPUNIT_ASSERT_EQUAL(0.125f,
+                             level(regs::scene_tone_reg(1, regs::scene::tone_amplitude)));
+        CPPUNIT_ASSERT_EQUAL(
+            uint64_t(0), axi.read64(regs::scene_tone_reg(5, regs::scene::tone_freq_lo)));
+        CPPUNIT_ASSERT_EQUAL(regs::signal_scene,
+                             axi.read32(regs::emu_reg(0, regs::emu::signal)));
+        // Without scene= or scene_noise= the device keeps its own scene.
+        axi.write32(regs::scene::tones, 3);
+        c.configure_signal(
+            0, parse_test_signal_args("signal=scene", sample_format::fc32, 1e6));
+        CPPUNIT_ASSERT_EQUAL(3u, axi.read32(regs::scene::tones));
+        // Bad scenes are named.
+        for (const char* bad :
+             { "scene=1e6", "scene=1e6:-1", "scene=1e6:0.5:", "scene=" }) {
+            const std::string message = error_of<std::invalid_argument>([&] {
+                parse_test_signal_args(
+                    std::string("signal=scene,") + bad, sample_format::fc32, 1e6);
+            });
+            CPPUNIT_ASSERT_MESSAGE(message,
+                                   contains(message, std::string(bad) + " is invalid"));
+        }
+    }
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(qa_device_controller);

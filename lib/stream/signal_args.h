@@ -16,8 +16,9 @@
 namespace gr {
 namespace rdma {
 
-//! signal=, freq=, amplitude=, seed= of parsed device args (the public overload in
-//! gnuradio/rdma/test_signal.h takes the text).
+//! signal=, freq=, amplitude=, seed=, and the RF scene's scene= and scene_noise=, of
+//! parsed device args (the public overload in gnuradio/rdma/test_signal.h takes the
+//! text).
 test_signal_config parse_test_signal_args(const device_args& args,
                                           sample_format format,
                                           double sample_rate);
