@@ -39,6 +39,12 @@ size_t item_size_of(const std::string& format)
 // passed is refused), with room for a busy machine.
 constexpr uint64_t channel_start_lead_ns = 200000000;
 
+// The first RX stream of the device args: stream=s.
+uint64_t first_stream_of(const std::string& args)
+{
+    return device_args::parse(args).get_uint("stream", 0, 0, 15);
+}
+
 // The streams of the channels: RX streams s, s+1, ... of the device args' stream=s.
 std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
                                                       const std::string& format,
@@ -51,7 +57,7 @@ std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
             "rx_source: num_channels=" + std::to_string(num_channels) +
             " is out of range 1..16 (RX streams of a device)");
     const device_args parsed = device_args::parse(args);
-    const uint64_t first = parsed.get_uint("stream", 0, 0, 15);
+    const uint64_t first = first_stream_of(args);
     if (first + num_channels > 16)
         throw std::invalid_argument(
             "rx_source: stream=" + std::to_string(first) + " with " +
@@ -116,14 +122,39 @@ rx_source_impl::rx_source_impl(const std::string& args,
                                             item_size_of(format),
                                             ring_buffer::type)),
       d_streams(open_channels(args, format, sample_rate, num_samples, num_channels)),
+      d_radio(args,
+              static_cast<unsigned>(first_stream_of(args)),
+              num_channels,
+              radio_commands::rate_key::restart_flowgraph),
       d_id(pmt::string_to_symbol(alias())),
       d_wait_slice(
           wait_slice_for(d_streams[0]->ring_items(), d_streams[0]->sample_rate()))
 {
     message_port_register_out(pmt::mp("async_msgs"));
+    message_port_register_in(pmt::mp("command"));
+    set_msg_handler(pmt::mp("command"),
+                    [this](const pmt::pmt_t& msg) { on_command(msg); });
     // GNU Radio caps work() at the size it asked the buffer factory for, not at what the
     // ring holds; let a call take up to half the ring, as a default buffer would.
     set_max_noutput_items(static_cast<int>(d_streams[0]->ring_items() / 2));
+}
+
+void rx_source_impl::on_command(const pmt::pmt_t& msg)
+{
+    // The scheduler's thread: nothing may escape (handle() catches the device's
+    // refusals).
+    try {
+        for (const pmt::pmt_t& report : d_radio.handle(msg)) {
+            const pmt::pmt_t error =
+                pmt::dict_ref(report, pmt::mp("error"), pmt::PMT_NIL);
+            if (!pmt::is_null(error))
+                d_logger->warn("command refused: {}", pmt::symbol_to_string(error));
+            message_port_pub(pmt::mp("async_msgs"),
+                             pmt::cons(pmt::mp("rdma_command"), report));
+        }
+    } catch (const std::exception& e) {
+        d_logger->warn("command {} failed: {}", pmt::write_string(msg), e.what());
+    }
 }
 
 rx_stream& rx_source_impl::stream(size_t chan) const

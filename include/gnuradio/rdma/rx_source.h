@@ -10,10 +10,12 @@
 
 #include <gnuradio/rdma/api.h>
 #include <gnuradio/rdma/rx_stream.h>
+#include <gnuradio/rdma/sdr.h>
 #include <gnuradio/sync_block.h>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -35,17 +37,28 @@ namespace rdma {
  * "rx_time" again after every discontinuity. With a device that has an RF front end
  * (docs/radio.md), "rx_freq" (double, Hz) on the first sample and on the first sample
  * taken at each new center frequency set through this process (set_center_freq(), the
- * command port, an rdma.device block naming the same device), to the sample. Lost samples are delivered as zeros,
- * tagged "rx_gap"; overruns are tagged "rx_overrun"; each is also published on the
- * "async_msgs" port as (rdma_rx_event . dict{type, cause, first_sample, device_sample,
- * count, rx_time}). docs/loss-accounting.md states the policy.
- * With num_samples > 0 the block streams a finite burst and then ends the flowgraph.
+ * command port, an rdma.device block naming the same device), to the sample. Lost samples
+ * are delivered as zeros, tagged "rx_gap"; overruns are tagged "rx_overrun"; each is also
+ * published on the "async_msgs" port as (rdma_rx_event . dict{type, cause, first_sample,
+ * device_sample, count, rx_time}). docs/loss-accounting.md states the policy. With
+ * num_samples > 0 the block streams a finite burst and then ends the flowgraph.
  *
  * Channels: with num_channels = N the block has N outputs, fed by N RX streams of the
  * device (stream=s, s+1, ..., s+N-1 of the device args; s defaults to 0), each into a
  * ring of its own, all started at one device time so that item k of every output is
  * the same device instant (rx_time of item 0 is equal on all of them). Every output
  * gets its own tags; the async_msgs reports carry "chan".
+ *
+ * Radio controls (a device with an RF front end, docs/radio.md): output c is RF channel
+ * s + c of the device. The setters mirror gr-uhd's usrp_source: now, or at the device
+ * time set_command_time() gave, to the sample. Values outside a range are clipped to it
+ * (and rounded to its step) by the device, with a warning; the tune_result says what
+ * was set. The "command" input takes gr-uhd's command dicts (freq, gain, bandwidth,
+ * antenna, time, chan; chan is the output, all of them by default) and answers each on
+ * async_msgs as (rdma_command . dict): {ack: command, chan, key, requested, actual,
+ * time: (secs, frac), clipped} per setting, {error: text, command} per refusal. "rate"
+ * is refused (a run-time rate change is not supported: restart the flowgraph with the
+ * new rate). An rdma.device block naming the same device controls the same radio.
  */
 class RDMA_API rx_source : virtual public gr::sync_block
 {
@@ -74,6 +87,24 @@ public:
     virtual void set_start_time(uint64_t device_time_ns) = 0;
     //! The device's time now, ns since the epoch (an AXIoE read).
     virtual uint64_t get_time_now() = 0;
+
+    //! Tune output \p chan's RF channel; now, or at the command time.
+    virtual tune_result set_center_freq(double freq, size_t chan = 0) = 0;
+    virtual double get_center_freq(size_t chan = 0) = 0;
+    virtual sdr_range get_freq_range(size_t chan = 0) = 0;
+    virtual tune_result set_gain(double gain, size_t chan = 0) = 0;
+    virtual double get_gain(size_t chan = 0) = 0;
+    virtual sdr_range get_gain_range(size_t chan = 0) = 0;
+    virtual tune_result set_bandwidth(double bandwidth, size_t chan = 0) = 0;
+    virtual double get_bandwidth(size_t chan = 0) = 0;
+    //! Antennas are named ANT0, ANT1, ...
+    virtual void set_antenna(const std::string& name, size_t chan = 0) = 0;
+    virtual std::string get_antenna(size_t chan = 0) = 0;
+    virtual std::vector<std::string> get_antennas(size_t chan = 0) = 0;
+    //! Later settings (setters, commands without a time) take effect at device time
+    //! \p time_ns (ns since the epoch), as gr-uhd's set_command_time.
+    virtual void set_command_time(uint64_t time_ns) = 0;
+    virtual void clear_command_time() = 0;
     //! Address of channel \p chan's ring (first copy) as an integer, for diagnostics.
     virtual uint64_t ring_base(size_t chan = 0) const = 0;
     //! Bytes in one copy of the ring; the ring is mapped twice back to back.
@@ -86,7 +117,8 @@ public:
     //! Of channel \p chan.
     virtual std::map<std::string, uint64_t> read_counters(size_t chan = 0) = 0;
     //! Drain the emulator's log of injected faults (see rx_stream::read_injected_faults).
-    virtual std::vector<rx_stream::injected_fault> read_injected_faults(size_t chan = 0) = 0;
+    virtual std::vector<rx_stream::injected_fault>
+    read_injected_faults(size_t chan = 0) = 0;
     //! Why the run ended early (device lost or failed, NIC error), empty if it did not:
     //! then the block ended the flowgraph. See rx_stream::error(). With several
     //! channels, the first channel's reason, prefixed "channel c: ".

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(7d7fd370fed468491d632ece243f525f) */
+/* BINDTOOL_HEADER_FILE_HASH(a70187d5cac835f9070755db02f0486a) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -29,6 +29,7 @@ namespace py = pybind11;
 void bind_rx_source(py::module& m)
 {
     using rx_source = ::gr::rdma::rx_source;
+    using release = py::call_guard<py::gil_scoped_release>;
 
     py::class_<rx_source,
                gr::sync_block,
@@ -53,6 +54,72 @@ void bind_rx_source(py::module& m)
              &rx_source::get_time_now,
              py::call_guard<py::gil_scoped_release>(),
              D(rx_source, get_time_now))
+        .def("set_center_freq",
+             &rx_source::set_center_freq,
+             py::arg("freq"),
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, set_center_freq))
+        .def("get_center_freq",
+             &rx_source::get_center_freq,
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, get_center_freq))
+        .def("get_freq_range",
+             &rx_source::get_freq_range,
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, get_freq_range))
+        .def("set_gain",
+             &rx_source::set_gain,
+             py::arg("gain"),
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, set_gain))
+        .def("get_gain",
+             &rx_source::get_gain,
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, get_gain))
+        .def("get_gain_range",
+             &rx_source::get_gain_range,
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, get_gain_range))
+        .def("set_bandwidth",
+             &rx_source::set_bandwidth,
+             py::arg("bandwidth"),
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, set_bandwidth))
+        .def("get_bandwidth",
+             &rx_source::get_bandwidth,
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, get_bandwidth))
+        .def("set_antenna",
+             &rx_source::set_antenna,
+             py::arg("name"),
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, set_antenna))
+        .def("get_antenna",
+             &rx_source::get_antenna,
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, get_antenna))
+        .def("get_antennas",
+             &rx_source::get_antennas,
+             py::arg("chan") = 0,
+             release(),
+             D(rx_source, get_antennas))
+        .def("set_command_time",
+             &rx_source::set_command_time,
+             py::arg("time_ns"),
+             D(rx_source, set_command_time))
+        .def("clear_command_time",
+             &rx_source::clear_command_time,
+             D(rx_source, clear_command_time))
         .def("ring_base",
              &rx_source::ring_base,
              py::arg("chan") = 0,

@@ -24,3 +24,16 @@ static const char* __doc_gr_rdma_rx_source_read_counters = R"doc(read_counters(c
 static const char* __doc_gr_rdma_rx_source_read_injected_faults = R"doc(Drain the emulator's log of injected faults: a list of dicts (message, first_sample, samples, kind).)doc";
 static const char* __doc_gr_rdma_rx_source_error = R"doc(Why the run ended early (device lost or failed, NIC error); empty if it did not.)doc";
 static const char* __doc_gr_rdma_rx_source_device_note = R"doc(Why the device's final counters are not known; empty when they are.)doc";
+static const char* __doc_gr_rdma_rx_source_set_center_freq = R"doc(set_center_freq(freq, chan=0) -> tune_result: output chan's RF channel, now or at the command time; clipped to the range with a warning; tagged rx_freq on the first sample taken at it.)doc";
+static const char* __doc_gr_rdma_rx_source_get_center_freq = R"doc(The center frequency in effect, Hz.)doc";
+static const char* __doc_gr_rdma_rx_source_get_freq_range = R"doc(The center frequency's range, Hz.)doc";
+static const char* __doc_gr_rdma_rx_source_set_gain = R"doc(set_gain(gain, chan=0) -> tune_result (dB): now, or at the command time; clipped to the range.)doc";
+static const char* __doc_gr_rdma_rx_source_get_gain = R"doc(The gain in effect, dB.)doc";
+static const char* __doc_gr_rdma_rx_source_get_gain_range = R"doc(The gain's range, dB.)doc";
+static const char* __doc_gr_rdma_rx_source_set_bandwidth = R"doc(set_bandwidth(bandwidth, chan=0) -> tune_result (Hz).)doc";
+static const char* __doc_gr_rdma_rx_source_get_bandwidth = R"doc(The analog bandwidth, Hz.)doc";
+static const char* __doc_gr_rdma_rx_source_set_antenna = R"doc(set_antenna(name, chan=0): ANT0, ANT1, ...)doc";
+static const char* __doc_gr_rdma_rx_source_get_antenna = R"doc(The antenna selected.)doc";
+static const char* __doc_gr_rdma_rx_source_get_antennas = R"doc(The channel's antennas.)doc";
+static const char* __doc_gr_rdma_rx_source_set_command_time = R"doc(set_command_time(time_ns): later settings take effect at that device time (ns since the epoch), to the sample.)doc";
+static const char* __doc_gr_rdma_rx_source_clear_command_time = R"doc(Later settings take effect now.)doc";
