@@ -298,17 +298,35 @@ rf_change radio_control::current(unsigned chan, rf_change::what setting)
     check_channel(chan);
     rf_change c;
     c.setting = setting;
-    if (setting == rf_change::what::freq) {
-        uint32_t w[4];
-        d_device.client().read_atomic(regs::rf_reg(chan, regs::rf::freq_lo), w, 4);
-        c.value = regs::join_words(w[0], w[1]) / 1e3;
-        c.time_ns = regs::join_words(w[2], w[3]);
+    const bool freq = setting == rf_change::what::freq;
+    const uint32_t value_addr =
+        regs::rf_reg(chan, freq ? regs::rf::freq_lo : regs::rf::gain);
+    const uint32_t time_addr =
+        regs::rf_reg(chan, freq ? regs::rf::freq_time_lo : regs::rf::gain_time_lo);
+    const size_t value_words = freq ? 2 : 1;
+    auto& client = d_device.client();
+    uint32_t w[4];
+    if (client.max_burst_words() >= value_words + 2) {
+        // The value and its time follow each other: one burst reads both at one instant.
+        client.read_atomic(value_addr, w, value_words + 2);
     } else {
-        uint32_t w[3];
-        d_device.client().read_atomic(regs::rf_reg(chan, regs::rf::gain), w, 3);
-        c.value = static_cast<int32_t>(w[0]) / 1e3;
-        c.time_ns = regs::join_words(w[1], w[2]);
+        // A device taking shorter bursts: time, value, time again, until no change
+        // came between (the setting's time changes with every setting made).
+        uint64_t before = client.read64(time_addr);
+        for (;;) {
+            client.read_atomic(value_addr, w, value_words);
+            const uint64_t after = client.read64(time_addr);
+            if (after == before) {
+                w[value_words] = static_cast<uint32_t>(after);
+                w[value_words + 1] = static_cast<uint32_t>(after >> 32);
+                break;
+            }
+            before = after;
+        }
     }
+    c.value =
+        freq ? regs::join_words(w[0], w[1]) / 1e3 : static_cast<int32_t>(w[0]) / 1e3;
+    c.time_ns = regs::join_words(w[value_words], w[value_words + 1]);
     return c;
 }
 

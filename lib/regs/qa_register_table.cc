@@ -271,6 +271,7 @@ const std::vector<doc_section> radio_sections = {
     { "Clock", block::clock, regs::cap::time_set },
     { "Command queue", block::command_queue },
     { "Burst queue", block::rx, 0, 0, false },
+    { "Continuing a stream", block::rx, 0, 0, false },
     { "The emulator's RF scene", block::scene },
 };
 
