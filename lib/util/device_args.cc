@@ -158,8 +158,11 @@ socket_address device_args::get_host_address(const std::string& key,
         return socket_address::resolve(v, default_port);
     } catch (const std::invalid_argument& e) {
         const std::string why = e.what();
-        if (why.rfind("host name", 0) == 0)
-            throw std::invalid_argument("device args: " + key + "=" + v + ": " + why);
+        if (why.rfind("host name", 0) == 0) // the one shape, with the name's failure
+            throw std::invalid_argument("device args: " + key + "=" + v +
+                                        " is invalid: " + why +
+                                        "; expected an IPv4 address a.b.c.d or a host "
+                                        "name that resolves, optionally :port");
         bad_value(key,
                   v,
                   "an IPv4 address a.b.c.d or a host name, optionally :port, port "

@@ -62,7 +62,7 @@ socket_address socket_address::resolve(const std::string& text, uint16_t default
         throw std::invalid_argument(
             "host name '" + host + "' does not resolve to an IPv4 address (" +
             (rc == EAI_SYSTEM ? std::string("system error") : gai_strerror(rc)) +
-            "): check the name, or give the address a.b.c.d");
+            ")");
     const std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owner(found, freeaddrinfo);
     const auto* sa = reinterpret_cast<const sockaddr_in*>(found->ai_addr);
     return socket_address(ntohl(sa->sin_addr.s_addr), port);

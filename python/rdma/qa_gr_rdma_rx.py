@@ -290,7 +290,8 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         self.assertEqual(proc.returncode, 2, proc.stderr)
         self.assertNotIn("Traceback", proc.stderr)
         last = proc.stderr.strip().splitlines()[-1]
-        self.assertIn("addr=nonexistent.invalid", last)
+        self.assertIn("addr=nonexistent.invalid is invalid", last)
+        self.assertIn("expected", last)
         self.assertIn("'nonexistent.invalid' does not resolve", last)
 
 
