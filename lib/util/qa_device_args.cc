@@ -142,8 +142,9 @@ public:
             message_of([&] { named.get_host_address("bad", "", 1); });
         CPPUNIT_ASSERT_MESSAGE(
             unresolved,
-            contains(unresolved, "device args: bad=nonexistent.invalid is invalid: host "
-                                 "name 'nonexistent.invalid' does not resolve"));
+            contains(unresolved,
+                     "device args: bad=nonexistent.invalid is invalid: host "
+                     "name 'nonexistent.invalid' does not resolve"));
         CPPUNIT_ASSERT(contains(unresolved, "; expected an IPv4 address"));
         CPPUNIT_ASSERT(contains(message_of([&] { a.get_host_address("addr", "", 0); }),
                                 "addr=1.2.3.4:65536 is invalid: expected"));

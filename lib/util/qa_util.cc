@@ -65,7 +65,8 @@ public:
         } catch (const std::invalid_argument& e) {
             why = e.what();
         }
-        CPPUNIT_ASSERT_MESSAGE(why, why.find("'nonexistent.invalid'") != std::string::npos);
+        CPPUNIT_ASSERT_MESSAGE(why,
+                               why.find("'nonexistent.invalid'") != std::string::npos);
         CPPUNIT_ASSERT_THROW(socket_address::resolve("localhost:70000"),
                              std::invalid_argument);
     }
