@@ -190,7 +190,7 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         self.assertEqual(report["interrupted"], "SIGTERM")
         self.assertTrue(report["identity_holds"])
         self.assertIsNone(report["failure"])
-        self.assertGreater(report["samples_delivered"], 3.5e6)
+        self.assertGreater(report["samples_delivered"], 2e6)  # 5 s at 1 MS/s, less start-up
 
     def test_duration_0_is_continuous(self):
         proc = self.start_server("--duration", "0", "--json")
