@@ -95,7 +95,7 @@ std::shared_ptr<shared_device> shared_device::open(const device_args& args)
             throw std::invalid_argument("device args: type=" + type +
                                         " needs addr=<ip>[:port] of the device's AXIoE "
                                         "port");
-        control = args.get_address("addr", "", axioe::default_port);
+        control = args.get_host_address("addr", "", axioe::default_port);
         // name= opens the device once more, as another host would: its own controller,
         // its own streams (tests of several hosts in one process).
         identity = type + "/" + control.to_string() + "/" + args.get("name", "");

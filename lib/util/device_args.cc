@@ -149,6 +149,27 @@ socket_address device_args::get_address(const std::string& key,
     }
 }
 
+socket_address device_args::get_host_address(const std::string& key,
+                                             const std::string& fallback,
+                                             uint16_t default_port) const
+{
+    const std::string v = get(key, fallback);
+    try {
+        return socket_address::resolve(v, default_port);
+    } catch (const std::invalid_argument& e) {
+        const std::string why = e.what();
+        if (why.rfind("host name", 0) == 0) // the one shape, with the name's failure
+            throw std::invalid_argument("device args: " + key + "=" + v +
+                                        " is invalid: " + why +
+                                        "; expected an IPv4 address a.b.c.d or a host "
+                                        "name that resolves, optionally :port");
+        bad_value(key,
+                  v,
+                  "an IPv4 address a.b.c.d or a host name, optionally :port, port "
+                  "0..65535");
+    }
+}
+
 std::string device_args::get_choice(const std::string& key,
                                     const std::set<std::string>& choices,
                                     const std::string& fallback) const

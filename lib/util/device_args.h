@@ -68,6 +68,14 @@ public:
     socket_address get_address(const std::string& key,
                                const std::string& fallback,
                                uint16_t default_port) const;
+    /*!
+     * As get_address(), but the host may be a name ("addr=localhost", "addr=sdr1:50100"),
+     * resolved to IPv4 (socket_address::resolve()); a name that does not resolve is an
+     * error naming the key and the name.
+     */
+    socket_address get_host_address(const std::string& key,
+                                    const std::string& fallback,
+                                    uint16_t default_port) const;
     //! \p key must hold one of \p choices (or be absent: \p fallback).
     std::string get_choice(const std::string& key,
                            const std::set<std::string>& choices,

@@ -134,6 +134,20 @@ public:
         const std::string addr = message_of([&] { a.get_address("addr", "", 0); });
         CPPUNIT_ASSERT(contains(addr, "addr=1.2.3.4:65536 is invalid: expected"));
         CPPUNIT_ASSERT(contains(addr, "0..65535"));
+        // Host names: resolved, or an error naming the key and the name.
+        const auto named = device_args::parse("addr=localhost:7,bad=nonexistent.invalid");
+        CPPUNIT_ASSERT_EQUAL(std::string("127.0.0.1:7"),
+                             named.get_host_address("addr", "", 1).to_string());
+        const std::string unresolved =
+            message_of([&] { named.get_host_address("bad", "", 1); });
+        CPPUNIT_ASSERT_MESSAGE(
+            unresolved,
+            contains(unresolved,
+                     "device args: bad=nonexistent.invalid is invalid: host "
+                     "name 'nonexistent.invalid' does not resolve"));
+        CPPUNIT_ASSERT(contains(unresolved, "; expected an IPv4 address"));
+        CPPUNIT_ASSERT(contains(message_of([&] { a.get_host_address("addr", "", 0); }),
+                                "addr=1.2.3.4:65536 is invalid: expected"));
     }
 
     void test_getters_refuse_every_bad_number()

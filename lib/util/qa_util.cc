@@ -29,6 +29,7 @@ class qa_util : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_util);
     CPPUNIT_TEST(test_parse_address);
     CPPUNIT_TEST(test_parse_rejects_garbage);
+    CPPUNIT_TEST(test_resolve_names);
     CPPUNIT_TEST(test_parse_number);
     CPPUNIT_TEST(test_udp_batch_round_trip);
     CPPUNIT_TEST(test_segmented_batch_arrives_as_datagrams);
@@ -46,6 +47,28 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("192.0.2.7:4791"), a.to_string());
         const auto b = socket_address::parse("10.1.2.3", 50100);
         CPPUNIT_ASSERT_EQUAL(uint16_t(50100), b.port());
+    }
+
+    void test_resolve_names()
+    {
+        // A dotted quad needs no lookup; a name resolves to IPv4 (/etc/hosts).
+        CPPUNIT_ASSERT_EQUAL(std::string("10.1.2.3:50100"),
+                             socket_address::resolve("10.1.2.3", 50100).to_string());
+        CPPUNIT_ASSERT_EQUAL(std::string("127.0.0.1:5"),
+                             socket_address::resolve("localhost:5", 50100).to_string());
+        CPPUNIT_ASSERT_EQUAL(std::string("127.0.0.1:50100"),
+                             socket_address::resolve("localhost", 50100).to_string());
+        // .invalid never resolves (RFC 6761): the error names the name.
+        std::string why;
+        try {
+            socket_address::resolve("nonexistent.invalid", 1);
+        } catch (const std::invalid_argument& e) {
+            why = e.what();
+        }
+        CPPUNIT_ASSERT_MESSAGE(why,
+                               why.find("'nonexistent.invalid'") != std::string::npos);
+        CPPUNIT_ASSERT_THROW(socket_address::resolve("localhost:70000"),
+                             std::invalid_argument);
     }
 
     void test_parse_rejects_garbage()

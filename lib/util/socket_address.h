@@ -25,6 +25,13 @@ public:
 
     //! Parse "a.b.c.d" or "a.b.c.d:port"; throws std::invalid_argument naming the input.
     static socket_address parse(const std::string& text, uint16_t default_port = 0);
+    /*!
+     * As parse(), but the host part may also be a name ("localhost", "sdr1.lab"),
+     * resolved with getaddrinfo to its first IPv4 address; throws
+     * std::invalid_argument naming the name when it does not resolve. It may block
+     * on DNS: for configuration, never on the data path.
+     */
+    static socket_address resolve(const std::string& text, uint16_t default_port = 0);
 
     uint32_t ip() const { return ntohl(d_sa.sin_addr.s_addr); } //!< host byte order
     uint16_t port() const { return ntohs(d_sa.sin_port); }

@@ -23,7 +23,10 @@ COMMON = ["nan", "inf", "1e400", "-1", "abc", ""]
 
 RX_TABLE = {
     "--rate": COMMON + ["0", "5e9", "1e300"],
-    "--duration": COMMON + ["0", "1e300", "2e6"],
+    "--duration": COMMON + ["1e300", "2e6"],  # 0: continuous
+    "--progress-interval": COMMON + ["0", "0.05", "3601"],
+    "--rotate-size": COMMON + ["0", "1.5", "9223372036854775808"],
+    "--rotate-seconds": COMMON + ["0", "2e6"],
     "--samples": COMMON + ["0", "1.5", "1e6", "9223372036854775808",
                            "18446744073709551616", "0x10"],
     "--timeout": COMMON + ["-0.5", "1e300"],
@@ -83,7 +86,7 @@ class qa_cli_args(gr_unittest.TestCase):
         # sample matches.
         for signal in ("tone", "noise,seed=3", "clipped_tone", "extremes"):
             proc = self.run_app(RX, "--args", "type=emu,signal=" + signal, "--check",
-                                "--duration", "0.2", "--json")
+                                "--format", "sc16", "--duration", "0.2", "--json")
             self.assertEqual(proc.returncode, 0, proc.stderr)
             report = json.loads(proc.stdout)
             self.assertEqual(report["check"]["mismatches"], 0, signal)

@@ -9,6 +9,8 @@
 
 import json
 import os
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -28,8 +30,9 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         return proc
 
     def test_main_job_20msps_3s(self):
+        # sc16, as a converter delivers: 80 MB/s (fc32 would be 160).
         proc = self.run_app("--args", "type=emu,signal=ramp", "--rate", "20e6",
-                            "--duration", "3", "--check", "--json")
+                            "--format", "sc16", "--duration", "3", "--check", "--json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         report = json.loads(proc.stdout)
         for key in ("samples_delivered", "samples_lost", "rate_achieved", "ring_bytes",
@@ -53,7 +56,7 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         # one unexplained mismatch, no rx_time naming the wrong sample, and the books
         # balance.
         proc = self.run_app("--args", "type=emu,signal=ramp", "--rate", "500e6",
-                            "--duration", "1", "--check", "--json")
+                            "--format", "sc16", "--duration", "1", "--check", "--json")
         report = json.loads(proc.stdout)
         self.assertGreater(report["samples_lost"], 0, "not overloaded: tests nothing")
         self.assertEqual(report["check"]["mismatches"], 0,
@@ -84,7 +87,7 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         """A 30 s run, stopped by sig once it streams: the report, and exit 0 as every
         emitted sample is accounted for (those not handed out yet: lost to the stop)."""
         started = time.monotonic()
-        proc = subprocess.Popen([APP, "--args", args, "--rate", "2e6",
+        proc = subprocess.Popen([APP, "--args", args, "--rate", "2e6", "--format", "sc16",
                                  "--duration", "30", "--check", "--json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         # The stream logs its setup once built, after the app took over the signals.
@@ -139,7 +142,8 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
     def test_output_file_records_the_stream(self):
         path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "gr-rdma-rx-qa-%d.sc16" % os.getpid())
         try:
-            proc = self.run_app("--rate", "1e6", "--samples", "100000", "--output", path, "--json")
+            proc = self.run_app("--rate", "1e6", "--samples", "100000", "--format", "sc16",
+                                "--output", path, "--json")
             self.assertEqual(proc.returncode, 0, proc.stderr)
             with open(path, "rb") as f:
                 data = f.read()
@@ -150,6 +154,145 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         finally:
             if os.path.exists(path):
                 os.unlink(path)
+
+    def test_default_format_is_the_blocks(self):
+        # rx_source's default is fc32: the app's too, so a file recorded with the
+        # defaults reads like the block's output.
+        proc = self.run_app("--samples", "1000", "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(json.loads(proc.stdout)["format"], "fc32")
+
+    def start_server(self, *args, stderr=subprocess.PIPE):
+        # A second of silence from the device is load on a shared CI machine here,
+        # not the subject: device_timeout=5.
+        return subprocess.Popen([APP, "--args", "type=emu,signal=ramp,device_timeout=5",
+                                 "--format", "sc16", "--rate", "1e6", *args],
+                                stdout=subprocess.PIPE,
+                                stderr=stderr, text=True)
+
+    def test_continuous_until_sigterm(self):
+        # No --duration: it runs until told to stop (long past the old 3 s default),
+        # then prints the report and exits 0 as the books balance.
+        proc = self.start_server("--json")
+        try:
+            time.sleep(5)
+            self.assertIsNone(proc.poll(), "a continuous run ended by itself")
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        self.assertEqual(proc.returncode, 0, err)
+        report = json.loads(out)
+        self.assertTrue(report["continuous"])
+        self.assertIsNone(report["samples_requested"])
+        self.assertEqual(report["interrupted"], "SIGTERM")
+        self.assertTrue(report["identity_holds"])
+        self.assertIsNone(report["failure"])
+        self.assertGreater(report["samples_delivered"], 2e6)  # 5 s at 1 MS/s, less start-up
+
+    def test_duration_0_is_continuous(self):
+        proc = self.start_server("--duration", "0", "--json")
+        try:
+            time.sleep(3)
+            self.assertIsNone(proc.poll())
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(json.loads(out)["interrupted"], "SIGINT")
+
+    def test_status_lines_at_the_interval(self):
+        proc = self.start_server("--status", "--progress-interval", "0.5", "--json")
+        try:
+            time.sleep(3.4)
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        self.assertEqual(proc.returncode, 0, err)
+        lines = [json.loads(line) for line in out.splitlines()]
+        status, final = lines[:-1], lines[-1]
+        self.assertEqual(final["kind"], "report")
+        # ~6 intervals in 3.4 s, less the start-up before the first.
+        self.assertGreaterEqual(len(status), 4)
+        self.assertLessEqual(len(status), 7)
+        for line in status:
+            self.assertEqual(line["kind"], "status")
+            for key in ("time", "elapsed_s", "items", "samples_delivered",
+                        "samples_lost", "gaps", "overruns", "rate_achieved", "ring_fill",
+                        "error"):
+                self.assertIn(key, line)
+        gaps = [b["elapsed_s"] - a["elapsed_s"] for a, b in zip(status, status[1:])]
+        for gap in gaps:
+            self.assertAlmostEqual(gap, 0.5, delta=0.2)
+        self.assertGreater(status[-1]["rate_achieved"], 0.8e6)
+        self.assertLessEqual(status[-1]["samples_delivered"], final["samples_delivered"])
+        # Not a terminal: no progress lines on stderr.
+        self.assertNotIn("MS/s", err)
+
+    def test_progress_on_a_terminal(self):
+        # stderr a pty: a progress line per interval; --quiet: none.
+        for quiet, expect in ((False, True), (True, False)):
+            master, slave = pty.openpty()
+            extra = ["--quiet"] if quiet else []
+            proc = self.start_server("--progress-interval", "0.5", *extra, stderr=slave)
+            os.close(slave)
+            seen = b""
+            try:
+                deadline = time.monotonic() + 3
+                while time.monotonic() < deadline:
+                    ready, _, _ = select.select([master], [], [], 0.1)
+                    if ready:
+                        try:
+                            seen += os.read(master, 65536)
+                        except OSError:
+                            break
+                proc.send_signal(signal.SIGINT)
+                proc.communicate(timeout=20)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.communicate()
+                os.close(master)
+            text = seen.decode(errors="replace")
+            lines = [l for l in text.splitlines() if "MS/s" in l and "delivered" in l]
+            if expect:
+                self.assertGreaterEqual(len(lines), 2, text)
+                self.assertIn("ring", lines[-1])
+                self.assertIn("lost", lines[-1])
+            else:
+                self.assertEqual(lines, [], text)
+            self.assertEqual(proc.returncode, 0)
+
+    def test_addr_host_names(self):
+        emu = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
+        daemon = subprocess.Popen([emu, "--control", "127.0.0.1:0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            banner = daemon.stdout.readline()
+            port = int(banner.split("127.0.0.1:")[1].split()[0].rstrip(",;:"))
+            proc = self.run_app("--args", "type=remote,addr=localhost:%d" % port,
+                                "--samples", "100000", "--json")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(json.loads(proc.stdout)["samples_delivered"], 100000)
+        finally:
+            daemon.terminate()
+            daemon.wait(timeout=10)
+        proc = self.run_app("--args", "type=remote,addr=nonexistent.invalid",
+                            "--samples", "1000")
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+        last = proc.stderr.strip().splitlines()[-1]
+        self.assertIn("addr=nonexistent.invalid is invalid", last)
+        self.assertIn("expected", last)
+        self.assertIn("'nonexistent.invalid' does not resolve", last)
 
 
 if __name__ == '__main__':

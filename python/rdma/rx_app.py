@@ -7,11 +7,17 @@
 """gr-rdma-rx: a headless receive flowgraph (rx_source -> sink) with a report.
 
     gr-rdma-rx --args "type=emu,signal=ramp" --rate 20e6 --duration 3 --json
+
+Without --duration or --samples it runs until SIGINT or SIGTERM (a receive server:
+--status prints a JSON line per interval); --sigmf records the stream as SigMF with
+its losses annotated (docs/recording.md).
 """
 
 import argparse
 import json
+import datetime
 import math
+import os
 import re
 import signal
 import sys
@@ -23,19 +29,25 @@ import pmt
 from gnuradio import blocks, gr
 
 from . import rdma_python as rdma
+from .sigmf_sink import sigmf_sink
 
 
 EXIT_STATUS = """exit status:
   0  the run ended (or SIGINT/SIGTERM stopped it: the report then says
-     "interrupted") and every sample the device emitted is accounted for
-     (emitted = delivered + lost; reported loss is not a failure), every
-     requested sample was emitted unless interrupted, and --check found nothing
-  1  the run failed: samples unaccounted for, --timeout reached, or --check
-     found mismatches (the report says which, and a line on stderr)
+     "interrupted"; in continuous mode that is how it ends) and every sample
+     the device emitted is accounted for (emitted = delivered + lost; reported
+     loss is not a failure), every requested sample was emitted unless
+     interrupted, and --check found nothing
+  1  the run failed: samples unaccounted for, --timeout reached, --check
+     found mismatches, or the recording failed (disk full): the report says
+     which, and a line on stderr
   2  a usage or configuration error: a bad flag, bad device args, a device
      that cannot be reached (one line on stderr, nothing on stdout)"""
 
 MAX_SAMPLES = 2**63 - 1  # the block counts samples in a uint64; kept clear of the sign bit
+# The report lists the first this many gap and overrun ranges (and device events); the
+# rest are counted (a receive server runs for months).
+MAX_RANGES = 10000
 
 
 class _Parser(argparse.ArgumentParser):
@@ -81,33 +93,66 @@ def parse_args(argv):
         epilog=EXIT_STATUS, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--args", default="type=emu,signal=ramp",
                    help="device args, e.g. type=emu,signal=ramp (docs/device-args.md)")
-    p.add_argument("--format", default="sc16", choices=["sc16", "fc32"],
-                   help="sample format on the wire and in memory (default sc16)")
+    # rx_source's default: a flowgraph and the app receive the same by default.
+    p.add_argument("--format", default="fc32", choices=["sc16", "fc32"],
+                   help="sample format on the wire and in memory (default fc32, as "
+                        "rx_source)")
     # The stream's own limit (rx_stream: 4e9 S/s).
     p.add_argument("--rate", type=_number("S/s", 0, 4e9, low_open=True), default=20e6,
                    help="sample rate in S/s, at most 4e9 (default 20e6)")
     length = p.add_mutually_exclusive_group()
-    length.add_argument("--duration", type=_number("seconds", 0, 1e6, low_open=True),
-                        default=3.0,
-                        help="seconds of samples to receive, at most 1e6 (default 3)")
+    length.add_argument("--duration", type=_number("seconds", 0, 1e6),
+                        help="seconds of samples to receive, 0..1e6; 0 or none (the "
+                             "default): until SIGINT or SIGTERM")
     length.add_argument("--samples", type=_number("samples", 1, MAX_SAMPLES, integer=True),
                         help="number of samples to receive, 1..2**63-1")
-    p.add_argument("--output", metavar="FILE",
-                   help="record the samples to FILE (raw items, as gr file_sink writes)")
+    record = p.add_mutually_exclusive_group()
+    record.add_argument("--output", metavar="FILE",
+                        help="record the samples to FILE (raw items, as gr file_sink "
+                             "writes)")
+    record.add_argument("--sigmf", metavar="PATH",
+                        help="record as SigMF: PATH.sigmf-data and PATH.sigmf-meta, gaps "
+                             "and overruns annotated (docs/recording.md)")
+    p.add_argument("--rotate-size", type=_number("bytes", 1, MAX_SAMPLES, integer=True),
+                   metavar="BYTES",
+                   help="with --sigmf: a new recording PATH-NNNN once one holds BYTES "
+                        "of samples, 1..2**63-1")
+    p.add_argument("--rotate-seconds", type=_number("seconds", 0, 1e6, low_open=True),
+                   metavar="S",
+                   help="with --sigmf: a new recording PATH-NNNN every S seconds of "
+                        "samples, at most 1e6")
     p.add_argument("--check", action="store_true",
                    help="verify every sample against the emulator's test signal, "
                         "recomputed from --args, and that every sample is read in place "
                         "in the ring")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--status", action="store_true",
+                   help="print a JSON status line on stdout every --progress-interval "
+                        "(for services; fields in docs/rx-server.md)")
+    p.add_argument("--progress-interval", type=_number("seconds", 0.1, 3600), default=5.0,
+                   metavar="S",
+                   help="seconds between progress lines (stderr, when it is a terminal) "
+                        "and --status lines, 0.1..3600 (default 5)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress lines on the terminal")
     p.add_argument("--timeout", type=_number("seconds", 0, 1e6), default=10.0,
                    help="seconds to wait beyond the stream's length before giving up, "
                         "0..1e6 (default 10)")
     opts = p.parse_args(argv)
-    opts.num_samples = (opts.samples if opts.samples is not None
-                        else int(round(opts.rate * opts.duration)))
-    if opts.num_samples <= 0:
-        p.error("argument --duration: %g s at %g S/s is no sample: nothing to receive"
-                % (opts.duration, opts.rate))
+    if opts.samples is not None:
+        opts.num_samples = opts.samples
+    elif not opts.duration:
+        opts.num_samples = 0  # continuous
+    else:
+        opts.num_samples = int(round(opts.rate * opts.duration))
+        if opts.num_samples <= 0:
+            p.error("argument --duration: %g s at %g S/s is no sample: nothing to "
+                    "receive (0: until stopped)" % (opts.duration, opts.rate))
+    opts.continuous = opts.num_samples == 0
+    for flag in ("rotate_size", "rotate_seconds"):
+        if getattr(opts, flag) is not None and not opts.sigmf:
+            p.error("argument --%s: rotates a SigMF recording: add --sigmf PATH"
+                    % flag.replace("_", "-"))
     if opts.check:
         refusal = check_refusal(opts.args)
         if refusal:
@@ -133,17 +178,64 @@ def check_refusal(args_text):
     return None
 
 
+class report_collector(gr.basic_block):
+    """The source's reports, for the summary: counted, and the first MAX_RANGES of each
+    kind kept (message_debug would keep every one, for ever)."""
+
+    def __init__(self):
+        gr.basic_block.__init__(self, "report_collector", in_sig=None, out_sig=None)
+        self.message_port_register_in(pmt.intern("in"))
+        self.set_msg_handler(pmt.intern("in"), self._handle)
+        self._lock = threading.Lock()
+        self.counts = {"gap": 0, "overrun": 0, "device": 0, "notice": 0}
+        self.lost = {"gap": 0, "overrun": 0}
+        self.kept = {"gap": [], "overrun": [], "device": []}
+        self.dropped = {"gap": 0, "overrun": 0, "device": 0}
+
+    def _handle(self, msg):
+        e = pmt.to_python(pmt.cdr(msg))
+        kind = e.get("type")
+        with self._lock:
+            self.counts[kind] = self.counts.get(kind, 0) + 1
+            if kind in self.lost and not (kind == "overrun"
+                                          and e.get("cause") == "gap_overwritten"):
+                self.lost[kind] += int(e.get("count", 0))
+            if kind == "device" and e.get("cause") in ("fault_injected",
+                                                       "device_overflow"):
+                return
+            if kind in self.kept:
+                if len(self.kept[kind]) < MAX_RANGES:
+                    self.kept[kind].append(e)
+                else:
+                    self.dropped[kind] += 1
+
+    def snapshot(self):
+        with self._lock:
+            return (dict(self.counts), dict(self.lost),
+                    {k: list(v) for k, v in self.kept.items()}, dict(self.dropped))
+
+
 class receiver(gr.top_block):
     def __init__(self, opts):
         gr.top_block.__init__(self, "gr-rdma-rx")
         self.src = rdma.rx_source(opts.args, opts.format, opts.rate, opts.num_samples)
         item = 8 if opts.format == "fc32" else 4
-        self.sink = (blocks.file_sink(item, opts.output, False) if opts.output
-                     else blocks.null_sink(item))
-        self.connect(self.src, self.sink)
-        # Every gap, overrun and time report of the source, kept for the summary.
-        self.reports = blocks.message_debug()
-        self.msg_connect((self.src, "async_msgs"), (self.reports, "store"))
+        self.recorder = None
+        if opts.sigmf:
+            self.recorder = sigmf_sink(
+                opts.sigmf, opts.format, opts.rate, hw=opts.args,
+                recorder="gr-rdma-rx", rotate_size=opts.rotate_size or 0,
+                rotate_seconds=opts.rotate_seconds or 0.0)
+            self.connect(self.src, self.recorder)
+            self.msg_connect((self.src, "async_msgs"), (self.recorder, "events"))
+            self.sink = self.recorder._sink  # counts the items that reached the file
+        else:
+            self.sink = (blocks.file_sink(item, opts.output, False) if opts.output
+                         else blocks.null_sink(item))
+            self.connect(self.src, self.sink)
+        # Every gap, overrun and device report of the source, for the summary.
+        self.reports = report_collector()
+        self.msg_connect((self.src, "async_msgs"), (self.reports, "in"))
         self.check = None
         if opts.check:
             self.check = rdma.ramp_check(opts.format, self.src.ring_base(),
@@ -151,12 +243,13 @@ class receiver(gr.top_block):
             self.connect(self.src, self.check)
             self.msg_connect((self.src, "async_msgs"), (self.check, "events"))
 
-    def events(self):
-        out = []
-        for i in range(self.reports.num_messages()):
-            msg = self.reports.get_message(i)
-            out.append(pmt.to_python(pmt.cdr(msg)))
-        return out
+    def ring_fill(self):
+        """How much of the ring the slowest reader is behind the source, 0..1."""
+        behind = self.src.nitems_written(0) - self.sink.nitems_read(0)
+        for reader in (self.check, self.recorder and self.recorder._watcher):
+            if reader is not None:
+                behind = max(behind, self.src.nitems_written(0) - reader.nitems_read(0))
+        return max(0, behind) / self.src.ring_items()
 
 
 class stop_signals:
@@ -183,25 +276,87 @@ class stop_signals:
             signal.signal(sig, signal.SIG_DFL)
 
 
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class progress:
+    """Every interval: a line on stderr for a person at a terminal, and/or a JSON
+    status line on stdout for a service manager (docs/rx-server.md). Numbers from the
+    flowgraph's own counts and reports: nothing asks the device."""
+
+    def __init__(self, opts, tb, started):
+        self.opts, self.tb = opts, tb
+        self.tty = not opts.quiet and sys.stderr.isatty()
+        self.enabled = self.tty or opts.status
+        self.started = started
+        self.next = started + opts.progress_interval
+        self.last_items, self.last_time = 0, started
+
+    def poll(self, now):
+        if not self.enabled or now < self.next:
+            return
+        self.next += self.opts.progress_interval * max(
+            1, math.ceil((now - self.next) / self.opts.progress_interval))
+        tb = self.tb
+        items = tb.src.nitems_written(0)
+        counts, lost, _, _ = tb.reports.snapshot()
+        rate = (items - self.last_items) / max(1e-9, now - self.last_time)
+        self.last_items, self.last_time = items, now
+        status = {
+            "kind": "status",
+            "time": utc_now(),
+            "elapsed_s": round(now - self.started, 3),
+            "items": items,
+            # Items handed out, but not the zeros of gaps.
+            "samples_delivered": max(0, items - lost["gap"]),
+            "samples_lost": lost["gap"] + lost["overrun"],
+            "gaps": counts["gap"],
+            "overruns": counts["overrun"],
+            "rate_achieved": round(rate, 1),
+            "ring_fill": round(tb.ring_fill(), 4),
+            "error": tb.src.error() or (tb.recorder.error() if tb.recorder else None),
+        }
+        if tb.recorder is not None:
+            status["recording"] = tb.recorder.recordings()[-1]
+        if self.opts.status:
+            print(json.dumps(status), flush=True)
+        if self.tty:
+            print("gr-rdma-rx: %8.1f s  %8.3f MS/s  delivered %d  lost %d (%d gaps, %d "
+                  "overruns)  ring %.0f%%"
+                  % (status["elapsed_s"], rate / 1e6, status["samples_delivered"],
+                     status["samples_lost"], status["gaps"], status["overruns"],
+                     100 * status["ring_fill"]), file=sys.stderr, flush=True)
+
+
 def run(opts, tb, stop):
-    expected = opts.num_samples / opts.rate
     cpu_before = rdma.process_cpu_by_role()
     started = time.monotonic()
     tb.start()
     finished = threading.Event()
     waiter = threading.Thread(target=lambda: (tb.wait(), finished.set()), daemon=True)
     waiter.start()
-    deadline = started + expected + opts.timeout
+    # Continuous: no end but a signal (or a failure of the run, or of the recording).
+    deadline = (None if opts.continuous
+                else started + opts.num_samples / opts.rate + opts.timeout)
+    ticker = progress(opts, tb, started)
     while not finished.wait(0.05) and stop.received is None:
-        if time.monotonic() >= deadline:
+        now = time.monotonic()
+        if deadline is not None and now >= deadline:
             break
-    interrupted = None if finished.is_set() else stop.received
-    timed_out = not finished.is_set() and interrupted is None
+        if tb.recorder is not None and tb.recorder.error():
+            break
+        ticker.poll(now)
+    recording_failed = tb.recorder is not None and tb.recorder.error()
+    interrupted = None if finished.is_set() or recording_failed else stop.received
+    timed_out = not finished.is_set() and interrupted is None and not recording_failed
     if not finished.is_set():
         tb.stop()
         # The waiter's tb.wait() returns once the flowgraph has stopped.
         if not finished.wait(30):
             raise RuntimeError("the flowgraph did not stop within 30 s of tb.stop()")
+    if tb.recorder is not None:
+        tb.recorder.finish()  # every thread has stopped: the files are final
     elapsed = time.monotonic() - started
     cpu = {k: v - cpu_before[k] for k, v in rdma.process_cpu_by_role().items()}
 
@@ -212,14 +367,16 @@ def run(opts, tb, stop):
     emitted = counters.get("device.samples_emitted")
     delivered = counters["host.delivered"]
     lost = counters["host.lost"]
-    events = tb.events()
-    gaps = [e for e in events if e["type"] == "gap"]
-    overruns = [e for e in events if e["type"] == "overrun"]
+    counts, _, kept, dropped = tb.reports.snapshot()
+    gaps, overruns = kept["gap"], kept["overrun"]
     report = {
+        "kind": "report",
         "args": opts.args,
         "format": opts.format,
         "rate_requested": opts.rate,
-        "samples_requested": opts.num_samples,
+        # None: continuous, until a signal.
+        "samples_requested": None if opts.continuous else opts.num_samples,
+        "continuous": opts.continuous,
         # The device's own count, and what the host made of it: emitted = delivered + lost.
         "samples_emitted": emitted,
         "samples_delivered": delivered,
@@ -230,18 +387,20 @@ def run(opts, tb, stop):
         # Why the run ended early: the device was lost or failed the stream, the NIC
         # failed it (None: it did not).
         "error": tb.src.error() or None,
-        "device_events": [e for e in events if e["type"] == "device"
-                          and e["cause"] not in ("fault_injected", "device_overflow")],
+        "device_events": kept["device"],
         "items_through_flowgraph": tb.sink.nitems_read(0),
         "lost_by_cause": {"gap": counters["host.lost_gap"],
                           "overrun_skipped": counters["host.lost_skipped"],
                           "overrun_overwritten": counters["host.lost_overwritten"],
                           # emitted before the stop took effect (interrupted runs)
                           "stopped": counters["host.lost_stopped"]},
-        "gaps": len(gaps),
+        "gaps": counts["gap"],
+        # The first MAX_RANGES of each, in the order reported; the rest counted.
         "gap_ranges": [[e["first_sample"], e["count"]] for e in gaps],
-        "overruns": len(overruns),
+        "gap_ranges_dropped": dropped["gap"],
+        "overruns": counts["overrun"],
         "overrun_ranges": [[e["first_sample"], e["count"], e["cause"]] for e in overruns],
+        "overrun_ranges_dropped": dropped["overrun"],
         "elapsed_s": round(elapsed, 6),
         "rate_achieved": tb.sink.nitems_read(0) / elapsed if elapsed > 0 else 0.0,
         "ring_bytes": tb.src.ring_bytes(),
@@ -254,6 +413,10 @@ def run(opts, tb, stop):
         # SIGINT or SIGTERM stopped the run before its end (None: it was not).
         "interrupted": interrupted,
     }
+    if tb.recorder is not None:
+        report["recordings"] = tb.recorder.recordings()
+        # Why the recording ended early (disk full), None if it did not.
+        report["recording_error"] = tb.recorder.error()
     if tb.check is not None:
         report["check"] = {
             "items_checked": tb.check.items_checked(),
@@ -274,6 +437,8 @@ def failure(report):
     not have reached the samples requested."""
     if report["error"]:
         return report["error"]
+    if report.get("recording_error"):
+        return "recording: " + report["recording_error"]
     if report["timed_out"]:
         return "timed out: the stream did not end within --timeout"
     if report["identity_holds"] is None:
@@ -282,7 +447,7 @@ def failure(report):
         return ("samples unaccounted for: emitted %d != delivered %d + lost %d"
                 % (report["samples_emitted"], report["samples_delivered"],
                    report["samples_lost"]))
-    if (report["interrupted"] is None
+    if (report["interrupted"] is None and report["samples_requested"] is not None
             and report["samples_emitted"] != report["samples_requested"]):
         return ("the device emitted %d of the %d samples requested"
                 % (report["samples_emitted"], report["samples_requested"]))
