@@ -100,7 +100,14 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     setup.start_time_ns = start_time_ns;
     setup.transport = d_plan.rc ? regs::transport_type::rc : regs::transport_type::uc;
     setup.retx_window_bytes = d_plan.retx_window_bytes;
-    d_device->configure_rx(d_plan.stream_index, setup);
+    // A device with a master clock makes the nearest rate it can (docs/radio.md,
+    // "Sample rate"; configure_rx() warns): the stream's timeline is built on that one.
+    const rational actual = d_device->configure_rx(d_plan.stream_index, setup);
+    if (uint64_t(actual.num) * d_rate.den != uint64_t(d_rate.num) * actual.den) {
+        d_rate = actual;
+        d_plan.sample_rate = static_cast<double>(actual.num) / actual.den;
+        d_signal.sample_rate = d_plan.sample_rate;
+    }
     // A run that continues the stream at another rate numbers its messages from there
     // (docs/radio.md, RX_FIRST_MESSAGE); a device without it starts every run at 0.
     if (first_message || d_info.has(regs::cap::burst_queue))
@@ -142,9 +149,10 @@ bool rx_stream::impl::settle_stop()
                        d_device_note);
         return false;
     } catch (const std::exception& e) {
-        d_device_note = "STOP failed, so its final counters are unknown: " +
-                        std::string(e.what());
-        d_logger->error("RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
+        d_device_note =
+            "STOP failed, so its final counters are unknown: " + std::string(e.what());
+        d_logger->error(
+            "RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
         return false;
     }
     try {
@@ -154,7 +162,8 @@ bool rx_stream::impl::settle_stop()
     } catch (const std::exception& e) {
         d_device_note =
             "its counters could not be read after STOP: " + std::string(e.what());
-        d_logger->error("RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
+        d_logger->error(
+            "RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
     }
     if (d_rearms && d_device_note.empty())
         d_device_note = "the device restarted " + std::to_string(d_rearms) +
@@ -232,20 +241,21 @@ bool rx_stream::impl::watch_device()
         const uint32_t status = d_watch->last_status();
         const uint32_t code =
             (status & regs::status::error_mask) >> regs::status::error_shift;
-        fail(rx_event::reason::stream_failed,
-             status,
-             "the device at " + d_device->address().to_string() + " reports RX stream " +
-                 std::to_string(d_plan.stream_index) + " in error (RX_STATUS 0x" +
-                 [status] {
-                     char hex[9];
-                     std::snprintf(hex, sizeof(hex), "%x", status);
-                     return std::string(hex);
-                 }() +
-                 (code ? std::string(": ") + regs::describe_error(code)
-                       : std::string(d_plan.rc ? ": its RC requester gave up (a fatal "
-                                                 "NAK, or retries exhausted)"
-                                               : "")) +
-                 ")");
+        fail(
+            rx_event::reason::stream_failed,
+            status,
+            "the device at " + d_device->address().to_string() + " reports RX stream " +
+                std::to_string(d_plan.stream_index) + " in error (RX_STATUS 0x" +
+                [status] {
+                    char hex[9];
+                    std::snprintf(hex, sizeof(hex), "%x", status);
+                    return std::string(hex);
+                }() +
+                (code ? std::string(": ") + regs::describe_error(code)
+                      : std::string(d_plan.rc ? ": its RC requester gave up (a fatal "
+                                                "NAK, or retries exhausted)"
+                                              : "")) +
+                ")");
         return false;
     }
     case device_watch::state::stream_stopped:
