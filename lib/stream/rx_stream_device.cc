@@ -96,7 +96,7 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     setup.rate_num = d_rate.num;
     setup.rate_den = d_rate.den;
     setup.format = d_plan.format;
-    setup.num_samples = d_plan.num_samples;
+    setup.num_samples = d_plan.queued ? regs::bq::queued_mode : d_plan.num_samples;
     setup.start_time_ns = start_time_ns;
     setup.transport = d_plan.rc ? regs::transport_type::rc : regs::transport_type::uc;
     setup.retx_window_bytes = d_plan.retx_window_bytes;
@@ -158,7 +158,10 @@ bool rx_stream::impl::settle_stop()
     try {
         d_final = d_device->read_rx_counters(d_plan.stream_index);
         d_final_known = true;
-        d_tracker->stopped(d_run_base + d_final.samples_emitted);
+        if (d_plan.queued)
+            stop_queue(d_final.samples_emitted);
+        else
+            d_tracker->stopped(d_run_base + d_final.samples_emitted);
     } catch (const std::exception& e) {
         d_device_note =
             "its counters could not be read after STOP: " + std::string(e.what());
@@ -270,10 +273,11 @@ bool rx_stream::impl::watch_device()
                              d_device->address().to_string() +
                              " (stopped by another host, its lease lapsed, or the "
                              "device restarted)";
-    if (d_plan.end_on_device_loss || d_plan.num_samples || d_items_in_slots) {
+    if (d_plan.end_on_device_loss || d_plan.num_samples || d_items_in_slots ||
+        d_plan.queued) {
         fail(rx_event::reason::stream_stopped,
              0,
-             text + (d_plan.num_samples ? " (a burst is not re-armed)"
+             text + (d_plan.num_samples || d_plan.queued ? " (a burst is not re-armed)"
                      : d_items_in_slots
                          ? " (rx_source cannot re-arm it: GNU Radio's item k must "
                            "stay in ring slot k, and a new run starts at a ring "

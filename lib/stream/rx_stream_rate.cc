@@ -34,8 +34,9 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
     if (!d_running)
         throw std::logic_error("change_rate: the stream is not running; give the rate "
                                "to the next stream instead");
-    if (d_plan.num_samples)
-        throw std::invalid_argument("change_rate: a finite burst keeps its rate");
+    if (d_plan.num_samples || d_plan.queued)
+        throw std::invalid_argument("change_rate: a finite burst keeps its rate (queued "
+                                    "bursts too: stop and start at the new rate)");
     if (d_rate_change.pending)
         throw std::logic_error("change_rate: the last change has not taken effect yet");
     if (!d_info.has(regs::cap::command_queue) || !d_info.has(regs::cap::burst_queue))
