@@ -30,9 +30,9 @@ namespace rdma {
  * ring by RDMA WRITE; the host only learns how far it got. Device selection and
  * tuning come as a UHD-style args string, see docs/device-args.md.
  *
- * Item k of a run (counted from start()) lives at ring slot k mod ring_items(); the
- * ring is mapped twice back to back, so any run of up to ring_items() items starting
- * at any slot is contiguous in memory.
+ * Item k of a run (counted from start()) lives at ring slot k mod ring_items() (queued
+ * bursts: where queue_burst() put them); the ring is mapped twice back to back, so any
+ * run of up to ring_items() items starting at any slot is contiguous in memory.
  *
  * Not thread-safe: use it from one thread (a GNU Radio block calls it from its own
  * thread only).

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(d3f1f992edb736abee4e82a2b32beccf) */
+/* BINDTOOL_HEADER_FILE_HASH(2c47034921207481e48380cb5759a5c3) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
