@@ -24,9 +24,10 @@ namespace emu {
  * (RX_FIRST_MESSAGE, docs/radio.md); it goes to ring offset (n * payload) mod
  * ring_bytes, and is one WRITE ONLY packet, or FIRST/MIDDLE/LAST above the path MTU;
  * every message with (n + 1) mod notify_interval == 0 (a queued burst: counted from its
- * first message) and the last of a burst carry n (its low 32 bits) as immediate data. Packet j of message m has PSN
- * start_psn + m * ceil(payload / path MTU) + j (mod 2^24): PSNs advance by one per
- * packet, also for messages lost on the way, and any packet can be built again.
+ * first message) and the last of a burst carry n (its low 32 bits) as immediate data.
+ * Packet j of message m has PSN start_psn + m * ceil(payload / path MTU) + j (mod 2^24):
+ * PSNs advance by one per packet, also for messages lost on the way, and any packet can
+ * be built again.
  *
  * UC opcodes (0x2x) or, with transport RC, RC opcodes (0x0x) with AckReq on the last
  * packet of every message that ends a group of ack_packets packets, and of the last
