@@ -56,6 +56,12 @@ std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
         throw std::invalid_argument(
             "rx_source: num_channels=" + std::to_string(num_channels) +
             " is out of range 1..16 (RX streams of a device)");
+    if (num_samples == rx_stream::queued)
+        throw std::invalid_argument(
+            "rx_source: num_samples=rx_stream::queued (queued bursts) is for rx_stream: "
+            "GNU Radio's item k must be ring slot k, and bursts land in regions the host "
+            "chooses, their last message leaving the rest of its slot empty; use "
+            "gr::rdma::rx_stream (Python rdma.rx_stream) with recv() and release()");
     const device_args parsed = device_args::parse(args);
     const uint64_t first = first_stream_of(args);
     if (first + num_channels > 16)

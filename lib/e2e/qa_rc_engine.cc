@@ -33,7 +33,7 @@ namespace {
 class recording_sink : public emu::metadata_sink
 {
 public:
-    void stream_started(unsigned, uint64_t) override {}
+    void stream_started(unsigned, uint64_t, uint64_t) override {}
     void progress(unsigned, uint64_t) override {}
     void stream_ended(unsigned, uint64_t) override {}
     void event(unsigned stream, uint32_t code, uint64_t sample, uint64_t value) override

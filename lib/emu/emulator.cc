@@ -131,12 +131,12 @@ emulator::emulator(const emulator_config& config)
     identity.max_burst_words = static_cast<uint32_t>(config.max_burst_words);
     identity.master_clock_hz = config.master_clock_hz;
     // LOSS_INJECTION: its extension block loses, duplicates, corrupts and delays
-    // messages on request, reproducibly. The radio of map 1.3 but the burst queue.
+    // messages on request, reproducibly. The radio of map 1.3, burst queue included.
     identity.capabilities = regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate |
                             regs::cap::clock | regs::cap::metadata | regs::cap::emulator |
                             regs::cap::loss_injection | regs::cap::ownership |
                             regs::cap::rf | regs::cap::time_set |
-                            regs::cap::command_queue;
+                            regs::cap::command_queue | regs::cap::burst_queue;
     device_radio radio;
     radio.clock = &d_clock;
     radio.channels = channels;

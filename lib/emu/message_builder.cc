@@ -27,7 +27,11 @@ size_t message_builder::slot_bytes_for(uint32_t path_mtu)
 
 message_builder::message_builder(const rx_descriptor& d, const sample_source* source)
     : d_desc(d),
-      d_own_source(source ? nullptr : std::make_unique<test_signal_source>(d.signal)),
+      d_own_source(
+          source ? nullptr
+                 : std::make_unique<test_signal_source>(
+                       d.signal,
+                       d.first_message * (d.payload_bytes / item_size(d.signal.format)))),
       d_source(source ? source : d_own_source.get()),
       d_end(d.num_samples ? d.num_samples : UINT64_MAX),
       d_item(item_size(d.signal.format)),
@@ -35,7 +39,10 @@ message_builder::message_builder(const rx_descriptor& d, const sample_source* so
       d_packets_per_message((d.payload_bytes + d.path_mtu - 1) / d.path_mtu),
       d_ack_every(std::max<uint64_t>(1, ack_packets / d_packets_per_message)),
       d_transport(d.transport == regs::transport_type::rc ? roce::opcode::rc
-                                                          : roce::opcode::uc)
+                                                          : roce::opcode::uc),
+      d_first(d.first_message),
+      d_notify_origin(d.notify_from_first ? 0 : d.first_message),
+      d_slots_in_ring(std::max<uint64_t>(1, d.ring_bytes / d.payload_bytes))
 {
 }
 
@@ -63,7 +70,8 @@ bool message_builder::has_immediate(uint64_t message) const
     const bool last_of_burst =
         d_end != UINT64_MAX && message * d_spm + samples_in(message) == d_end;
     return last_of_burst ||
-           (d_desc.notify_interval && (message + 1) % d_desc.notify_interval == 0);
+           (d_desc.notify_interval &&
+            (d_notify_origin + message + 1) % d_desc.notify_interval == 0);
 }
 
 bool message_builder::ack_requested(uint64_t message) const
@@ -109,11 +117,12 @@ size_t message_builder::emit(const resend& r,
     const size_t message_bytes = samples_in(message) * d_item;
     const bool with_imm = has_immediate(message);
     const bool ack_on_last = ack_requested(message);
-    const uint32_t imm = static_cast<uint32_t>(message);
+    const uint64_t number = d_first + message; // where it lands, what it says
+    const uint32_t imm = static_cast<uint32_t>(number);
 
     // The RETH describes the whole message, also when only its FIRST is resent.
     roce::reth reth;
-    reth.va = d.va + (message * d.payload_bytes) % d.ring_bytes;
+    reth.va = d.va + (number % d_slots_in_ring) * d.payload_bytes;
     reth.rkey = d.rkey;
     reth.dma_length = static_cast<uint32_t>(message_bytes);
     if (fault == regs::fault::bad_rkey)

@@ -20,12 +20,14 @@ namespace emu {
 
 /*!
  * Cuts the sample stream into RoCEv2 packets: message m carries samples
- * [m*spm, (m+1)*spm) (the last of a burst fewer), goes to ring offset
- * (m * payload) mod ring_bytes, and is one WRITE ONLY packet, or FIRST/MIDDLE/LAST
- * above the path MTU; every notify_interval-th message and the last of a burst carry
- * the message sequence number as immediate data. Packet j of message m has PSN
- * start_psn + m * ceil(payload / path MTU) + j (mod 2^24): PSNs advance by one per
- * packet, also for messages lost on the way, and any packet can be built again.
+ * [m*spm, (m+1)*spm) (the last of a burst fewer) and is numbered n = first_message + m
+ * (RX_FIRST_MESSAGE, docs/radio.md); it goes to ring offset (n * payload) mod
+ * ring_bytes, and is one WRITE ONLY packet, or FIRST/MIDDLE/LAST above the path MTU;
+ * every message with (n + 1) mod notify_interval == 0 (a queued burst: counted from its
+ * first message) and the last of a burst carry n (its low 32 bits) as immediate data.
+ * Packet j of message m has PSN start_psn + m * ceil(payload / path MTU) + j (mod 2^24):
+ * PSNs advance by one per packet, also for messages lost on the way, and any packet can
+ * be built again.
  *
  * UC opcodes (0x2x) or, with transport RC, RC opcodes (0x0x) with AckReq on the last
  * packet of every message that ends a group of ack_packets packets, and of the last
@@ -85,6 +87,9 @@ private:
     const uint64_t d_packets_per_message; // of a whole message: PSN stride
     const uint64_t d_ack_every;           // RC: AckReq on every this-many-th message
     const uint8_t d_transport;            // roce::opcode::uc or rc
+    const uint64_t d_first;               // RX_FIRST_MESSAGE: message m is d_first + m
+    const uint64_t d_notify_origin;       // notifications count from this number
+    const uint64_t d_slots_in_ring;       // ring_bytes / payload_bytes
 };
 
 } // namespace emu

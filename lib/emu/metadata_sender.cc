@@ -24,10 +24,7 @@ uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 
 // The block's registers: offset inside the block, 4-byte aligned, up to the counters.
-bool exists(uint32_t offset)
-{
-    return offset % 4 == 0 && offset <= md::source_udp_port;
-}
+bool exists(uint32_t offset) { return offset % 4 == 0 && offset <= md::source_udp_port; }
 bool writable(uint32_t offset) { return offset <= md::control; }
 
 } // namespace
@@ -129,10 +126,10 @@ uint64_t metadata_sender::time_of(const stream_state& s, uint64_t sample) const
 {
     // Sample k is taken at t0 + k / rate (register-map.md), rounded down to the ns: the
     // same arithmetic as the host's stream clock, so the host can check it exactly.
-    if (s.rate_num == 0)
+    if (s.rate_num == 0 || sample < s.first_sample)
         return s.t0_ns;
-    return s.t0_ns +
-           static_cast<uint64_t>(u128(sample) * s.rate_den * 1000000000u / s.rate_num);
+    return s.t0_ns + static_cast<uint64_t>(u128(sample - s.first_sample) * s.rate_den *
+                                           1000000000u / s.rate_num);
 }
 
 bool metadata_sender::enabled() const
@@ -162,20 +159,23 @@ void metadata_sender::send(meta::record& r)
         d_regs.packets_dropped++;
 }
 
-void metadata_sender::stream_started(unsigned stream, uint64_t t0_ns)
+void metadata_sender::stream_started(unsigned stream,
+                                     uint64_t t0_ns,
+                                     uint64_t first_sample)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     if (stream >= d_streams.size())
         return;
     stream_state& s = d_streams[stream];
     s.t0_ns = t0_ns;
+    s.first_sample = first_sample;
     s.next_timestamp_ns = t0_ns + uint64_t(d_regs.interval_us) * 1000u;
     if (!enabled())
         return;
     meta::record r;
     r.type = meta::record_type::stream_start;
     r.stream = static_cast<uint8_t>(stream);
-    r.sample = 0;
+    r.sample = first_sample;
     r.time_ns = t0_ns;
     send(r);
 }

@@ -66,7 +66,8 @@ public:
     void configure_stream(unsigned stream, uint32_t rate_num, uint32_t rate_den);
 
     // ---- metadata_sink: called by the RX engines ----
-    void stream_started(unsigned stream, uint64_t t0_ns) override;
+    void
+    stream_started(unsigned stream, uint64_t t0_ns, uint64_t first_sample = 0) override;
     void progress(unsigned stream, uint64_t samples) override;
     void stream_ended(unsigned stream, uint64_t samples) override;
     void event(unsigned stream, uint32_t code, uint64_t sample, uint64_t value) override;
@@ -76,6 +77,7 @@ private:
         uint32_t rate_num = 0;
         uint32_t rate_den = 1;
         uint64_t t0_ns = 0;
+        uint64_t first_sample = 0;      // taken at t0_ns (a queued burst's first item)
         uint64_t next_timestamp_ns = 0; // device time the next timestamp is due at
     };
 

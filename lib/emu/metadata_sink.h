@@ -24,8 +24,11 @@ class metadata_sink
 {
 public:
     virtual ~metadata_sink() = default;
-    //! Sample 0 of a run is taken at device time \p t0_ns.
-    virtual void stream_started(unsigned stream, uint64_t t0_ns) = 0;
+    //! Sample 0 of a run is taken at device time \p t0_ns. A queued burst (docs/radio.md)
+    //! starts too, and numbers its samples from its first item \p first_sample: later
+    //! calls give sample numbers from there.
+    virtual void
+    stream_started(unsigned stream, uint64_t t0_ns, uint64_t first_sample = 0) = 0;
     //! \p samples samples have been produced so far (after each batch; the sink
     //! decides when to send a timestamp).
     virtual void progress(unsigned stream, uint64_t samples) = 0;

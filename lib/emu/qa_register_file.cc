@@ -45,15 +45,19 @@ axioe::status status_of(F&& f)
 // RF channel per stream).
 unsigned instances(block b)
 {
-    return b == block::rx || b == block::emulator || b == block::rf ? 2 : 1;
+    return b == block::rx || b == block::emulator || b == block::rf ||
+                   b == block::burst_queue
+               ? 2
+               : 1;
 }
 
 // Whether the device whose ID_CAPABILITIES reads \p caps has register \p r.
 bool present(const regs::register_info& r, uint32_t caps) { return r.exists_with(caps); }
 
-const block every_block[] = { block::identity, block::clock,         block::link,
-                              block::rx,       block::metadata,      block::emulator,
-                              block::rf,       block::command_queue, block::scene };
+const block every_block[] = { block::identity,   block::clock,         block::link,
+                              block::rx,         block::metadata,      block::emulator,
+                              block::rf,         block::command_queue, block::scene,
+                              block::burst_queue };
 
 emu::emulator_config two_streams()
 {
@@ -145,8 +149,8 @@ public:
                 }
             }
         }
-        // The reserved blocks are holes too, and the burst queue the emulator lacks.
-        for (uint32_t at : { regs::tx_base, regs::bq_reg(0, 0), 0x0800u, 0xFFFFFFFCu })
+        // The reserved blocks are holes too, and the burst queue of a stream it lacks.
+        for (uint32_t at : { regs::tx_base, regs::bq_reg(2, 0), 0x0800u, 0xFFFFFFFCu })
             CPPUNIT_ASSERT(status_of([&] { axi.read32(at); }) == axioe::status::decerr);
     }
 

@@ -117,7 +117,9 @@ register_file::register_file(const device_identity& identity,
       d_owners(d_engines.size()),
       d_run_started(d_engines.size(), false),
       d_refusal(d_engines.size(), regs::error_code::none),
-      d_rf_freq_lo(d_channels.size(), 0)
+      d_rf_freq_lo(d_channels.size(), 0),
+      d_bq_staged(d_engines.size()),
+      d_bq_error(d_engines.size(), regs::bq::error::none)
 {
     for (unsigned st = 0; st < d_engines.size(); st++)
         reset_descriptor(st);
@@ -127,6 +129,13 @@ void register_file::reset_descriptor(unsigned s)
 {
     reset_words(block::rx, d_rx_words[s]);
     reset_words(block::emulator, d_emu_words[s]);
+    d_bq_staged[s] = { 0,
+                       0,
+                       0,
+                       0,
+                       regs::low_word(regs::bq::next_message),
+                       regs::high_word(regs::bq::next_message) };
+    d_bq_error[s] = regs::bq::error::none;
 }
 
 regs::decoded_address register_file::decode(uint32_t address) const
@@ -249,8 +258,10 @@ status register_file::write(const socket_address& client,
     // Nor does a burst that touches anything another client owns, or pushes a command
     // for it.
     for (size_t i = 0; i < count; i++)
-        if (refused(client, fixed ? address : address + 4 * uint32_t(i), true))
+        if (refused(client, fixed ? address : address + 4 * uint32_t(i), true)) {
+            note_refused_push(address, words, count, fixed);
             return status::not_owner;
+        }
     if (push_refused(client, address, words, count, fixed))
         return status::not_owner;
     // The metadata block applies a burst at one instant (destination and port together).
@@ -323,6 +334,10 @@ status register_file::read_one(const socket_address& client,
         return status::okay;
     case block::scene:
         regs::scene_fields.read_word(d_scene, a.offset, value);
+        return status::okay;
+    case block::burst_queue:
+        value = a.offset == regs::bq::status ? burst_queue_status(a.index)
+                                             : d_bq_staged[a.index][a.offset / 4];
         return status::okay;
     }
     return status::decerr;
@@ -398,6 +413,8 @@ status register_file::write_one(const regs::decoded_address& a, uint32_t value)
         return write_rf(a.index, a.offset, value);
     case block::scene:
         return write_scene(a.offset, value);
+    case block::burst_queue:
+        return write_burst_queue(a.index, a.offset, value);
     default:
         return status::slverr;
     }
@@ -660,6 +677,48 @@ status register_file::write_scene(uint32_t reg, uint32_t value)
     return status::okay;
 }
 
+status register_file::write_burst_queue(unsigned s, uint32_t reg, uint32_t value)
+{
+    if (reg != regs::bq::push) { // a staging register (BQ_STATUS is read-only)
+        d_bq_staged[s][reg / 4] = value;
+        return status::okay;
+    }
+    if (value == regs::bq::op::clear) {
+        d_engines[s]->clear_bursts();
+        return status::okay;
+    }
+    if (value != regs::bq::op::push)
+        return status::slverr;
+    const burst_staging& w = d_bq_staged[s];
+    rx_engine::queued_burst b;
+    b.time_ns = regs::join_words(w[0], w[1]);
+    b.samples = regs::join_words(w[2], w[3]);
+    b.first_message = regs::join_words(w[4], w[5]);
+    d_bq_error[s] = d_engines[s]->push_burst(b);
+    return d_bq_error[s] == regs::bq::error::none ? status::okay : status::slverr;
+}
+
+uint32_t register_file::burst_queue_status(unsigned s) const
+{
+    return d_engines[s]->bursts_queued() | regs::bq::emulator_capacity << 8 |
+           d_bq_error[s] << 16;
+}
+
+void register_file::note_refused_push(uint32_t address,
+                                      const uint32_t* words,
+                                      size_t count,
+                                      bool fixed)
+{
+    // A stranger's PUSH to a stream's burst queue: nothing queued, and ERROR says why.
+    for (size_t i = 0; i < count; i++) {
+        const regs::decoded_address a =
+            decode(fixed ? address : address + 4 * uint32_t(i));
+        if (a.where == block::burst_queue && a.offset == regs::bq::push &&
+            words[i] == regs::bq::op::push)
+            d_bq_error[a.index] = regs::bq::error::not_owner;
+    }
+}
+
 // ---- Ownership (docs/register-map.md, "Ownership") -------------------------------
 
 void register_file::hear_from(const socket_address& client)
@@ -727,7 +786,7 @@ bool register_file::refused(const socket_address& client,
     // owner-only, are the owner's. So are the writes to its RF channel.
     if (a.where == block::rx || a.where == block::emulator)
         return owned_by_other(a.index, client) && (is_write || owner_only(a));
-    if (a.where == block::rf)
+    if (a.where == block::rf || a.where == block::burst_queue)
         return is_write && owned_by_other(a.index, client);
     // What acts on every stream: the metadata destination, the device time and its
     // references, the scene.
@@ -861,6 +920,10 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
     const register_words& e = d_emu_words[s];
     rx_descriptor d;
     regs::rx_descriptor_fields.unpack(w.data(), 0, w.size(), d);
+    d.first_message = regs::join_words(w[regs::rx::first_message_lo / 4],
+                                       w[regs::rx::first_message_lo / 4 + 1]);
+    d.queued = (d_identity.capabilities & regs::cap::burst_queue) &&
+               d.num_samples == regs::bq::queued_mode;
     d.fifo_us = d_identity.fifo_us;
     regs::signal_fields.unpack(e.data(), 0, e.size(), d.signal);
     d.signal.format = d.format;

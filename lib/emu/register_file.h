@@ -163,6 +163,10 @@ private:
     axioe::status
     write_command(const socket_address& client, uint32_t reg, uint32_t value);
     axioe::status write_scene(uint32_t reg, uint32_t value);
+    axioe::status write_burst_queue(unsigned s, uint32_t reg, uint32_t value);
+    uint32_t burst_queue_status(unsigned s) const;
+    void
+    note_refused_push(uint32_t address, const uint32_t* words, size_t count, bool fixed);
     bool push_refused(const socket_address& client,
                       uint32_t address,
                       const uint32_t* words,
@@ -228,6 +232,11 @@ private:
     // The command queue's staging registers: CMD_TIME lo/hi, CMD_ADDR, CMD_DATA lo/hi.
     std::array<uint32_t, 5> d_staged{};
     regs::scene_values d_scene; // EMU_SCENE_*, latched by each START
+    // Each stream's burst queue staging registers (BQ_TIME .. BQ_FIRST_MESSAGE, lo/hi)
+    // and the ERROR of its last push.
+    using burst_staging = std::array<uint32_t, 6>;
+    std::vector<burst_staging> d_bq_staged;
+    std::vector<uint32_t> d_bq_error;
 };
 
 } // namespace emu

@@ -34,6 +34,14 @@ struct rx_descriptor : regs::rx_descriptor {
     test_signal_config signal;
     impairment_config impairments;
     regs::scene_values scene; //!< the RF scene as START found it (EMU_SIGNAL 7)
+    //! RX_FIRST_MESSAGE: message m of the run is numbered first_message + m (where it
+    //! lands, its immediate data, the ramp's item); its metadata counts from sample 0.
+    uint64_t first_message = 0;
+    //! Queued mode (RX_NUM_SAMPLES all ones on a device with the burst queue): the run
+    //! sends the bursts pushed to it. (A burst is then built as a run of its own, whose
+    //! notifications count from its first message.)
+    bool queued = false;
+    bool notify_from_first = false;
 };
 
 //! Why \p d cannot be streamed over a link of \p link_mtu bytes (regs::error_code).

@@ -31,9 +31,32 @@ constexpr size_t max_headers = roce::bth_bytes + roce::reth_bytes + roce::immdt_
 constexpr int64_t min_sleep_ns = 50000;
 // Batch fate of the extra copy of a duplicated message: counted, carries no samples.
 constexpr uint32_t duplicate_copy = 0x100;
+// A queued burst is taken up from the queue this long before its time (its first
+// message is due a message later).
+constexpr uint64_t burst_lead_ns = 1000000;
 // RC: look for ACK/NAKs at least this often while waiting for samples, so that a NAK
 // is answered well within the host's grace period however slow the stream.
 constexpr int64_t rc_max_sleep_ns = 500000;
+
+using u128 = unsigned __int128;
+
+// Device time of sample \p k of a timeline taking sample 0 at \p anchor_ns: rounded
+// down to the ns (up with \p ceil).
+uint64_t
+time_at(uint64_t anchor_ns, uint64_t k, uint32_t num, uint32_t den, bool ceil = false)
+{
+    const u128 ns = u128(k) * den * 1000000000u;
+    return anchor_ns + static_cast<uint64_t>(ceil ? (ns + num - 1) / num : ns / num);
+}
+
+// The first sample of that timeline taken at or after \p at_ns.
+uint64_t first_sample_at(uint64_t anchor_ns, uint64_t at_ns, uint32_t num, uint32_t den)
+{
+    if (at_ns <= anchor_ns)
+        return 0;
+    const u128 scale = u128(den) * 1000000000u;
+    return static_cast<uint64_t>((u128(at_ns - anchor_ns) * num + scale - 1) / scale);
+}
 
 bool is_faulted(uint32_t fate)
 {
@@ -109,6 +132,10 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     if (error == regs::error_code::none && d.transport == regs::transport_type::rc &&
         !d_acks)
         error = regs::error_code::bad_transport; // nothing hears this link's ACKs
+    // The emulator's RC requester follows one burst per run: queued mode is UC only.
+    if (error == regs::error_code::none && d.queued &&
+        d.transport != regs::transport_type::uc)
+        error = regs::error_code::bad_transport;
     if (error != regs::error_code::none) {
         d_status = regs::status::error | (error << regs::status::error_shift);
         return error;
@@ -120,12 +147,34 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_desc = d;
     d_end = d.num_samples ? d.num_samples : UINT64_MAX;
     d_stop_request = UINT64_MAX;
+    d_stop_time_ns = UINT64_MAX;
+    d_seg_anchor_ns = t0;
+    d_seg_offset = 0;
+    d_queued = d.queued;
+    d_between = d.queued;
+    d_record_base = 0;
+    d_burst_emitted_base = 0;
+    d_next_psn = d.start_psn;
     d_rc.reset(); // it uses the builder, which uses the source
     d_builder.reset();
-    if (d_channel) // before the source reads its tunings
-        d_channel->begin_run(t0, d.rate_num, d.rate_den);
-    d_source = make_sample_source(d, t0, d_channel);
-    d_builder = make_packetizer(d, d_source.get());
+    d_source.reset();
+    if (d.queued) {
+        // Nothing to send until a burst is pushed; each burst gets its builder.
+        d_end = 0;
+        std::lock_guard<std::mutex> bq(d_bq_mutex);
+        d_bursts.clear();
+        d_bq_open = true;
+        d_bq_last = burst_plan{ t0, 0, 0, d.first_message };
+        d_bq_next_message = d.first_message;
+        d_bq_rate_num = d.rate_num;
+        d_bq_rate_den = d.rate_den;
+        d_bq_spm = d.payload_bytes / item_size(d.signal.format);
+    } else {
+        if (d_channel) // before the source reads its tunings
+            d_channel->begin_run(t0, d.rate_num, d.rate_den);
+        d_source = make_sample_source(d, t0, d_channel);
+        d_builder = make_packetizer(d, d_source.get());
+    }
     d_plan = std::make_unique<impairment_plan>(d.impairments);
     d_slot_bytes = d.transport == regs::transport_type::udp
                        ? udp_sample_builder::slot_bytes_for(d.payload_bytes)
@@ -134,7 +183,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_batch.assign(max_batch_packets, outgoing_packet{});
     d_batch_message.assign(max_batch_packets, 0);
     d_batch_fate.assign(max_batch_packets, 0);
-    const size_t packets_per_message = d_builder->packets_in(0);
+    const size_t packets_per_message = (d.payload_bytes + d.path_mtu - 1) / d.path_mtu;
     const size_t held_packets =
         d_plan->active() ? max_held_messages * packets_per_message : 0;
     d_held_slots.assign(held_packets * d_slot_bytes, 0);
@@ -144,7 +193,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_held.reserve(max_held_messages);
     d_faults.clear();
     d_rc_stats.clear();
-    if (d.transport == regs::transport_type::rc)
+    if (d.transport == regs::transport_type::rc && !d.queued)
         d_rc = std::make_unique<rc_requester>(
             d_index, d, *d_builder, *d_acks, d_metadata, d_rc_stats, max_batch_packets);
 
@@ -161,7 +210,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
                      &d_messages_delayed })
         c->store(0);
     d_status = regs::status::running;
-    if (d_metadata)
+    if (d_metadata && !d.queued) // a queued run: each burst says when it starts
         d_metadata->stream_started(d_index, t0);
     d_thread.begin(lock);
     return regs::error_code::none;
@@ -170,6 +219,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
 void rx_engine::stop()
 {
     d_thread.stop();
+    close_queue();
     const uint32_t status = d_status.load();
     if (status & regs::status::running)
         account_unsent(monotonic_ns());
@@ -183,19 +233,28 @@ void rx_engine::stop_at(uint64_t at_ns)
     stream_thread::lock_type lock = d_thread.lock();
     if (!d_thread.running())
         return;
-    // The first sample taken at or after at_ns: the smallest k with t0 + k / rate >=
-    // at_ns. The rate and t0 do not change while the run lasts.
-    using u128 = unsigned __int128;
-    const uint64_t t0 = d_start_time_ns.load();
-    uint64_t k = 0;
-    if (at_ns > t0) {
-        const u128 den = u128(d_desc.rate_den) * 1000000000u;
-        k = static_cast<uint64_t>((u128(at_ns - t0) * d_desc.rate_num + den - 1) / den);
+    // Queued mode: bursts that would start at or after at_ns are not sent either.
+    uint64_t time = d_stop_time_ns.load();
+    while (at_ns < time && !d_stop_time_ns.compare_exchange_weak(time, at_ns)) {
     }
+    if (d_queued && d_between) {
+        d_thread.poke(lock);
+        return;
+    }
+    const uint64_t k = burst_stop_sample(at_ns);
     uint64_t current = d_stop_request.load();
     while (k < current && !d_stop_request.compare_exchange_weak(current, k)) {
     }
     d_thread.poke(lock); // the last message may be due earlier now
+}
+
+uint64_t rx_engine::burst_stop_sample(uint64_t at_ns) const
+{
+    // The first sample of the current builder taken at or after at_ns: the smallest k
+    // with anchor + (offset + k) / rate >= at_ns. The rate does not change in a run.
+    const uint64_t k =
+        first_sample_at(d_seg_anchor_ns, at_ns, d_desc.rate_num, d_desc.rate_den);
+    return k > d_seg_offset ? k - d_seg_offset : 0;
 }
 
 bool rx_engine::apply_stop_request()
@@ -216,9 +275,145 @@ bool rx_engine::apply_stop_request()
 
 uint64_t rx_engine::device_time_of(uint64_t sample) const
 {
-    using u128 = unsigned __int128;
-    return d_start_time_ns.load() + static_cast<uint64_t>(u128(sample) * d_desc.rate_den *
-                                                          1000000000u / d_desc.rate_num);
+    return time_at(
+        d_seg_anchor_ns, d_seg_offset + sample, d_desc.rate_num, d_desc.rate_den);
+}
+
+// ---- Queued bursts (docs/radio.md, "Burst queue") ---------------------------------
+
+uint32_t rx_engine::push_burst(const queued_burst& b)
+{
+    uint32_t error;
+    {
+        std::lock_guard<std::mutex> bq(d_bq_mutex);
+        error = queue_burst(b);
+    }
+    if (error == regs::bq::error::none) { // an idle run starts it now
+        stream_thread::lock_type lock = d_thread.lock();
+        d_thread.poke(lock);
+    }
+    return error;
+}
+
+uint32_t rx_engine::queue_burst(const queued_burst& b)
+{
+    namespace err = regs::bq::error;
+    if (!d_bq_open)
+        return err::not_running;
+    if (d_bursts.size() >= regs::bq::emulator_capacity)
+        return err::full;
+    if (b.samples == 0)
+        return err::no_samples;
+    const uint64_t first =
+        b.first_message == regs::bq::next_message ? d_bq_next_message : b.first_message;
+    if (first < d_bq_next_message)
+        return err::message_behind;
+    const burst_plan& last = d_bq_last;
+    // The previous burst ends when the sample after its last would be taken.
+    const uint64_t last_end = time_at(
+        last.anchor_ns, last.offset + last.samples, d_bq_rate_num, d_bq_rate_den, true);
+    if (b.time_ns && b.time_ns < last_end)
+        return err::time_behind;
+    burst_plan p;
+    p.anchor_ns = b.time_ns ? b.time_ns : last.anchor_ns;
+    p.offset = b.time_ns ? 0 : last.offset + last.samples;
+    p.samples = b.samples;
+    p.first_message = first;
+    const uint64_t spm = d_bq_spm;
+    d_bq_next_message = first + (b.samples + spm - 1) / spm;
+    d_bq_last = p;
+    d_bursts.push_back(p);
+    return err::none;
+}
+
+void rx_engine::clear_bursts()
+{
+    std::lock_guard<std::mutex> bq(d_bq_mutex);
+    d_bursts.clear();
+}
+
+uint32_t rx_engine::bursts_queued() const
+{
+    std::lock_guard<std::mutex> bq(d_bq_mutex);
+    return static_cast<uint32_t>(d_bursts.size());
+}
+
+void rx_engine::close_queue()
+{
+    std::lock_guard<std::mutex> bq(d_bq_mutex);
+    d_bq_open = false;
+    d_bursts.clear();
+}
+
+rx_engine::next_burst rx_engine::begin_next_burst(uint64_t& wait_ns)
+{
+    // With the thread's lock held, between bursts of a queued run.
+    const uint64_t stop_time = d_stop_time_ns.load();
+    rx_descriptor& d = d_desc;
+    const uint64_t now = d_clock.now();
+    burst_plan b;
+    uint64_t t0 = 0;
+    {
+        std::lock_guard<std::mutex> bq(d_bq_mutex);
+        if (d_bursts.empty())
+            return stop_time <= now ? next_burst::end : next_burst::wait;
+        b = d_bursts.front();
+        t0 = time_at(b.anchor_ns, b.offset, d.rate_num, d.rate_den);
+        if (stop_time <= t0)
+            return next_burst::end; // a timed STOP comes first
+        // A burst starts at its time: until then it is queued (and CLEAR drops it).
+        if (t0 > now + burst_lead_ns) {
+            wait_ns = t0 - now - burst_lead_ns;
+            return next_burst::wait;
+        }
+        d_bursts.pop_front();
+    }
+    // A finite burst of its own, numbered from its first message, the PSNs going on.
+    d.num_samples = b.samples;
+    d.first_message = b.first_message;
+    d.notify_from_first = true;
+    d.start_psn = d_next_psn;
+    d_seg_anchor_ns = b.anchor_ns;
+    d_seg_offset = b.offset;
+    d_mono_t0_ns = d_clock.oscillator_at(b.anchor_ns) +
+                   static_cast<int64_t>(time_at(0, b.offset, d.rate_num, d.rate_den));
+    d_end = b.samples;
+    d_next_message = 0;
+    d_builder.reset();
+    if (d_channel) { // each burst is a run of the RF channel, from its own sample 0
+        d_channel->end_run();
+        d_channel->begin_run(t0, d.rate_num, d.rate_den);
+    }
+    d_source = make_sample_source(d, t0, d_channel);
+    d_builder = make_packetizer(d, d_source.get());
+    d_stop_request = stop_time == UINT64_MAX ? UINT64_MAX : burst_stop_sample(stop_time);
+    const uint64_t spm = d_builder->samples_per_message();
+    d_record_base = b.first_message * spm;
+    d_burst_emitted_base = d_samples_emitted.load();
+    d_between = false;
+    if (d_metadata)
+        d_metadata->stream_started(d_index, t0, d_record_base);
+    return next_burst::started;
+}
+
+bool rx_engine::burst_finished()
+{
+    // The current burst is all out: the next one may begin. False if a timed STOP
+    // ends the run here.
+    const rx_descriptor& d = d_desc;
+    if (d_metadata)
+        d_metadata->stream_ended(d_index, d_record_base + d_end);
+    const uint64_t total = d_builder->total_messages();
+    const uint64_t per_message = (d.payload_bytes + d.path_mtu - 1) / d.path_mtu;
+    const uint64_t packets =
+        total ? (total - 1) * per_message + d_builder->packets_in(total - 1) : 0;
+    d_next_psn = static_cast<uint32_t>(d.start_psn + packets) & 0xFFFFFF;
+    d_between = true;
+    // A STOP at or before the time of the sample after the burst's last ends the run.
+    const uint64_t end =
+        time_at(d_seg_anchor_ns, d_seg_offset + d_end, d.rate_num, d.rate_den, true);
+    const uint64_t stop = d_stop_time_ns.load();
+    return stop == UINT64_MAX || stop > end;
 }
 
 bool rx_engine::run_due_commands(uint64_t end)
@@ -245,6 +440,8 @@ void rx_engine::account_unsent(int64_t now_ns)
     // messages not yet sent, the one still filling, and those held back). The host
     // accounts for the same samples, up to the device's final count.
     const rx_descriptor& d = d_desc;
+    if (d_queued && d_between) // between bursts the converter produces nothing
+        return;
     const uint64_t burst = d_end;
     const uint64_t produced = std::min(samples_at(d, now_ns - d_mono_t0_ns), burst);
     const uint64_t spm = d_builder->samples_per_message();
@@ -300,10 +497,27 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         }
     } end_guard{ d_channel };
     const rx_descriptor& d = d_desc;
-    const uint64_t spm = d_builder->samples_per_message();
+    const uint64_t spm = d.payload_bytes / item_size(d.signal.format);
     uint64_t& next = d_next_message;
 
     while (d_thread.running()) {
+        if (d_queued && d_between) {
+            // Queued mode: RUNNING and idle until a burst is pushed, or a timed STOP
+            // comes (then the run ends; DONE is never set in queued mode).
+            uint64_t wait_ns = 10000000; // also looks for a timed STOP now and then
+            const next_burst n = begin_next_burst(wait_ns);
+            if (n == next_burst::end) {
+                close_queue();
+                d_status = 0;
+                return;
+            }
+            if (n == next_burst::wait) {
+                d_thread.sleep(
+                    lock,
+                    std::chrono::nanoseconds(std::min<uint64_t>(wait_ns, 10000000)));
+                continue;
+            }
+        }
         if (d_rc) {
             // RC: answers first, then retransmissions before anything new (go-back-N).
             const int64_t now = monotonic_ns();
@@ -324,6 +538,13 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         const uint64_t total = d_builder->total_messages();
         // A burst is done when all of it left and, on RC, the host acknowledged it.
         const bool all_out = next == total && d_held.empty();
+        if (all_out && d_queued) {
+            if (burst_finished())
+                continue;
+            close_queue();
+            d_status = 0;
+            return;
+        }
         if (all_out && (!d_rc || d_rc->finished())) {
             d_status = regs::status::done;
             if (d_metadata)
@@ -361,7 +582,8 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         if (d_rc)
             d_rc->first_sent(next, monotonic_ns());
         if (d_metadata)
-            d_metadata->progress(d_index, d_samples_emitted.load());
+            d_metadata->progress(
+                d_index, d_record_base + d_samples_emitted.load() - d_burst_emitted_base);
         if (sent < count)
             return;
     }
@@ -409,8 +631,10 @@ uint64_t rx_engine::drop_overflowed(uint64_t first, uint64_t ready)
     d_samples_emitted += samples;
     d_faults.push({ first, regs::fault::overflow });
     if (d_metadata)
-        d_metadata->event(
-            d_index, meta::event_code::device_overflow, first * spm, samples);
+        d_metadata->event(d_index,
+                          meta::event_code::device_overflow,
+                          d_record_base + first * spm,
+                          samples);
     return end;
 }
 
@@ -456,7 +680,8 @@ size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
         d_faults.push({ message, fate });
         // On RC an overflow goes out as zeros and is reported as substituted instead.
         if (d_metadata && !(fate == regs::fault::overflow && d_rc)) {
-            const uint64_t first = message * d_builder->samples_per_message();
+            const uint64_t first =
+                d_record_base + message * d_builder->samples_per_message();
             if (fate == regs::fault::overflow)
                 d_metadata->event(d_index,
                                   meta::event_code::device_overflow,

@@ -23,7 +23,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace gr {
@@ -78,6 +80,19 @@ public:
     //! that is later, and reads DONE as a finite burst that ended there.
     void stop_at(uint64_t at_ns) override;
 
+    //! A burst as the host stages it in the burst queue (docs/radio.md).
+    struct queued_burst {
+        uint64_t time_ns = 0;                            //!< BQ_TIME; 0: seamless
+        uint64_t samples = 0;                            //!< BQ_SAMPLES
+        uint64_t first_message = regs::bq::next_message; //!< BQ_FIRST_MESSAGE
+    };
+    //! PUSH: queue \p b for the queued run; returns regs::bq::error (none: queued).
+    uint32_t push_burst(const queued_burst& b);
+    //! CLEAR: drop the bursts not started yet.
+    void clear_bursts();
+    //! Bursts queued and not started.
+    uint32_t bursts_queued() const;
+
     uint32_t status() const; //!< regs::status bits and error code
     uint64_t start_time_ns() const { return d_start_time_ns.load(); }
     rx_counters counters() const;
@@ -91,7 +106,22 @@ private:
         size_t packets = 0;
     };
 
+    // A queued burst as accepted: sample i taken at anchor + (offset + i) / rate (a
+    // seamless burst keeps its predecessor's anchor, so a chain of them is exact).
+    struct burst_plan {
+        uint64_t anchor_ns = 0;
+        uint64_t offset = 0;
+        uint64_t samples = 0;
+        uint64_t first_message = 0;
+    };
+    enum class next_burst { started, wait, end };
+
     void stream(stream_thread::lock_type& lock);
+    uint32_t queue_burst(const queued_burst& b); // with d_bq_mutex held
+    next_burst begin_next_burst(uint64_t& wait_ns);
+    bool burst_finished();
+    void close_queue();
+    uint64_t burst_stop_sample(uint64_t at_ns) const;
     bool apply_stop_request();
     bool run_due_commands(uint64_t end);
     uint64_t device_time_of(uint64_t sample) const;
@@ -136,6 +166,30 @@ private:
     std::vector<outgoing_packet> d_held_packets;       // their descriptions
     std::array<bool, max_held_messages> d_held_busy{}; // region in use
     std::vector<held_message> d_held;                  // FIFO of held messages
+
+    // Sample k of the current builder is taken at d_seg_anchor_ns + (d_seg_offset + k) /
+    // rate: the run's t0 and 0, or a queued burst's plan. Written with the thread's
+    // lock held.
+    uint64_t d_seg_anchor_ns = 0;
+    uint64_t d_seg_offset = 0;
+    // Queued mode (the thread's while running).
+    bool d_queued = false;
+    bool d_between = false;            // no burst in progress: the builder is not in use
+    uint64_t d_record_base = 0;        // metadata sample number of the burst's sample 0
+    uint64_t d_burst_emitted_base = 0; // RX_SAMPLES_EMITTED when the burst began
+    uint32_t d_next_psn = 0;           // the next burst's first PSN
+    // The burst queue, filled by the register file while the run takes pushes.
+    mutable std::mutex d_bq_mutex;
+    std::deque<burst_plan> d_bursts; // guarded by d_bq_mutex
+    bool d_bq_open = false;          // guarded by d_bq_mutex: a queued run takes pushes
+    burst_plan d_bq_last;            // guarded by d_bq_mutex: the last burst accepted
+    uint64_t d_bq_next_message = 0;  // guarded by d_bq_mutex: after the last burst
+    uint32_t d_bq_rate_num = 1;      // guarded by d_bq_mutex: the run's rate
+    uint32_t d_bq_rate_den = 1;
+    uint64_t d_bq_spm = 1; // guarded by d_bq_mutex: samples per message
+    // Queued mode: a timed STOP's time (UINT64_MAX: none); bursts from then on are not
+    // sent.
+    std::atomic<uint64_t> d_stop_time_ns{ UINT64_MAX };
 
     fault_log d_faults;
     // A timed STOP's first sample not to produce (UINT64_MAX: none), for the thread.

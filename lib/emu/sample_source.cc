@@ -51,7 +51,8 @@ std::unique_ptr<sample_source>
 make_sample_source(const rx_descriptor& d, uint64_t t0_ns, const rf_channel* channel)
 {
     if (d.signal.kind != test_signal_kind::scene)
-        return std::make_unique<test_signal_source>(d.signal);
+        return std::make_unique<test_signal_source>(
+            d.signal, d.first_message * (d.payload_bytes / item_size(d.signal.format)));
     rf_scene::config c;
     c.tone_count = std::min<unsigned>(d.scene.tones, rf_scene::max_tones);
     for (unsigned i = 0; i < c.tone_count; i++)

@@ -33,18 +33,26 @@ public:
     virtual void generate(uint64_t first, size_t count, uint8_t* out) const = 0;
 };
 
-//! The test signals (gnuradio/rdma/test_signal.h): functions of the sample index.
+/*!
+ * The test signals (gnuradio/rdma/test_signal.h): functions of the sample index, which
+ * is the item's index in the host's ring sequence: sample k of a run that starts at
+ * message f (RX_FIRST_MESSAGE, or a queued burst's first message) is item f * P + k.
+ */
 class test_signal_source : public sample_source
 {
 public:
-    explicit test_signal_source(const test_signal_config& c) : d_signal(c) {}
+    explicit test_signal_source(const test_signal_config& c, uint64_t first_item = 0)
+        : d_signal(c), d_first_item(first_item)
+    {
+    }
     void generate(uint64_t first, size_t count, uint8_t* out) const override
     {
-        d_signal.generate(first, count, out);
+        d_signal.generate(d_first_item + first, count, out);
     }
 
 private:
     const test_signal d_signal;
+    const uint64_t d_first_item;
 };
 
 /*!

@@ -258,21 +258,21 @@ const std::vector<doc_section> map_sections = {
     { "Identity", block::identity },
     { "Clock", block::clock, 0, regs::cap::time_set },
     { "Link", block::link },
-    { "RX stream", block::rx },
+    { "RX stream", block::rx, 0, regs::cap::burst_queue },
     { "Metadata channel", block::metadata },
     { "Emulator extension", block::emulator },
 };
 const std::vector<doc_section> metadata_sections = {
     { "Registers", block::metadata },
 };
-// The burst queue is specified, but not in the register table yet (no device has it).
+// RX_FIRST_MESSAGE belongs with the burst queue (radio.md), not map 1.1's RX block.
 const std::vector<doc_section> radio_sections = {
     { "RF channel", block::rf },
     { "Clock", block::clock, regs::cap::time_set },
     { "Command queue", block::command_queue },
-    { "Burst queue", block::rx, 0, 0, false },
-    { "Continuing a stream", block::rx, 0, 0, false },
+    { "Burst queue", block::burst_queue },
     { "The emulator's RF scene", block::scene },
+    { "Continuing a stream", block::rx, regs::cap::burst_queue },
 };
 
 // \p text with the first line that contains \p row_marker changed: \p from -> \p to.
@@ -364,6 +364,15 @@ public:
             { "| `CMD_PUSH` |", "| wo |", "| rw |", "CMD_PUSH: Access is \"rw\"" },
             { "| `CMD_LATE` |", "`CMD_LATE`", "`CMD_LATER`", "Name is CMD_LATER" },
             { "| `EMU_SCENE_TONES` |", "| 1 |", "| 2 |", "EMU_SCENE_TONES: Reset is 2" },
+            { "| `BQ_PUSH` |", "| wo |", "| rw |", "BQ_PUSH: Access is \"rw\"" },
+            { "| `BQ_FIRST_MESSAGE` |",
+              "| 0xFFFFFFFFFFFFFFFF |",
+              "| 0 |",
+              "BQ_FIRST_MESSAGE: Reset is 0" },
+            { "| `RX_FIRST_MESSAGE` |",
+              "rw, owner-only",
+              "rw",
+              "RX_FIRST_MESSAGE: Access is \"rw\"" },
             { "| `EMU_SCENE_FREQ_0` |",
               "| 100250000000 |",
               "| 100000000000 |",
@@ -466,9 +475,12 @@ public:
             return n;
         };
         for (const regs::register_info& r : regs::register_table) {
-            const bool descriptor = r.where == block::rx && r.has(regs::flag::latched);
-            const bool counter =
-                r.where == block::rx && r.offset >= regs::rx::packets_sent_lo;
+            // RX_FIRST_MESSAGE (map 1.3) is written on its own, only to a device with
+            // the burst queue: map 1.1's descriptor is the rest.
+            const bool descriptor =
+                r.where == block::rx && r.has(regs::flag::latched) && r.capability == 0;
+            const bool counter = r.where == block::rx && r.mode == regs::access::ro &&
+                                 r.offset >= regs::rx::packets_sent_lo;
             const bool identity =
                 r.where == block::identity && r.mode == regs::access::ro;
             CPPUNIT_ASSERT_EQUAL_MESSAGE(
@@ -751,6 +763,13 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("CMD_PUSH"), radio_at(0x4014, radio, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("-"), radio_at(0x4024, radio, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("-"), radio_at(0x4100, radio, 1)); // burst queue
+        const uint32_t queued = radio | regs::cap::burst_queue;
+        CPPUNIT_ASSERT_EQUAL(std::string("BQ_PUSH"), radio_at(0x4138, queued, 1));
+        CPPUNIT_ASSERT_EQUAL(1u, regs::decode(0x4138, queued, 1, 2, 1).index);
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), radio_at(0x4140, queued, 1)); // stream 2
+        CPPUNIT_ASSERT_EQUAL(std::string("RX_FIRST_MESSAGE"),
+                             radio_at(0x20DC, queued, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), radio_at(0x20DC, radio, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("EMU_SCENE_AMPLITUDE_7"),
                              radio_at(0xE088, radio, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("-"),

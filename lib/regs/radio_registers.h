@@ -119,6 +119,8 @@ constexpr uint32_t first_message_lo = 0x10; // rw 64; all ones: after the previo
 constexpr uint32_t push = 0x18;             // wo: 1 push, 2 clear
 constexpr uint32_t status = 0x1C;           // ro
 constexpr uint32_t push_words = 7;
+//! BQ_STATUS.CAPACITY of the bundled emulator.
+constexpr uint32_t emulator_capacity = 16;
 constexpr uint64_t next_message = UINT64_MAX;
 //! RX_NUM_SAMPLES of a stream that sends only queued bursts.
 constexpr uint64_t queued_mode = UINT64_MAX;
@@ -129,7 +131,15 @@ constexpr uint32_t no_samples = 2;
 constexpr uint32_t message_behind = 3;
 constexpr uint32_t time_behind = 4;
 constexpr uint32_t not_owner = 5;
+constexpr uint32_t not_running = 6; // the stream does not run in queued mode
 } // namespace error
+namespace op {
+constexpr uint32_t push = 1;
+constexpr uint32_t clear = 2;
+} // namespace op
+inline constexpr uint32_t queued(uint32_t status) { return status & 0xFF; }
+inline constexpr uint32_t capacity(uint32_t status) { return (status >> 8) & 0xFF; }
+inline constexpr uint32_t last_error(uint32_t status) { return (status >> 16) & 0xFF; }
 } // namespace bq
 inline constexpr uint32_t bq_reg(unsigned stream, uint32_t offset)
 {
@@ -151,7 +161,7 @@ constexpr uint32_t tones = 0xE000; // rw, 0..max_tones
 constexpr uint32_t noise = 0xE004; // rw, float32 bits
 constexpr uint32_t tone_base = 0xE010;
 constexpr uint32_t tone_stride = 0x10;
-constexpr uint32_t tone_freq_lo = 0x0;  // rw 64, mHz
+constexpr uint32_t tone_freq_lo = 0x0;   // rw 64, mHz
 constexpr uint32_t tone_amplitude = 0x8; // rw, float32 bits
 constexpr unsigned max_tones = 8;
 } // namespace scene

@@ -175,6 +175,23 @@ static_assert(scene_at("EMU_SCENE_FREQ_7", scene_tone_reg(7, scene::tone_freq_lo
               scene_at("EMU_SCENE_AMPLITUDE_7",
                        scene_tone_reg(7, scene::tone_amplitude)) &&
               scene::max_tones == 8);
+constexpr bool bq_at(const char* name, uint32_t offset, unsigned bits)
+{
+    return named(name).where == block::burst_queue && named(name).offset == offset &&
+           named(name).bits == bits;
+}
+static_assert(layout_of(block::burst_queue).base == bq_base &&
+              layout_of(block::burst_queue).stride == bq_stride);
+static_assert(bq_at("BQ_TIME", bq::time_lo, 64) &&
+              bq_at("BQ_SAMPLES", bq::samples_lo, 64) &&
+              bq_at("BQ_FIRST_MESSAGE", bq::first_message_lo, 64));
+static_assert(bq_at("BQ_PUSH", bq::push, 32) && bq_at("BQ_STATUS", bq::status, 32));
+static_assert((named("BQ_PUSH").end() - named("BQ_TIME").offset) / 4 == bq::push_words);
+static_assert(named("RX_FIRST_MESSAGE").where == block::rx &&
+              at64("RX_FIRST_MESSAGE", rx::first_message_lo, rx::first_message_lo + 4));
+// The burst queues of 16 streams end below the metadata block.
+static_assert(cmdq_base + cmd::block_bytes <= bq_base &&
+              bq_base + 16 * bq_stride <= metadata_base);
 // The scene and the emulator extension blocks of 16 streams do not overlap.
 static_assert(scene_base + scene_block_bytes <= emu_base);
 
@@ -212,15 +229,18 @@ decoded_address decode(uint32_t address,
                      block::link,
                      block::rx,
                      block::command_queue,
+                     block::burst_queue,
                      block::metadata,
                      block::rf,
                      block::scene,
                      block::emulator }) {
         const block_layout l = layout_of(b);
-        const unsigned instances = b == block::link                         ? links
-                                   : b == block::rx || b == block::emulator ? rx_streams
-                                   : b == block::rf                         ? rf_channels
-                                                                            : 1;
+        const bool per_stream =
+            b == block::rx || b == block::emulator || b == block::burst_queue;
+        const unsigned instances = b == block::link ? links
+                                   : per_stream     ? rx_streams
+                                   : b == block::rf ? rf_channels
+                                                    : 1;
         const uint64_t span = l.stride ? uint64_t(l.stride) * instances : l.bytes;
         if (address < l.base || address >= l.base + span)
             continue;

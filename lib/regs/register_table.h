@@ -37,6 +37,7 @@ enum class block : uint8_t {
     rf,            //!< RF channel c (map 1.3)
     command_queue, //!< timed commands (map 1.3)
     scene,         //!< the emulator's RF scene (map 1.3)
+    burst_queue,   //!< queued bursts of RX stream s (map 1.3)
 };
 
 //! Where a block lies: instance i at base + i * stride, each block_bytes long.
@@ -67,6 +68,8 @@ constexpr block_layout layout_of(block b)
         return { cmdq_base, 0, cmd::block_bytes };
     case block::scene:
         return { scene_base, 0, scene_block_bytes };
+    case block::burst_queue:
+        return { bq_base, bq_stride, bq_stride };
     }
     return { 0, 0, 0 };
 }
@@ -212,6 +215,7 @@ inline constexpr register_info register_table[] = {
     ROW(rx,       0xC0, "RX_SAMPLES_FAULTED",  64, RO, 0, 0, V, 0, "samples in those messages"),
     ROW(rx,       0xC8, "RX_PACKETS_DUPLICATED", 64, RO, 0, 0, V, 0, "extra copies sent"),
     ROW(rx,       0xD0, "RX_MESSAGES_DELAYED", 64, RO, 0, 0, V, 0, "messages sent out of order"),
+    ROW(rx,       0xD8, "RX_FIRST_MESSAGE",    64, RW, detail::desc, cap::burst_queue, V, 0, "message index of the run's first message"),
 
     ROW(metadata, 0x00, "MD_DEST_IPV4",        32, RW, 0, cap::metadata, V, 0, "host IPv4 address"),
     ROW(metadata, 0x04, "MD_DEST_UDP_PORT",    32, RW, 0, cap::metadata, V, 0, "host UDP port"),
@@ -271,6 +275,12 @@ inline constexpr register_info register_table[] = {
     TONE(0, 100250000000ull, detail::float_quarter),
     TONE(1, 0, 0), TONE(2, 0, 0), TONE(3, 0, 0), TONE(4, 0, 0), TONE(5, 0, 0), TONE(6, 0, 0), TONE(7, 0, 0),
 #undef TONE
+
+    ROW(burst_queue, 0x00, "BQ_TIME",          64, RW, 0, cap::burst_queue, V, 0, "device time of the burst's sample 0; 0: seamless"),
+    ROW(burst_queue, 0x08, "BQ_SAMPLES",       64, RW, 0, cap::burst_queue, V, 0, "samples in the burst, at least 1"),
+    ROW(burst_queue, 0x10, "BQ_FIRST_MESSAGE", 64, RW, 0, cap::burst_queue, V, bq::next_message, "message index of its first message; all ones: the next"),
+    ROW(burst_queue, 0x18, "BQ_PUSH",          32, WO, 0, cap::burst_queue, V, 0, "1 PUSH, 2 CLEAR"),
+    ROW(burst_queue, 0x1C, "BQ_STATUS",        32, RO, 0, cap::burst_queue, D, 0, "queued 7..0, CAPACITY 15..8, ERROR 23..16"),
 #undef ROW
 };
 // clang-format on

@@ -158,7 +158,11 @@ void loss_tracker::reset()
     d_mark.renew();
     // A fresh run sees no samples of the last one: blocks with history read the end of
     // the ring as the zeros before item 0.
-    std::memset(d_geometry.ring, 0, d_geometry.ring_items * d_item);
+    const uint64_t own =
+        d_geometry.own_items_only && d_geometry.burst_items
+            ? std::min<uint64_t>(d_geometry.burst_items, d_geometry.ring_items)
+            : d_geometry.ring_items;
+    std::memset(d_geometry.ring, 0, own * d_item);
     for (uint64_t p = 0; p < d_slots.size(); p++) {
         slot& s = d_slots[p];
         s = slot{};
@@ -605,7 +609,8 @@ void loss_tracker::prove_landed(uint64_t first_message, uint64_t end_message)
         d_proof_head = (d_proof_head + 1) % max_proofs;
         d_proof_count--;
     }
-    d_proofs[(d_proof_head + d_proof_count) % max_proofs] = { first_message, end_message };
+    d_proofs[(d_proof_head + d_proof_count) % max_proofs] = { first_message,
+                                                              end_message };
     d_proof_count++;
 }
 

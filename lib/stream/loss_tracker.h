@@ -25,6 +25,11 @@ struct ring_geometry {
     size_t message_items = 0; //!< P: items per message slot; N is a multiple of P
     uint64_t burst_items = 0; //!< device items in a finite burst, 0: continuous
     size_t packet_items = 0;  //!< items per wire packet (a divisor of P; 0: P)
+    //! reset() zeroes and arms only the burst's own items (a queued burst: its region
+    //! of a ring whose other items may still be another burst's, unreleased); else the
+    //! whole ring. `ring` may then point anywhere in the first copy of a double-mapped
+    //! ring: the tracker reads [ring, ring + N items).
+    bool own_items_only = false;
 };
 
 //! Exact per-run accounting: every device sample is counted once, as delivered or lost.
@@ -90,7 +95,8 @@ public:
     void prove_landed(uint64_t first_message, uint64_t end_message);
     //! Messages found holding the mark although proven landed.
     uint64_t imitations() const { return d_imitations; }
-    //! The mark of this run (tests write it into a slot to play a signal that imitates it).
+    //! The mark of this run (tests write it into a slot to play a signal that imitates
+    //! it).
     const placeholder& mark() const { return d_mark; }
 
     //! Verify messages that became final, zero-fill the lost ones, re-arm what may be.

@@ -96,11 +96,18 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     setup.rate_num = d_rate.num;
     setup.rate_den = d_rate.den;
     setup.format = d_plan.format;
-    setup.num_samples = d_plan.num_samples;
+    setup.num_samples = d_plan.queued ? regs::bq::queued_mode : d_plan.num_samples;
     setup.start_time_ns = start_time_ns;
     setup.transport = d_plan.rc ? regs::transport_type::rc : regs::transport_type::uc;
     setup.retx_window_bytes = d_plan.retx_window_bytes;
-    d_device->configure_rx(d_plan.stream_index, setup);
+    // A device with a master clock makes the nearest rate it can (docs/radio.md,
+    // "Sample rate"; configure_rx() warns): the stream's timeline is built on that one.
+    const rational actual = d_device->configure_rx(d_plan.stream_index, setup);
+    if (uint64_t(actual.num) * d_rate.den != uint64_t(d_rate.num) * actual.den) {
+        d_rate = actual;
+        d_plan.sample_rate = static_cast<double>(actual.num) / actual.den;
+        d_signal.sample_rate = d_plan.sample_rate;
+    }
     // A run that continues the stream at another rate numbers its messages from there
     // (docs/radio.md, RX_FIRST_MESSAGE); a device without it starts every run at 0.
     if (first_message || d_info.has(regs::cap::burst_queue))
@@ -142,19 +149,24 @@ bool rx_stream::impl::settle_stop()
                        d_device_note);
         return false;
     } catch (const std::exception& e) {
-        d_device_note = "STOP failed, so its final counters are unknown: " +
-                        std::string(e.what());
-        d_logger->error("RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
+        d_device_note =
+            "STOP failed, so its final counters are unknown: " + std::string(e.what());
+        d_logger->error(
+            "RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
         return false;
     }
     try {
         d_final = d_device->read_rx_counters(d_plan.stream_index);
         d_final_known = true;
-        d_tracker->stopped(d_run_base + d_final.samples_emitted);
+        if (d_plan.queued)
+            stop_queue(d_final.samples_emitted);
+        else
+            d_tracker->stopped(d_run_base + d_final.samples_emitted);
     } catch (const std::exception& e) {
         d_device_note =
             "its counters could not be read after STOP: " + std::string(e.what());
-        d_logger->error("RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
+        d_logger->error(
+            "RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
     }
     if (d_rearms && d_device_note.empty())
         d_device_note = "the device restarted " + std::to_string(d_rearms) +
@@ -232,20 +244,21 @@ bool rx_stream::impl::watch_device()
         const uint32_t status = d_watch->last_status();
         const uint32_t code =
             (status & regs::status::error_mask) >> regs::status::error_shift;
-        fail(rx_event::reason::stream_failed,
-             status,
-             "the device at " + d_device->address().to_string() + " reports RX stream " +
-                 std::to_string(d_plan.stream_index) + " in error (RX_STATUS 0x" +
-                 [status] {
-                     char hex[9];
-                     std::snprintf(hex, sizeof(hex), "%x", status);
-                     return std::string(hex);
-                 }() +
-                 (code ? std::string(": ") + regs::describe_error(code)
-                       : std::string(d_plan.rc ? ": its RC requester gave up (a fatal "
-                                                 "NAK, or retries exhausted)"
-                                               : "")) +
-                 ")");
+        fail(
+            rx_event::reason::stream_failed,
+            status,
+            "the device at " + d_device->address().to_string() + " reports RX stream " +
+                std::to_string(d_plan.stream_index) + " in error (RX_STATUS 0x" +
+                [status] {
+                    char hex[9];
+                    std::snprintf(hex, sizeof(hex), "%x", status);
+                    return std::string(hex);
+                }() +
+                (code ? std::string(": ") + regs::describe_error(code)
+                      : std::string(d_plan.rc ? ": its RC requester gave up (a fatal "
+                                                "NAK, or retries exhausted)"
+                                              : "")) +
+                ")");
         return false;
     }
     case device_watch::state::stream_stopped:
@@ -260,10 +273,11 @@ bool rx_stream::impl::watch_device()
                              d_device->address().to_string() +
                              " (stopped by another host, its lease lapsed, or the "
                              "device restarted)";
-    if (d_plan.end_on_device_loss || d_plan.num_samples || d_items_in_slots) {
+    if (d_plan.end_on_device_loss || d_plan.num_samples || d_items_in_slots ||
+        d_plan.queued) {
         fail(rx_event::reason::stream_stopped,
              0,
-             text + (d_plan.num_samples ? " (a burst is not re-armed)"
+             text + (d_plan.num_samples || d_plan.queued ? " (a burst is not re-armed)"
                      : d_items_in_slots
                          ? " (rx_source cannot re-arm it: GNU Radio's item k must "
                            "stay in ring slot k, and a new run starts at a ring "

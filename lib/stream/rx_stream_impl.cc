@@ -63,6 +63,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     d_last_handout_ns = INT64_MIN / 2;
     d_late_ns = 0;
     d_events.clear();
+    d_carried.clear();
     d_error.clear();
     d_device_note.clear();
     d_final_known = false;
@@ -71,12 +72,13 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     d_clock_estimate = d_device->estimate_clock();
     const int64_t host_now = host_time_ns();
     d_start_time_ns = program_device(start_time_ns);
+    if (d_plan.queued) // the bursts queued before start() go to the device now
+        start_queue();
     if (start_time_ns && d_start_time_ns != start_time_ns)
-        throw std::runtime_error("the device started RX stream " +
-                                 std::to_string(d_plan.stream_index) + " at " +
-                                 std::to_string(d_start_time_ns) +
-                                 " ns, not at the START_TIME asked, " +
-                                 std::to_string(start_time_ns));
+        throw std::runtime_error(
+            "the device started RX stream " + std::to_string(d_plan.stream_index) +
+            " at " + std::to_string(d_start_time_ns) +
+            " ns, not at the START_TIME asked, " + std::to_string(start_time_ns));
     d_clock = stream_clock(d_rate,
                            d_start_time_ns,
                            d_clock_estimate.offset_ns,
@@ -141,7 +143,10 @@ void rx_stream::impl::pump_completions()
             if (!d_qp || wc[i].qpn != d_qp->qpn())
                 continue; // a queue pair of an earlier run
             if (wc[i].status == nic::wc_status::success) {
-                on_notification(wc[i], produced);
+                if (d_plan.queued)
+                    route_immediate(wc[i]); // to the burst whose message it names
+                else
+                    on_notification(wc[i], produced);
             } else {
                 // The NIC failed the queue pair (RC: a NAK it could not recover from, an
                 // access error; its receives are flushed): nothing more will land.
@@ -206,9 +211,8 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             const auto left = deadline - std::chrono::steady_clock::now();
             if (!d_error.empty() || left.count() <= 0)
                 return 0;
-            std::this_thread::sleep_for(
-                std::min<std::chrono::steady_clock::duration>(
-                    left, std::chrono::milliseconds(10)));
+            std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+                left, std::chrono::milliseconds(10)));
             continue;
         }
         if (d_rate_change.pending)
@@ -219,7 +223,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
         update_progress(released);
         const uint64_t written = d_clock.written_bound(host_time_ns());
         const uint64_t ready = d_tracker->deliverable(next, written);
-        if (end_of_stream(next)) {
+        if (burst_over(next)) {
             await_last_notification();
             d_tracker->settle(
                 written); // the device wrote its last sample: nothing changes now
@@ -292,19 +296,29 @@ void rx_stream::impl::commit(uint64_t next, size_t count)
 
 bool rx_stream::impl::poll_event(rx_event& out)
 {
+    if (d_carried.pop(out)) // a queued burst's, final already
+        return true;
     if (!d_tracker->poll_event(out) && !(d_metadata && d_metadata->poll_event(out)) &&
         !d_events.pop(out) &&
         !(d_tunes &&
           d_tunes->poll(d_tracker->handed_out(), d_tracker->offset(), d_clock, out)))
         return false;
     out.time_ns = d_clock.time_of(out.device_item);
+    // Queued: the current burst's items among the consumer's, and in the ring.
+    out.item += d_consumer_base;
+    out.device_item += d_ring_first;
     return true;
+}
+
+bool rx_stream::impl::burst_over(uint64_t next) const
+{
+    return d_plan.num_samples && next >= d_tracker->consumer_total();
 }
 
 bool rx_stream::impl::end_of_stream(uint64_t next) const
 {
-    return !d_error.empty() ||
-           (d_plan.num_samples && next >= d_tracker->consumer_total());
+    // Queued bursts end nothing: more may come until stop().
+    return !d_error.empty() || (!d_plan.queued && burst_over(next));
 }
 
 rx_stream::accounting rx_stream::impl::counts() const
@@ -316,11 +330,26 @@ rx_stream::accounting rx_stream::impl::counts() const
     a.lost_skipped = c.lost_skipped;
     a.lost_overwritten = c.lost_overwritten;
     a.lost_stopped = c.lost_stopped;
+    if (d_plan.queued) { // and the bursts before the current one, and after it
+        const loss_counts& r = d_retired_counts;
+        a.delivered += r.delivered;
+        a.lost_gap += r.lost_gap;
+        a.lost_skipped += r.lost_skipped;
+        a.lost_overwritten += r.lost_overwritten;
+        a.lost_stopped += r.lost_stopped + d_stopped_waiting;
+    }
     return a;
 }
 
 rx_stream::chunk rx_stream::impl::recv(size_t max_items,
                                        std::chrono::microseconds timeout)
+{
+    return d_plan.queued ? recv_queued(max_items, timeout)
+                         : recv_items(max_items, timeout);
+}
+
+rx_stream::chunk rx_stream::impl::recv_items(size_t max_items,
+                                             std::chrono::microseconds timeout)
 {
     chunk c;
     c.first_item = d_read_position;
@@ -336,8 +365,9 @@ rx_stream::chunk rx_stream::impl::recv(size_t max_items,
         d_handed_out = d_read_position + items;
     }
     c.items = items;
-    c.data = d_ring->base() + (d_tracker->device_item(d_read_position) % ring_items()) *
-                                  rdma::item_size(d_plan.format);
+    c.data = d_ring->base() +
+             ((d_ring_first + d_tracker->device_item(d_read_position)) % ring_items()) *
+                 rdma::item_size(d_plan.format);
     c.end_of_stream = end_of_stream(d_read_position + items);
     d_last_chunk = items;
     return c;
@@ -366,7 +396,7 @@ rx_device_counters rx_stream::impl::read_device_counters()
     // A device counts a batch just after sending it, so the host can hold the whole
     // burst a moment before the device's counters do. Once it does, wait for the
     // device to say "done" (bounded: a device that never does is reported as it is).
-    if (!d_plan.num_samples || !end_of_stream(d_tracker->handed_out()))
+    if (!d_plan.num_samples || d_plan.queued || !end_of_stream(d_tracker->handed_out()))
         return dev;
     const auto give_up = std::chrono::steady_clock::now() + final_counters_timeout;
     while ((dev.status & regs::status::running) &&
@@ -413,6 +443,11 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.imm_implausible"] = d_progress.implausible();
     out["host.late_ns"] = static_cast<uint64_t>(d_late_ns);
     out["host.mark_imitations"] = d_tracker->imitations();
+    if (d_plan.queued) {
+        out["host.bursts_waiting"] = d_bursts.size() - (d_burst_current ? 1 : 0);
+        out["host.imm_unrouted"] = d_imm_unrouted;
+        out["host.metadata_ignored"] = d_metadata_settings.enabled ? 1 : 0;
+    }
     if (d_metadata)
         d_metadata->read_counters(out, *d_tracker);
     if (d_probe)
@@ -481,19 +516,41 @@ rx_stream::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
 {
     return d_impl->change_rate(rate, at_item, at_ns);
 }
+uint64_t rx_stream::queue_burst(uint64_t num_samples, uint64_t at_ns, uint64_t first_item)
+{
+    return d_impl->queue_burst(num_samples, at_ns, first_item);
+}
 void rx_stream::keep_items_in_slots() { d_impl->keep_items_in_slots(); }
 void rx_stream::stop() { d_impl->stop(); }
 bool rx_stream::running() const { return d_impl->running(); }
+namespace {
+void refuse_queued(const rx_stream_plan& plan, const char* what)
+{
+    // A consumer of wait_items() reads item k in ring slot k; queued bursts land where
+    // the host chose.
+    if (plan.queued)
+        throw std::logic_error(std::string("rx_stream::") + what +
+                               ": queued bursts are consumed with recv() and release()");
+}
+} // namespace
 size_t
 rx_stream::wait_items(uint64_t next, uint64_t released, std::chrono::microseconds timeout)
 {
+    refuse_queued(d_impl->plan(), "wait_items");
     return d_impl->wait_items(next, released, timeout);
 }
-void rx_stream::commit(uint64_t next, size_t count) { d_impl->commit(next, count); }
+void rx_stream::commit(uint64_t next, size_t count)
+{
+    refuse_queued(d_impl->plan(), "commit");
+    d_impl->commit(next, count);
+}
 bool rx_stream::poll_event(rx_event& out) { return d_impl->poll_event(out); }
 bool rx_stream::end_of_stream(uint64_t next) const { return d_impl->end_of_stream(next); }
 rx_stream::accounting rx_stream::counts() const { return d_impl->counts(); }
-uint64_t rx_stream::burst_items() const { return d_impl->plan().num_samples; }
+uint64_t rx_stream::burst_items() const
+{
+    return d_impl->plan().queued ? 0 : d_impl->plan().num_samples;
+}
 std::string rx_stream::error() const { return d_impl->error(); }
 std::string rx_stream::device_note() const { return d_impl->device_note(); }
 rx_stream::chunk rx_stream::recv(size_t max_items, std::chrono::microseconds timeout)

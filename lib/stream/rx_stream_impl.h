@@ -11,8 +11,8 @@
 #include "../device/shared_device.h"
 #include "../nic/nic.h"
 #include "../ring/ring_memory.h"
-#include "../util/log.h"
 #include "../util/device_args.h"
+#include "../util/log.h"
 #include "device_watch.h"
 #include "event_queue.h"
 #include "latency_probe.h"
@@ -25,6 +25,7 @@
 #include <gnuradio/rdma/sample_format.h>
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <memory>
 
 namespace gr {
@@ -55,6 +56,9 @@ struct rx_stream_plan {
     uint32_t lease_ms = 5000; //!< lease=: the device frees the stream after this silence
     bool take_over =
         false; //!< take_over=1: claim the stream even if another host owns it
+    //! rx_stream::queued: the device sends the bursts queue_burst() pushes
+    //! (num_samples is then the current burst's, 0 between bursts).
+    bool queued = false;
 };
 
 class rx_stream::impl
@@ -84,6 +88,8 @@ public:
     const std::string& error() const { return d_error; }
     void keep_items_in_slots() { d_items_in_slots = true; }
     rx_stream::rate_change change_rate(double rate, uint64_t at_item, uint64_t at_ns);
+    // rx_stream_queue.cc: queued bursts (docs/radio.md, "Burst queue").
+    uint64_t queue_burst(uint64_t num_samples, uint64_t at_ns, uint64_t first_item);
     const std::string& device_note() const { return d_device_note; }
 
     const rx_stream_plan& plan() const { return d_plan; }
@@ -134,6 +140,45 @@ private:
     void await_last_notification();
     void update_progress(uint64_t released);
     bool gathering(uint64_t next, uint64_t ready, int64_t now) const;
+    //! The current (finite) run or burst has been handed out whole from \p next on.
+    bool burst_over(uint64_t next) const;
+    chunk recv_items(size_t max_items, std::chrono::microseconds timeout);
+
+    // rx_stream_queue.cc. Each queued burst is tracked as a finite run of its own: its
+    // progress, its loss tracker over the ring rotated to its first slot, its clock.
+    // The current one (the consumer's) is swapped into d_progress, d_tracker, d_clock,
+    // so that the single-run machinery serves it unchanged.
+    struct burst_state {
+        uint64_t first_message = 0;
+        uint64_t samples = 0;
+        uint64_t time_ns = 0; // as asked; 0: seamless
+        bool pushed = false;
+        progress_tracker progress;
+        std::unique_ptr<loss_tracker> tracker;
+        stream_clock clock;
+        uint64_t messages(uint64_t per_message) const
+        {
+            return (samples + per_message - 1) / per_message;
+        }
+    };
+    // A queued burst's timeline: sample i at anchor + (offset + i) / rate, exactly as
+    // the device reckons it (a chain of seamless bursts keeps one anchor).
+    struct burst_timeline {
+        bool known = false; // the run's start is known (after START)
+        uint64_t anchor_ns = 0;
+        uint64_t offset = 0;
+        uint64_t samples = 0;
+    };
+    std::unique_ptr<burst_state> make_burst(uint64_t first_message, uint64_t samples);
+    void check_region_free(uint64_t first_item, uint64_t samples) const;
+    void push_burst(burst_state& b);
+    void start_queue();
+    bool advance_burst();
+    void route_immediate(const nic::work_completion& wc);
+    void stop_queue(uint64_t emitted);
+    chunk recv_queued(size_t max_items, std::chrono::microseconds timeout);
+    uint64_t end_of(const burst_timeline& t) const;
+    static void advance(burst_timeline& t, uint64_t time_ns, uint64_t samples);
 
     logger_ptr d_logger;
     rx_stream_plan d_plan;
@@ -142,9 +187,9 @@ private:
 
     // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and
     // MR before PD, PD and CQ before the device, the ring after its registration).
-    std::shared_ptr<shared_device> d_dev;             // shared with every stream naming it
+    std::shared_ptr<shared_device> d_dev; // shared with every stream naming it
     std::unique_ptr<shared_device::rx_claim> d_claim; // its RX stream, ours while running
-    device_controller* d_device = nullptr;     // the device's controller
+    device_controller* d_device = nullptr;            // the device's controller
     device_info d_info;
     link_state d_link;
     std::unique_ptr<nic::device> d_nic;
@@ -171,16 +216,16 @@ private:
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
-    int64_t d_late_ns = 0; // how much later than the grace the path runs (0: not)
+    int64_t d_late_ns = 0;        // how much later than the grace the path runs (0: not)
     uint64_t d_read_position = 0; // standalone consumer (recv/release)
     uint64_t d_handed_out = 0;    // standalone consumer: committed so far
     size_t d_last_chunk = 0;
 
     // The device's health (rx_stream_device.cc).
-    event_queue<64> d_events; // device and NIC reports
-    std::string d_error;       // why the run ended early; empty: it did not
-    std::string d_device_note; // why the device's final counters are not known
-    bool d_outage = false;     // the device is lost and the stream waits for it
+    event_queue<64> d_events;      // device and NIC reports
+    std::string d_error;           // why the run ended early; empty: it did not
+    std::string d_device_note;     // why the device's final counters are not known
+    bool d_outage = false;         // the device is lost and the stream waits for it
     bool d_items_in_slots = false; // the consumer's item k is ring slot k (rx_source)
     int64_t d_outage_since_ns = 0;
     uint64_t d_run_base = 0; // this stream's sample of the device run's sample 0
@@ -196,6 +241,24 @@ private:
     };
     rate_change_plan d_rate_change;
     rx_device_counters d_final;
+
+    // Queued bursts (rx_stream_queue.cc): the current one first (when d_burst_current),
+    // then those waiting, pushed or (before start()) not yet.
+    std::deque<std::unique_ptr<burst_state>> d_bursts;
+    bool d_burst_current = false;
+    uint64_t d_consumer_base = 0;   // the consumer's item of the current burst's sample 0
+    uint64_t d_ring_first = 0;      // the ring item of the current burst's sample 0
+    uint64_t d_bq_next_message = 0; // after the last burst queued
+    burst_timeline d_bq_queued;     // the last burst queued (for its checks)
+    burst_timeline d_bq_pushed;     // the last burst pushed
+    uint32_t d_bq_capacity = regs::bq::emulator_capacity; // BQ_STATUS.CAPACITY
+    loss_counts d_retired_counts;                         // bursts handed out whole
+    uint64_t d_retired_samples = 0;
+    uint64_t d_stopped_waiting = 0; // emitted by bursts never current: lost_stopped
+    uint64_t d_imm_unrouted = 0;    // immediates of no queued burst
+    // Reports of a burst not yet polled when the next one became current: final (item
+    // among the consumer's, time of its own burst's clock).
+    event_queue<256> d_carried;
 };
 
 } // namespace rdma

@@ -34,8 +34,9 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
     if (!d_running)
         throw std::logic_error("change_rate: the stream is not running; give the rate "
                                "to the next stream instead");
-    if (d_plan.num_samples)
-        throw std::invalid_argument("change_rate: a finite burst keeps its rate");
+    if (d_plan.num_samples || d_plan.queued)
+        throw std::invalid_argument("change_rate: a finite burst keeps its rate (queued "
+                                    "bursts too: stop and start at the new rate)");
     if (d_rate_change.pending)
         throw std::logic_error("change_rate: the last change has not taken effect yet");
     if (!d_info.has(regs::cap::command_queue) || !d_info.has(regs::cap::burst_queue))
@@ -137,16 +138,17 @@ void rx_stream::impl::restart_at_new_rate()
         throw std::runtime_error("the device started at " + std::to_string(t0) +
                                  " ns, not at the START_TIME asked, " +
                                  std::to_string(c.t1_ns));
-    d_clock.continue_at(c.item, c.t1_ns, c.ratio);
+    // d_rate is what the device makes, which a master clock may round.
+    d_clock.continue_at(c.item, c.t1_ns, d_rate);
     if (d_metadata)
-        d_metadata->continue_at(c.item, c.t1_ns, c.ratio);
+        d_metadata->continue_at(c.item, c.t1_ns, d_rate);
     d_run_base = c.item;
     rx_event e;
     e.type = rx_event::kind::time;
     e.cause = rx_event::reason::rate_changed;
     e.device_item = c.item;
     e.item = c.item - d_tracker->offset();
-    e.value = static_cast<uint64_t>(std::llround(c.rate * 1e3));
+    e.value = static_cast<uint64_t>(std::llround(d_plan.sample_rate * 1e3));
     d_events.push(e);
 }
 

@@ -8,14 +8,14 @@
 // Construction of an rx_stream: device args checked and settled against the device,
 // the NIC and the ring. The running stream is in rx_stream_impl.cc.
 
+#include "../nic/nic_registry.h"
 #include "../ring/ring_sizing.h"
 #include "../util/net_interface.h"
 #include "../util/parse_number.h"
-#include "../nic/nic_registry.h"
 #include "impairment_args.h"
-#include "stream_args.h"
 #include "rx_stream_impl.h"
 #include "signal_args.h"
+#include "stream_args.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -53,7 +53,8 @@ rx_stream::impl::impl(const std::string& args_text,
                                     " S/s is out of range (0, 4e9]");
     d_plan.sample_rate = rate;
     d_rate = rational_rate(rate);
-    d_plan.num_samples = num_samples;
+    d_plan.queued = num_samples == rx_stream::queued;
+    d_plan.num_samples = d_plan.queued ? 0 : num_samples; // a burst's, once current
     // The register map addresses 16 RX streams (0x2000 + 0x100 s); the device's own
     // count is checked once it is known (open_device).
     d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0, 0, 15));
@@ -70,6 +71,11 @@ rx_stream::impl::impl(const std::string& args_text,
     if (args.get_flag("latency_probe", false)) // benchmarks only (docs/performance.md)
         d_probe = std::make_unique<latency_probe>();
     open_device(args);
+    if (d_plan.queued && !d_info.has(regs::cap::burst_queue))
+        throw std::runtime_error("rx_stream: the device at " +
+                                 d_device->address().to_string() +
+                                 " has no burst queue (BURST_QUEUE, docs/radio.md): "
+                                 "stream continuously, or in finite bursts");
     settle_grace(args);
     open_nic_for(args);
     settle_transport(args);
@@ -93,15 +99,24 @@ rx_stream::impl::impl(const std::string& args_text,
     d_cq = d_nic->create_cq(cq_entries);
     // Timestamps and device events come by UDP from the link to the NIC's address.
     d_metadata_settings = parse_metadata_args(args, d_info);
-    if (d_metadata_settings.enabled)
+    // Queued bursts number their records per burst (docs/radio.md); the monitor
+    // follows one run's timeline, so a queued stream leaves the channel off.
+    if (d_metadata_settings.enabled && d_plan.queued)
+        d_logger->info("RX stream {}: queued bursts do not use the metadata channel "
+                       "(metadata= is ignored; read_counters: host.metadata_ignored)",
+                       d_plan.stream_index);
+    if (d_metadata_settings.enabled && !d_plan.queued)
         d_metadata = std::make_unique<metadata_monitor>(
-            d_dev->metadata_intake_for(d_nic->roce_address()), d_plan.stream_index, d_plan.rc);
+            d_dev->metadata_intake_for(d_nic->roce_address()),
+            d_plan.stream_index,
+            d_plan.rc);
     // The heartbeat: twice per time after which the device counts as lost (an answer
     // retried once still comes in time), and four beats per ownership lease: each
     // answered exchange from this host renews it. Each beat costs the host an AXIoE
     // exchange, so no more often than that.
-    const int64_t beat_ms = std::min<int64_t>(d_plan.device_timeout_ns / 2000000,
-                                              d_plan.ownership ? d_plan.lease_ms / 4 : 1000);
+    const int64_t beat_ms =
+        std::min<int64_t>(d_plan.device_timeout_ns / 2000000,
+                          d_plan.ownership ? d_plan.lease_ms / 4 : 1000);
     d_watch = std::make_unique<device_watch>(
         *d_device,
         d_plan.stream_index,
@@ -168,8 +183,8 @@ void rx_stream::impl::open_nic_for(const device_args& args)
                                     kind.default_nic + " only: drop nic=");
     // A device in this process sends from its link address, and the NIC receives on
     // that address too; a remote device reaches the address that routes to it.
-    const uint32_t ip = d_dev->in_process() ? d_link.roce.ip()
-                                                    : route_source_ip(d_link.roce.ip());
+    const uint32_t ip =
+        d_dev->in_process() ? d_link.roce.ip() : route_source_ip(d_link.roce.ip());
     d_nic = open_nic(config, kind.name, ip);
 }
 

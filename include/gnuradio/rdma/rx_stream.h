@@ -30,9 +30,9 @@ namespace rdma {
  * ring by RDMA WRITE; the host only learns how far it got. Device selection and
  * tuning come as a UHD-style args string, see docs/device-args.md.
  *
- * Item k of a run (counted from start()) lives at ring slot k mod ring_items(); the
- * ring is mapped twice back to back, so any run of up to ring_items() items starting
- * at any slot is contiguous in memory.
+ * Item k of a run (counted from start()) lives at ring slot k mod ring_items() (queued
+ * bursts: where queue_burst() put them); the ring is mapped twice back to back, so any
+ * run of up to ring_items() items starting at any slot is contiguous in memory.
  *
  * Not thread-safe: use it from one thread (a GNU Radio block calls it from its own
  * thread only).
@@ -48,11 +48,15 @@ public:
         bool end_of_stream = false; //!< a finite burst has been delivered completely
     };
 
+    //! num_samples of a stream that sends only the bursts queued with queue_burst().
+    static constexpr uint64_t queued = UINT64_MAX;
+
     /*!
      * \param args        device args, e.g. "type=emu,signal=ramp"
      * \param format      "sc16" (4-byte complex int16) or "fc32" (8-byte complex float)
      * \param sample_rate samples per second
-     * \param num_samples 0 to stream continuously, else a finite burst of that many
+     * \param num_samples 0 to stream continuously, rx_stream::queued for queued bursts
+     *                    (queue_burst()), else a finite burst of that many
      */
     rx_stream(const std::string& args,
               const std::string& format,
@@ -103,6 +107,24 @@ public:
      * message boundary) or std::runtime_error (the device cannot) naming the fix.
      */
     rate_change change_rate(double rate, uint64_t at_item = 0, uint64_t at_ns = 0);
+    /*!
+     * Queue a burst of \p num_samples samples (a stream made with rx_stream::queued;
+     * docs/radio.md, "Burst queue"): taken from device time \p at_ns on (0: seamless,
+     * right after the previous burst, or at the stream's start for the first), into the
+     * ring from item \p first_item on (a multiple of payload_bytes() / item_size(), the
+     * items per message; 0: right after the previous burst's region). Returns the ring
+     * item index f·P where the burst's sample 0 lands (its slot: that mod ring_items();
+     * the emulator's ramp there is that index). Bursts queued before start() are pushed
+     * after its START; while running, at once. The consumer's items (recv()) are the
+     * bursts one after the other, each announced by a time event at its first item.
+     * Throws std::invalid_argument (not queued mode, 0 or more samples than the ring
+     * holds, an item not on a message boundary or behind the previous burst's region,
+     * a time before the previous burst's end, a region holding items not released
+     * yet: it says how many to release first) or std::runtime_error (the device lacks
+     * BURST_QUEUE, or refused the burst: its queue is full).
+     */
+    uint64_t
+    queue_burst(uint64_t num_samples, uint64_t at_ns = 0, uint64_t first_item = 0);
     //! Stop the device; returns once no more samples of this run can land. Releases
     //! the stream; a stream another host took over meanwhile is only warned about.
     void stop();

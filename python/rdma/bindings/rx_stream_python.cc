@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(5771337a2ef99ec2b2622e4e15ed9d73) */
+/* BINDTOOL_HEADER_FILE_HASH(2c47034921207481e48380cb5759a5c3) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -120,6 +120,15 @@ void bind_rx_stream(py::module& m)
             py::arg("at_item") = 0,
             py::arg("at_ns") = 0,
             D(rx_stream, change_rate))
+        .def("queue_burst",
+             &rx_stream::queue_burst,
+             py::arg("num_samples"),
+             py::arg("at_ns") = 0,
+             py::arg("first_item") = 0,
+             py::call_guard<py::gil_scoped_release>(),
+             D(rx_stream, queue_burst))
+        .def_property_readonly_static(
+            "queued", [](py::object) { return rx_stream::queued; }, D(rx_stream, queued))
         .def("stop",
              &rx_stream::stop,
              py::call_guard<py::gil_scoped_release>(),
