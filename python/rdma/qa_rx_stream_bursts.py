@@ -21,7 +21,7 @@ def ramp_sc16(first, n):
                      ((k >> 16) & 0xFFFF).astype(np.uint16).view(np.int16)], axis=1)
 
 
-class qa_queued_bursts(gr_unittest.TestCase):
+class qa_rx_stream_bursts(gr_unittest.TestCase):
 
     def test_three_bursts_into_chosen_regions(self):
         rate = 1e6
@@ -80,4 +80,4 @@ class qa_queued_bursts(gr_unittest.TestCase):
 
 
 if __name__ == '__main__':
-    gr_unittest.run(qa_queued_bursts)
+    gr_unittest.run(qa_rx_stream_bursts)
