@@ -288,12 +288,17 @@ radio_commands::parsed radio_commands::parse(const pmt::pmt_t& dict) const
                                    " does not exist: a block speaks for one device "
                                    "(mboard 0)");
         } else if (key == "rate") {
-            p.errors.push_back(
-                d_rate == rate_key::restart_flowgraph
-                    ? "rate: the sample rate cannot change while the source runs: "
-                      "restart the flowgraph with the new rate (rx_source's sample_rate)"
-                    : "rate: not applicable to an RDMA Device block: the rate is "
-                      "rx_source's sample_rate; restart the flowgraph with the new rate");
+            if (d_rate == rate_key::not_applicable) {
+                p.errors.push_back(
+                    "rate: not applicable to an RDMA Device block: the rate "
+                    "is rx_source's (its set_samp_rate or command port)");
+            } else if (number(key, v, "S/s", p.rate)) {
+                if (!(p.rate > 0) || !std::isfinite(p.rate))
+                    p.errors.push_back("rate: " + text_of(v) +
+                                       " S/s is not a sample rate: give one > 0");
+                else
+                    p.has_rate = true;
+            }
         } else {
             p.errors.push_back("unknown key '" + key + "': the keys are " + known_keys);
         }
@@ -306,9 +311,16 @@ radio_commands::parsed radio_commands::parse(const pmt::pmt_t& dict) const
         for (size_t c = 0; c < d_channels; c++)
             p.chans.push_back(c);
     }
-    if (p.settings.empty())
-        p.errors.push_back("nothing to set: give freq, gain, bandwidth or antenna");
-    else if (p.chans.empty())
+    if (p.has_rate && p.has_time)
+        p.errors.push_back("rate: a timed rate change is not supported: send rate "
+                           "without time (it takes effect at the next message boundary "
+                           "far enough ahead, tagged rx_rate and rx_time)");
+    else if (p.settings.empty() && !p.has_rate)
+        p.errors.push_back(
+            d_rate == rate_key::block_applies
+                ? "nothing to set: give freq, gain, bandwidth, antenna or rate"
+                : "nothing to set: give freq, gain, bandwidth or antenna");
+    else if (!p.settings.empty() && p.chans.empty())
         p.errors.push_back("the block speaks for no RF channel (num_channels=0)");
     std::stable_sort(p.settings.begin(),
                      p.settings.end(),
@@ -362,6 +374,24 @@ std::vector<pmt::pmt_t> radio_commands::handle(const pmt::pmt_t& msg)
         return reports;
     }
     const uint64_t at_ns = p.has_time ? p.time_ns : command_time();
+    if (p.has_rate) {
+        // The block changes the rate in its own thread; the ack says it was taken up,
+        // the rx_rate tag where it took effect.
+        try {
+            if (!d_rate_handler)
+                throw std::logic_error("this block takes no rate");
+            d_rate_handler(p.rate);
+            pmt::pmt_t report = pmt::make_dict();
+            report = pmt::dict_add(report, pmt::mp("ack"), msg);
+            report = pmt::dict_add(report, pmt::mp("key"), pmt::mp("rate"));
+            report =
+                pmt::dict_add(report, pmt::mp("requested"), pmt::from_double(p.rate));
+            reports.push_back(report);
+        } catch (const std::exception& e) {
+            pmt::pmt_t report = error_report(std::string("rate: ") + e.what(), msg);
+            reports.push_back(pmt::dict_add(report, pmt::mp("key"), pmt::mp("rate")));
+        }
+    }
     static const char* const names[] = { "freq", "gain", "bandwidth", "antenna" };
     for (size_t chan : p.chans) {
         for (const setting& s : p.settings) {

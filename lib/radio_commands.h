@@ -11,6 +11,7 @@
 #include <gnuradio/rdma/sdr.h>
 #include <pmt/pmt.h>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -30,9 +31,14 @@ namespace rdma {
 class radio_commands
 {
 public:
-    //! What a "rate" key answers: the block cannot change it at run time, or does not
-    //! own it at all.
-    enum class rate_key { restart_flowgraph, not_applicable };
+    //! What a "rate" key does: handed to the block (on_rate()), which changes it at
+    //! run time, or refused, as the block does not own the rate.
+    enum class rate_key { block_applies, not_applicable };
+    //! Called by handle() with a command's valid "rate" (S/s); throws to refuse it.
+    void on_rate(std::function<void(double)> handler)
+    {
+        d_rate_handler = std::move(handler);
+    }
 
     radio_commands(const std::string& args,
                    unsigned first_rf_channel,
@@ -79,7 +85,9 @@ private:
     struct parsed {
         std::vector<setting> settings;
         bool has_time = false;
-        uint64_t time_ns = 0;      // when has_time: 0 = now
+        uint64_t time_ns = 0; // when has_time: 0 = now
+        bool has_rate = false;
+        double rate = 0;           // S/s, when has_rate
         std::vector<size_t> chans; // the block's channels it applies to
         std::vector<std::string> errors;
     };
@@ -91,6 +99,7 @@ private:
     const unsigned d_first;
     const size_t d_channels;
     const rate_key d_rate;
+    std::function<void(double)> d_rate_handler;
     mutable std::mutex d_mutex; // guards d_command_time: setters run on any thread
     uint64_t d_command_time = 0;
 };

@@ -13,7 +13,9 @@
 #include <boost/thread/thread.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace gr {
 namespace rdma {
@@ -131,7 +133,7 @@ rx_source_impl::rx_source_impl(const std::string& args,
       d_radio(args,
               static_cast<unsigned>(first_stream_of(args)),
               num_channels,
-              radio_commands::rate_key::restart_flowgraph),
+              radio_commands::rate_key::block_applies),
       d_id(pmt::string_to_symbol(alias())),
       d_wait_slice(
           wait_slice_for(d_streams[0]->ring_items(), d_streams[0]->sample_rate()))
@@ -140,6 +142,7 @@ rx_source_impl::rx_source_impl(const std::string& args,
     message_port_register_in(pmt::mp("command"));
     set_msg_handler(pmt::mp("command"),
                     [this](const pmt::pmt_t& msg) { on_command(msg); });
+    d_radio.on_rate([this](double rate) { set_samp_rate(rate); });
     // GNU Radio caps work() at the size it asked the buffer factory for, not at what the
     // ring holds; let a call take up to half the ring, as a default buffer would.
     set_max_noutput_items(static_cast<int>(d_streams[0]->ring_items() / 2));
@@ -160,6 +163,46 @@ void rx_source_impl::on_command(const pmt::pmt_t& msg)
         }
     } catch (const std::exception& e) {
         d_logger->warn("command {} failed: {}", pmt::write_string(msg), e.what());
+    }
+}
+
+void rx_source_impl::set_samp_rate(double rate)
+{
+    if (!(rate > 0) || !std::isfinite(rate))
+        throw std::invalid_argument("rx_source: set_samp_rate(" + std::to_string(rate) +
+                                    "): give a sample rate > 0");
+    std::lock_guard<std::mutex> lock(d_rate_mutex);
+    d_asked_rate = rate;
+}
+
+void rx_source_impl::change_rate_if_asked()
+{
+    double rate;
+    {
+        std::lock_guard<std::mutex> lock(d_rate_mutex);
+        rate = std::exchange(d_asked_rate, 0.0);
+    }
+    if (rate == 0)
+        return;
+    // Channel 0 chooses the item and the time; the others change at the same ones, so
+    // that item k stays one device instant on every output.
+    size_t changed = 0;
+    try {
+        const rx_stream::rate_change at = d_streams[0]->change_rate(rate);
+        for (changed = 1; changed < d_streams.size(); changed++)
+            d_streams[changed]->change_rate(rate, at.item, at.time_ns);
+    } catch (const std::exception& e) {
+        const std::string what =
+            (changed ? "channel " + std::to_string(changed) + ": " : std::string()) +
+            e.what() +
+            (changed ? " (channels before it changed: they are out of step now)" : "");
+        d_logger->error("set_samp_rate({}): {}", rate, what);
+        pmt::pmt_t report = pmt::make_dict();
+        report = pmt::dict_add(report, pmt::mp("error"), pmt::mp("rate: " + what));
+        report = pmt::dict_add(report, pmt::mp("key"), pmt::mp("rate"));
+        report = pmt::dict_add(report, pmt::mp("requested"), pmt::from_double(rate));
+        message_port_pub(pmt::mp("async_msgs"),
+                         pmt::cons(pmt::mp("rdma_command"), report));
     }
 }
 
@@ -286,6 +329,13 @@ size_t rx_source_impl::wait_for_items(size_t chan, uint64_t written)
         if (s.end_of_stream(written))
             break;
         boost::this_thread::interruption_point();
+        // The other channels advance in their wait_items() only: a rate change restarts
+        // each at one device time, which must not pass while this one waits.
+        for (size_t c = 0; c < d_streams.size(); c++)
+            if (c != chan)
+                d_streams[c]->wait_items(written,
+                                         d_buffers[c]->released_items(),
+                                         std::chrono::microseconds(0));
     }
     return ready;
 }
@@ -352,6 +402,7 @@ int rx_source_impl::work(int noutput_items,
     for (const auto& s : d_streams)
         if (!s->running())
             return WORK_DONE; // start() failed (logged), or the flowgraph is stopping
+    change_rate_if_asked();
     // The channels are in step: item k of every output is the same instant, and the
     // block hands out as many items on each as the slowest has.
     const uint64_t written = nitems_written(0);

@@ -15,6 +15,7 @@
 #include <pmt/pmt.h>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace gr {
@@ -35,6 +36,8 @@ public:
         d_start_time = device_time_ns;
     }
     uint64_t get_time_now() override { return d_streams[0]->device_time_now(); }
+    void set_samp_rate(double rate) override;
+    double get_samp_rate() const override { return d_streams[0]->sample_rate(); }
     tune_result set_center_freq(double freq, size_t chan) override
     {
         return d_radio.set_center_freq(freq, chan);
@@ -110,6 +113,7 @@ private:
     void publish_events();
     void tag_time(size_t chan, uint64_t offset, uint64_t time_ns);
     void on_command(const pmt::pmt_t& msg);
+    void change_rate_if_asked();
 
     // Own the rings: allocated before any buffer.
     std::vector<std::unique_ptr<rx_stream>> d_streams;
@@ -119,6 +123,8 @@ private:
     uint64_t d_start_time = 0; // 0: as soon as possible
     const pmt::pmt_t d_id;
     const std::chrono::microseconds d_wait_slice;
+    std::mutex d_rate_mutex; // guards d_asked_rate: set_samp_rate runs on any thread
+    double d_asked_rate = 0; // a rate change work() has yet to make; 0: none
 };
 
 } // namespace rdma

@@ -128,7 +128,9 @@ BAD_COMMANDS = [
     (command(freq=FC1, lo_offset=5e3), "lo_offset: 5000 Hz is not supported"),
     (command(freq=FC1, direction="TX"), "the device only receives"),
     (command(freq=FC1, mboard=1), "mboard: 1 does not exist"),
-    (command(freq=FC1, rate=2e6), "restart the flowgraph with the new rate"),
+    (command(freq=FC1, rate=2e6, time=1.0),
+     "rate: (not applicable|a timed rate change is not supported)"),
+    (command(rate=-5.0), "rate: (not applicable|-5 S/s is not a sample rate)"),
     (command(chan=0), "nothing to set"),
     (pmt.from_long(7), "a command is a dict"),
     (pmt.make_tuple(pmt.intern("freq")), "a command tuple is"),
@@ -255,15 +257,21 @@ class qa_radio_flowgraph(gr_unittest.TestCase):
         messages = reports_of(debug)
         reports = [pmt.cdr(m) for m in messages
                    if pmt.is_pair(m) and pmt.eq(pmt.car(m), pmt.intern("rdma_command"))]
-        self.assertEqual(len(acks(reports)), 1, reports)
-        ack = acks(reports)[0]
+        freq_acks = [a for a in acks(reports)
+                     if pmt.symbol_to_string(field(a, "key")) == "freq"]
+        self.assertEqual(len(freq_acks), 1, reports)
+        ack = freq_acks[0]
         self.assertEqual(pmt.to_uint64(field(ack, "chan")), 1)
         self.assertEqual(pmt.to_double(field(ack, "actual")), FC2)
+        # The rate is taken up (an ack), then refused where it would happen: a finite
+        # burst keeps its rate.
+        self.assertEqual([pmt.to_double(field(a, "requested")) for a in acks(reports)
+                          if pmt.symbol_to_string(field(a, "key")) == "rate"], [2e6])
         refused = errors(reports)
         self.assertEqual(len(refused), 1, reports)
-        self.assertIn("restart the flowgraph with the new rate",
+        self.assertEqual(pmt.symbol_to_string(field(refused[0], "key")), "rate")
+        self.assertIn("a finite burst keeps its rate",
                       pmt.symbol_to_string(field(refused[0], "error")))
-        self.assertTrue(pmt.equal(field(refused[0], "command"), rate))
         k = first_sample_at(start, at)
         self.assertEqual(k, 600001)
         self.assertEqual([(o, pmt.to_double(v)) for o, v in tags_of(sinks[1], "rx_freq")],
@@ -442,6 +450,54 @@ class qa_device_block(gr_unittest.TestCase):
             self.assertRegex(pmt.symbol_to_string(field(r, "error")),
                              "chan %d: antenna: antenna 'ANT9'.*does not exist" % c)
         self.assertEqual(dev.get_antenna(0), "ANT0")
+
+
+@needs_rf
+class qa_rate_at_run_time(gr_unittest.TestCase):
+    """set_samp_rate while the source runs: every output changes at one item, tagged
+    rx_rate and rx_time there, with no sample lost (the tone's phase step per sample
+    shows the new spacing)."""
+
+    def test_set_samp_rate_changes_both_channels_at_one_item(self):
+        items, new_rate = 1500000, RATE / 2
+        tb = gr.top_block()
+        src = rdma.rx_source(ARGS, "fc32", RATE, 0, 2)  # continuous
+        for c in range(2):
+            src.set_center_freq(FC1, c)  # +125 kHz: below Nyquist at both rates
+        heads = [blocks.head(gr.sizeof_gr_complex, items) for _ in range(2)]
+        sinks = [blocks.vector_sink_c() for _ in range(2)]
+        for c in range(2):
+            tb.connect((src, c), heads[c], sinks[c])
+        debug = blocks.message_debug()
+        tb.msg_connect((src, "async_msgs"), (debug, "store"))
+        tb.start()
+        self.assertTrue(wait_for(lambda: len(sinks[0].data()) > 200000))
+        src.set_samp_rate(new_rate)
+        tb.wait()
+        self.assertEqual(src.error(), "")
+        self.assertEqual(errors([pmt.cdr(m) for m in reports_of(debug) if pmt.is_pair(m)]),
+                         [])
+        changes = []
+        for c in range(2):
+            x = np.array(sinks[c].data())
+            self.assertEqual(len(x), items)
+            rates = tags_of(sinks[c], "rx_rate")
+            self.assertEqual(len(rates), 2, "channel %d: %s" % (c, rates))
+            self.assertEqual(pmt.to_double(rates[0][1]), RATE)
+            k, value = rates[1]
+            self.assertEqual(pmt.to_double(value), new_rate)
+            self.assertTrue(200000 < k < items - 1000, k)
+            times = dict((o, ns_of(v)) for o, v in tags_of(sinks[c], "rx_time"))
+            self.assertIn(k, times)
+            # Continuous items, the later ones spaced at the new rate: the tone's phase
+            # step per sample doubles when the rate halves.
+            self.assertEqual(tags_of(sinks[c], "rx_gap"), [])
+            self.assertAlmostEqual(inst_hz(x, k - 2), TONE - FC1, delta=50)
+            self.assertAlmostEqual(inst_hz(x, k + 1) * new_rate / RATE, TONE - FC1,
+                                   delta=100)
+            changes.append((k, times[k]))
+        self.assertEqual(changes[0], changes[1], "the channels changed at different items")
+        self.assertEqual(src.get_samp_rate(), new_rate)
 
 
 class qa_without_rf(gr_unittest.TestCase):

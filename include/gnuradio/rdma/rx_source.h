@@ -57,8 +57,8 @@ namespace rdma {
  * antenna, time, chan; chan is the output, all of them by default) and answers each on
  * async_msgs as (rdma_command . dict): {ack: command, chan, key, requested, actual,
  * time: (secs, frac), clipped} per setting, {error: text, command} per refusal. "rate"
- * is refused (a run-time rate change is not supported: restart the flowgraph with the
- * new rate). An rdma.device block naming the same device controls the same radio.
+ * (without "time") is set_samp_rate(). An rdma.device block naming the same device
+ * controls the same radio.
  */
 class RDMA_API rx_source : virtual public gr::sync_block
 {
@@ -87,6 +87,20 @@ public:
     virtual void set_start_time(uint64_t device_time_ns) = 0;
     //! The device's time now, ns since the epoch (an AXIoE read).
     virtual uint64_t get_time_now() = 0;
+    /*!
+     * Change the sample rate of every output while it runs, as gr-uhd's set_samp_rate,
+     * without losing a sample (docs/radio.md, "Continuing a stream in a new run"): the
+     * device stops at the next message boundary far enough ahead and starts again at
+     * the new rate; that item is tagged rx_rate and rx_time (a later device time) on
+     * every output, in step (asked before start(): soon after it). The change happens
+     * in the block's thread: a refusal (a rate the ring cannot hold, a finite
+     * stream, a device without COMMAND_QUEUE and BURST_QUEUE) is logged and reported on
+     * async_msgs as (rdma_command . {error, key: rate}); nothing is thrown here but for
+     * a rate that is not > 0.
+     */
+    virtual void set_samp_rate(double rate) = 0;
+    //! The sample rate of the items handed out now (S/s).
+    virtual double get_samp_rate() const = 0;
 
     //! Tune output \p chan's RF channel; now, or at the command time.
     virtual tune_result set_center_freq(double freq, size_t chan = 0) = 0;

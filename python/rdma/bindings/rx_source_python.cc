@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(a70187d5cac835f9070755db02f0486a) */
+/* BINDTOOL_HEADER_FILE_HASH(bde9febe3ed899285d52d56c64f5616a) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -54,6 +54,11 @@ void bind_rx_source(py::module& m)
              &rx_source::get_time_now,
              py::call_guard<py::gil_scoped_release>(),
              D(rx_source, get_time_now))
+        .def("set_samp_rate",
+             &rx_source::set_samp_rate,
+             py::arg("rate"),
+             D(rx_source, set_samp_rate))
+        .def("get_samp_rate", &rx_source::get_samp_rate, D(rx_source, get_samp_rate))
         .def("set_center_freq",
              &rx_source::set_center_freq,
              py::arg("freq"),

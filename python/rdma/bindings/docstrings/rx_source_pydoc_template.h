@@ -15,6 +15,10 @@ static const char* __doc_gr_rdma_rx_source = R"doc(Receive samples from an RDMA 
 static const char* __doc_gr_rdma_rx_source_make = R"doc(rx_source(args="type=emu", format="fc32", sample_rate=1e6, num_samples=0, num_channels=1): num_channels outputs, RX streams stream=s..s+N-1 of the device, started in step.)doc";
 static const char* __doc_gr_rdma_rx_source_num_channels = R"doc(Outputs: RX streams of the device, started in step.)doc";
 static const char* __doc_gr_rdma_rx_source_set_start_time = R"doc(set_start_time(device_time_ns): sample 0 of the next start() at that device time (ns since the epoch; 0: as soon as possible).)doc";
+static const char* __doc_gr_rdma_rx_source_set_samp_rate = R"doc(Change the sample rate of every output while it runs, as gr-uhd's set_samp_rate, without losing a sample: the item where it takes effect is tagged rx_rate and rx_time on every output. A refusal is reported on async_msgs.)doc";
+
+static const char* __doc_gr_rdma_rx_source_get_samp_rate = R"doc(The sample rate of the items handed out now (S/s).)doc";
+
 static const char* __doc_gr_rdma_rx_source_get_time_now = R"doc(The device's time now, ns since the epoch (an AXIoE read).)doc";
 static const char* __doc_gr_rdma_rx_source_ring_base = R"doc(ring_base(chan=0): address of the channel's ring (first copy) as an integer.)doc";
 static const char* __doc_gr_rdma_rx_source_ring_bytes = R"doc(Bytes in one copy of the ring.)doc";
