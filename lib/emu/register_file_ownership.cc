@@ -1,0 +1,270 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The register file's stream ownership (docs/register-map.md, "Ownership"): claims,
+// leases, and which client may read or write what.
+
+#include "register_file.h"
+#include <algorithm>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+namespace {
+
+using axioe::status;
+using regs::block;
+
+// Registers the table marks owner-only: what a stranger could use to write into the
+// owner's ring (QPN, PSN, rkey, VA) or to predict its timing, and the extension block.
+// Status, counters, the device's own QPN and FIFO depth, RX_OWNER and RX_LEASE_MS stay
+// readable by anyone, so that tools can say what is going on.
+bool owner_only(const regs::decoded_address& a)
+{
+    return a.reg && a.reg->has(regs::flag::owner_only);
+}
+
+bool is_owner_register(uint32_t reg)
+{
+    return reg == regs::rx::owner_token_lo || reg == regs::rx::owner_token_hi ||
+           reg == regs::rx::owner;
+}
+
+} // namespace
+
+// ---- Ownership (docs/register-map.md, "Ownership") -------------------------------
+
+void register_file::hear_from(const socket_address& client)
+{
+    if (!d_ownership)
+        return;
+    // A lapsed lease ends before the request is looked at: an owner that was silent
+    // too long finds its stream stopped and free, like everybody else.
+    const int64_t now = monotonic_ns();
+    expire_leases(now);
+    for (owner& o : d_owners)
+        if (o.owned && o.client == client)
+            o.last_heard_ns = now;
+}
+
+int64_t register_file::expire_leases(int64_t now_ns)
+{
+    int64_t next = INT64_MAX; // ns until the next lease may lapse
+    for (unsigned s = 0; s < d_owners.size(); s++) {
+        owner& o = d_owners[s];
+        if (!o.owned)
+            continue;
+        const int64_t silent_ns = now_ns - o.last_heard_ns;
+        const int64_t lease_ns = int64_t(o.lease_ms) * 1000000;
+        if (silent_ns < lease_ns) {
+            next = std::min(next, lease_ns - silent_ns);
+            continue;
+        }
+        const bool running = d_engines[s]->status() & regs::status::running;
+        d_logger->warn("RX stream {}: owner {} silent for {} ms, beyond its lease of {} "
+                       "ms: stream {}freed",
+                       s,
+                       o.client.to_string(),
+                       silent_ns / 1000000,
+                       o.lease_ms,
+                       running ? "stopped and " : "");
+        free_stream(s);
+    }
+    return next;
+}
+
+std::chrono::microseconds register_file::tick()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (!d_ownership)
+        return std::chrono::seconds(1);
+    const int64_t next_ns = expire_leases(monotonic_ns());
+    // Wake just after the next lease can lapse (the server caps the wait at 1 s).
+    return std::chrono::microseconds(std::min<int64_t>(next_ns / 1000 + 1, 1000000));
+}
+
+bool register_file::owned_by_other(unsigned s, const socket_address& client) const
+{
+    return d_owners[s].owned && d_owners[s].client != client;
+}
+
+bool register_file::refused(const socket_address& client,
+                            uint32_t address,
+                            bool is_write) const
+{
+    if (!d_ownership)
+        return false;
+    const regs::decoded_address a = decode(address);
+    // A stream's RX and extension blocks: every write, and the reads the table marks
+    // owner-only, are the owner's. So are the writes to its RF channel.
+    if (a.where == block::rx || a.where == block::emulator)
+        return owned_by_other(a.index, client) && (is_write || owner_only(a));
+    if (a.where == block::rf || a.where == block::burst_queue)
+        return is_write && owned_by_other(a.index, client);
+    // What acts on every stream: the metadata destination, the device time and its
+    // references, the scene.
+    const bool device_wide =
+        a.where == block::metadata || a.where == block::scene ||
+        (a.where == block::clock && a.reg && (a.reg->capability & regs::cap::time_set));
+    return is_write && device_wide && device_wide_write_refused(client);
+}
+
+bool register_file::device_wide_write_refused(const socket_address& client) const
+{
+    // Only an owner may write it, unless nobody owns anything (a device without owners
+    // behaves as before).
+    bool any_owned = false;
+    for (const owner& o : d_owners) {
+        if (o.owned && o.client == client)
+            return false;
+        any_owned = any_owned || o.owned;
+    }
+    return any_owned;
+}
+
+bool register_file::touches_owner_registers(uint32_t address,
+                                            size_t count,
+                                            bool fixed) const
+{
+    if (!d_ownership)
+        return false;
+    for (size_t i = 0; i < count; i++) {
+        const regs::decoded_address a =
+            decode(fixed ? address : address + 4 * static_cast<uint32_t>(i));
+        if (a.reg && a.where == block::rx && is_owner_register(a.offset))
+            return true;
+    }
+    return false;
+}
+
+status register_file::write_owner(const socket_address& client,
+                                  uint32_t address,
+                                  const uint32_t* words,
+                                  size_t count,
+                                  bool fixed)
+{
+    // Three forms, nothing else (a burst may not mix them with other registers):
+    // [token lo, token hi] claims, [token lo, token hi, TAKE_OVER] takes over, and
+    // [RELEASE] at RX_OWNER releases. touches_owner_registers() found the stream.
+    const unsigned s = (address - regs::rx_base) / regs::rx_stride;
+    const uint32_t reg = (address - regs::rx_base) % regs::rx_stride;
+    const bool incrementing = !fixed || count == 1;
+    if (incrementing && reg == regs::rx::owner_token_lo && (count == 2 || count == 3)) {
+        const uint64_t token = regs::join_words(words[0], words[1]);
+        if (token == 0 || (count == 3 && words[2] != regs::owner_command::take_over))
+            return status::slverr;
+        return claim(s, client, token, count == 3);
+    }
+    if (incrementing && reg == regs::rx::owner && count == 1 &&
+        words[0] == regs::owner_command::release)
+        return release(s, client);
+    return status::slverr;
+}
+
+status register_file::claim(unsigned s,
+                            const socket_address& client,
+                            uint64_t token,
+                            bool take_over)
+{
+    owner& o = d_owners[s];
+    // The owner's address already grants it everything, so it may change its token;
+    // the token lets an owner that lost its address (a new socket) claim again.
+    const bool allowed = !o.owned || o.client == client || o.token == token;
+    if (!allowed && !take_over)
+        return status::not_owner;
+    if (!allowed) {
+        d_logger->warn("RX stream {}: {} takes it over from {}{}",
+                       s,
+                       client.to_string(),
+                       o.client.to_string(),
+                       d_engines[s]->status() & regs::status::running
+                           ? ", whose run is stopped"
+                           : "");
+        free_stream(s); // the previous owner's run writes into the previous owner's ring
+    } else if (!o.owned) {
+        d_logger->debug("RX stream {}: claimed by {}", s, client.to_string());
+    } else if (o.client != client) {
+        d_logger->info("RX stream {}: its owner's token moves it from {} to {}",
+                       s,
+                       o.client.to_string(),
+                       client.to_string());
+    }
+    o.owned = true;
+    o.client = client;
+    o.token = token;
+    o.last_heard_ns = monotonic_ns();
+    return status::okay;
+}
+
+status register_file::release(unsigned s, const socket_address& client)
+{
+    const owner& o = d_owners[s];
+    if (!o.owned)
+        return status::okay; // nothing to give up; a stream nobody owns keeps running
+    if (o.client != client)
+        return status::not_owner;
+    d_logger->debug("RX stream {}: released by {}", s, client.to_string());
+    free_stream(s);
+    return status::okay;
+}
+
+void register_file::free_stream(unsigned s)
+{
+    if (d_engines[s]->status() & regs::status::running)
+        d_engines[s]->stop();
+    d_owners[s] = owner{}; // the lease too is back at its reset value
+    // The next owner must not read this one's QPN, PSN, rkey and VA.
+    reset_descriptor(s);
+}
+
+register_file::owner_info register_file::owner_of(unsigned s) const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    owner_info info;
+    info.owned = d_owners[s].owned;
+    info.client = d_owners[s].client;
+    info.lease_ms = d_owners[s].lease_ms;
+    return info;
+}
+
+rx_descriptor register_file::rx_descriptor_of(unsigned s) const
+{
+    const register_words& w = d_rx_words[s];
+    const register_words& e = d_emu_words[s];
+    rx_descriptor d;
+    regs::rx_descriptor_fields.unpack(w.data(), 0, w.size(), d);
+    d.first_message = regs::join_words(w[regs::rx::first_message_lo / 4],
+                                       w[regs::rx::first_message_lo / 4 + 1]);
+    d.queued = (d_identity.capabilities & regs::cap::burst_queue) &&
+               d.num_samples == regs::bq::queued_mode;
+    d.fifo_us = d_identity.fifo_us;
+    regs::signal_fields.unpack(e.data(), 0, e.size(), d.signal);
+    d.signal.format = d.format;
+    d.signal.sample_rate = double(d.rate_num) / double(d.rate_den ? d.rate_den : 1);
+    regs::impairment_values random;
+    regs::impairment_fields.unpack(e.data(), 0, e.size(), random);
+    impairment_config& imp = d.impairments;
+    imp.seed = random.seed;
+    imp.loss_ppm = random.loss_ppm;
+    imp.loss_burst = random.loss_burst;
+    imp.duplicate_ppm = random.duplicate_ppm;
+    imp.corrupt_ppm = random.corrupt_ppm;
+    imp.delay_ppm = random.delay_ppm;
+    imp.delay_messages = random.delay_messages;
+    imp.table_size = e[regs::emu::fault_count / 4];
+    for (uint32_t i = 0; i < imp.table_size; i++) {
+        const uint32_t at =
+            (regs::emu::fault_table + i * regs::emu::fault_entry_bytes) / 4;
+        imp.table[i] = { regs::join_words(e[at], e[at + 1]), e[at + 2] };
+    }
+    return d;
+}
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
