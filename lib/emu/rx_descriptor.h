@@ -65,6 +65,27 @@ inline int64_t time_of(const rx_descriptor& d, uint64_t samples)
     return static_cast<int64_t>((num + d.rate_num - 1) / d.rate_num);
 }
 
+//! Device time of sample \p k of a timeline taking sample 0 at \p anchor_ns at rate
+//! \p num / \p den: rounded down to the ns (up with \p ceil).
+inline uint64_t
+time_at(uint64_t anchor_ns, uint64_t k, uint32_t num, uint32_t den, bool ceil = false)
+{
+    using u128 = unsigned __int128;
+    const u128 ns = u128(k) * den * 1000000000u;
+    return anchor_ns + static_cast<uint64_t>(ceil ? (ns + num - 1) / num : ns / num);
+}
+
+//! The first sample of that timeline taken at or after \p at_ns.
+inline uint64_t
+first_sample_at(uint64_t anchor_ns, uint64_t at_ns, uint32_t num, uint32_t den)
+{
+    using u128 = unsigned __int128;
+    if (at_ns <= anchor_ns)
+        return 0;
+    const u128 scale = u128(den) * 1000000000u;
+    return static_cast<uint64_t>((u128(at_ns - anchor_ns) * num + scale - 1) / scale);
+}
+
 //! What an RX engine did in the current run: the RX block's counter registers
 //! (regs::rx_counters) and what only the emulator counts.
 struct rx_counters : regs::rx_counters {
