@@ -177,7 +177,8 @@ class qa_grc_blocks(gr_unittest.TestCase):
             name = d["id"][len("rdma_"):]
             with self.subTest(block=d["id"]):
                 if not is_cpp:
-                    self.assertFalse("cpp_templates" in d, "%s: cpp_templates for a Python block" % path)
+                    self.assertFalse("cpp_templates" in d,
+                                     "%s: cpp_templates for a Python block" % path)
                     self.assertNotIn("cpp", d["flags"], path)
                     self.assertIn("Python only", d["documentation"], path)
                     continue
