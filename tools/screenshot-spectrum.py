@@ -51,8 +51,8 @@ def main():
                         help="how long the flowgraph runs before the grab (2..60)")
     parser.add_argument("--size", type=parse_size, default=(1000, 700))
     parser.add_argument("--retune", type=float, default=100.1e6,
-                        help="after 1 s, move the Center Freq slider here (Hz; 0: no): the "
-                        "tones stay at their RF frequencies, the axis moves")
+                        help="after 1 s, move the Center Freq slider here (Hz; 0: no):"
+                        " the tones stay at their RF frequencies, the axis moves")
     opts = parser.parse_args()
     if not 2 <= opts.seconds <= 60:
         parser.error("--seconds=%g is invalid: expected 2..60" % opts.seconds)
