@@ -14,7 +14,9 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import rdma
 
 RATE = 5e6
-ARGS = "type=emu,signal=ramp,latency=0.1"
+# Timestamps every 20 ms: the default 0.1 s would fall on the last sample of a 0.1 s
+# run, and the test asks that each stream used some.
+ARGS = "type=emu,signal=ramp,latency=0.1,metadata_interval=0.02"
 
 
 def rx_time_ns(tag):
