@@ -308,12 +308,15 @@ public:
     {
         rc_setup s;
         auto& f = s.f;
-        // READ: no READ responder yet; silently dropped, the QP is unchanged.
-        auto read = f.write(roce::opcode::read_request, 0, 0, {});
-        read.dma_length = 64;
-        expect_drop(f, read, rx_result::drop_unsupported);
+        // A READ RESPONSE addressed to us (we have no requester): dropped, silently,
+        // before the PSN check (qa_soft_nic_read covers READ REQUESTs).
+        request response;
+        response.opcode = roce::opcode::rc | roce::opcode::read_response_only;
+        response.qpn = f.qp->qpn();
+        response.payload = pattern(8, 1);
+        expect_drop(f, response, rx_result::drop_unsupported);
         expect_silence(s);
-        // An ACK addressed to us (we have no requester) must not touch the PSN either.
+        // Nor may an ACK touch the PSN.
         request ack;
         ack.opcode = roce::opcode::rc | roce::opcode::acknowledge;
         ack.qpn = f.qp->qpn();

@@ -38,6 +38,8 @@ const char* to_string(rx_result result)
         return "drop_bad_source";
     case rx_result::drop_psn_sequence:
         return "drop_psn_sequence";
+    case rx_result::drop_stale_read:
+        return "drop_stale_read";
     case rx_result::drop_missing_reth:
         return "drop_missing_reth";
     case rx_result::drop_opcode_sequence:
@@ -79,6 +81,14 @@ const char* to_string(nic_event event)
         return "psn_resync";
     case nic_event::message_aborted:
         return "message_aborted";
+    case nic_event::reads:
+        return "reads";
+    case nic_event::read_replays:
+        return "read_replays";
+    case nic_event::read_responses_sent:
+        return "read_responses_sent";
+    case nic_event::tx_bytes:
+        return "tx_bytes";
     }
     return "invalid nic_event";
 }

@@ -35,15 +35,16 @@ enum class rx_result : uint8_t {
     drop_transport_mismatch, //!< RC opcode on a UC QP or vice versa
     drop_bad_source,         //!< source IP is not the QP's peer
     drop_psn_sequence,       //!< PSN gap (or rest of a message broken by one)
+    drop_stale_read,         //!< RC: old READ outside the remembered ones (not replayed)
     drop_missing_reth,       //!< MIDDLE/LAST without a message in progress
     drop_opcode_sequence,    //!< RC: FIRST/ONLY while a message is in progress
-    drop_no_access,          //!< QP does not grant remote write
-    drop_bad_rkey,      //!< no MR with that rkey in the QP's PD granting remote write
-    drop_out_of_bounds, //!< the remaining message does not fit in the MR
-    drop_bad_length,    //!< payload/pad do not fit the message and path MTU
-    drop_no_receive_wr, //!< WITH_IMM and no receive posted (RC: RNR NAK)
-    drop_unsupported,   //!< not a WRITE request (READ, responses)
-    duplicate,          //!< RC: old PSN, re-ACKed, not executed
+    drop_no_access,          //!< QP does not grant remote write (READ: remote read)
+    drop_bad_rkey,           //!< no MR with that rkey in the QP's PD granting the access
+    drop_out_of_bounds,      //!< the remaining message does not fit in the MR
+    drop_bad_length,         //!< payload/pad do not fit the message and path MTU
+    drop_no_receive_wr,      //!< WITH_IMM and no receive posted (RC: RNR NAK)
+    drop_unsupported,        //!< not a request (ACK, READ response)
+    duplicate,               //!< RC: old PSN, re-ACKed (READ: replayed), not executed
 };
 constexpr size_t rx_result_count = static_cast<size_t>(rx_result::duplicate) + 1;
 
@@ -52,16 +53,20 @@ const char* to_string(rx_result result);
 
 //! Events that are not a per-datagram verdict.
 enum class nic_event : uint8_t {
-    rx_bytes,        //!< payload bytes written into memory regions
-    completions,     //!< work completions pushed to a CQ (any status)
-    cq_overflow,     //!< completions dropped because the CQ was full
-    acks_sent,       //!< RC ACKs (incl. duplicate re-ACKs)
-    naks_sent,       //!< RC NAKs (PSN sequence, RNR, invalid request, remote access)
-    tx_errors,       //!< ACK/NAK the socket refused
-    psn_resync,      //!< UC: a START packet accepted after a gap (informational)
-    message_aborted, //!< a started multi-packet message that will never complete
+    rx_bytes,            //!< payload bytes written into memory regions
+    completions,         //!< work completions pushed to a CQ (any status)
+    cq_overflow,         //!< completions dropped because the CQ was full
+    acks_sent,           //!< RC ACKs (incl. duplicate re-ACKs)
+    naks_sent,           //!< RC NAKs (PSN sequence, RNR, invalid request, remote access)
+    tx_errors,           //!< ACK/NAKs and READ RESPONSEs the socket refused
+    psn_resync,          //!< UC: a START packet accepted after a gap (informational)
+    message_aborted,     //!< a started multi-packet message that will never complete
+    reads,               //!< RC READ requests served (new, not replays)
+    read_replays,        //!< RC duplicate READ requests answered again from memory
+    read_responses_sent, //!< READ RESPONSE packets sent (replays included)
+    tx_bytes,            //!< payload bytes of the READ RESPONSEs sent
 };
-constexpr size_t nic_event_count = static_cast<size_t>(nic_event::message_aborted) + 1;
+constexpr size_t nic_event_count = static_cast<size_t>(nic_event::tx_bytes) + 1;
 const char* to_string(nic_event event);
 
 /*!

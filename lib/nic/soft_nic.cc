@@ -41,6 +41,7 @@ soft_nic::soft_nic(const soft_nic_config& config)
       d_socket(config.bind_to),
       d_slot_memory(batch_size * slot_bytes),
       d_slots(batch_size),
+      d_tx_packet(read_response_bytes(d_config.max_path_mtu)),
       d_next_report(std::chrono::steady_clock::now() + report_interval)
 {
     for (size_t i = 0; i < batch_size; i++) {
@@ -109,8 +110,7 @@ rx_result soft_nic::process_udp_payload(const uint8_t* data,
     std::lock_guard<std::mutex> lock(d_tables->mutex());
     reply r;
     const rx_result result = d_responder.process_udp(data, len, from, to, r);
-    if (r.needed)
-        send_reply(r);
+    send_replies(r);
     return result;
 }
 
@@ -120,8 +120,7 @@ rx_result soft_nic::process_ipv4_frame(const uint8_t* frame, size_t len)
     reply r;
     const rx_result result =
         d_responder.process_frame(frame, len, d_socket.local_address(), r);
-    if (r.needed)
-        send_reply(r);
+    send_replies(r);
     return result;
 }
 
@@ -164,8 +163,7 @@ size_t soft_nic::process_inproc()
             const wire::inproc_frame& f = d_inproc->at(i);
             reply r;
             d_responder.process_udp(f.data, f.length, f.from, f.to, r);
-            if (r.needed)
-                send_reply(r);
+            send_replies(r);
         }
     }
     d_inproc->release(n);
@@ -187,17 +185,22 @@ void soft_nic::process_batch(size_t count)
         const socket_address to(d.local_ip ? d.local_ip : local.ip(), local.port());
         reply r;
         d_responder.process_udp(d.data, d.length, d.peer, to, r);
-        if (r.needed)
-            send_reply(r);
+        send_replies(r);
     }
 }
 
-void soft_nic::send_reply(reply& r)
+void soft_nic::send_replies(reply& r)
 {
+    if (!r.needed && !r.read.needed)
+        return;
     // The reply leaves through this socket, so its ICRC must name this socket's port
     // (a frame may have come in on 4791) and, when bound, its address.
     const socket_address& local = d_socket.local_address();
     r.from = socket_address(local.ip() ? local.ip() : r.from.ip(), local.port());
+    if (r.read.needed)
+        send_read_responses(r);
+    if (!r.needed)
+        return;
     uint8_t packet[reply_bytes];
     const size_t len = write_reply(r, packet);
     const bool is_ack = (r.syndrome & syndrome_type_mask) == 0;
@@ -206,6 +209,27 @@ void soft_nic::send_reply(reply& r)
         d_tables->counters().add(is_ack ? nic_event::acks_sent : nic_event::naks_sent);
     } catch (const std::system_error&) {
         d_tables->counters().add(nic_event::tx_errors);
+    }
+}
+
+void soft_nic::send_read_responses(const reply& r)
+{
+    // Served inline, under the table lock that keeps the MR registered: a large READ
+    // holds up the receive path for as long as it takes to send (rxe queues READs to
+    // its responder task instead). The payload goes from the MR straight into the
+    // packet; a refused packet is counted, and the requester re-requests from its PSN.
+    soft_counters& c = d_tables->counters();
+    for (uint32_t i = 0; i < r.read.packets; i++) {
+        const size_t len = write_read_response(r, i, d_tx_packet.data());
+        try {
+            d_socket.send_to(d_tx_packet.data(), len, r.to);
+            c.add(nic_event::read_responses_sent);
+            const bool last = i + 1 == r.read.packets;
+            c.add(nic_event::tx_bytes,
+                  last ? r.read.length - size_t(i) * r.read.mtu : r.read.mtu);
+        } catch (const std::system_error&) {
+            c.add(nic_event::tx_errors);
+        }
     }
 }
 

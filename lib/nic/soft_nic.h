@@ -12,9 +12,9 @@
 #include "../util/log.h"
 #include "../util/socket_address.h"
 #include "../util/udp_socket.h"
+#include "../wire/frame_queue.h"
 #include "nic.h"
 #include "soft_counters.h"
-#include "../wire/frame_queue.h"
 #include "soft_responder.h"
 #include <array>
 #include <atomic>
@@ -99,7 +99,9 @@ private:
     void run();
     void process_batch(size_t count);
     size_t process_inproc();
-    void send_reply(reply& r);
+    //! Send what the responder asked for (ACK/NAK, READ RESPONSEs). Table lock held.
+    void send_replies(reply& r);
+    void send_read_responses(const reply& r);
     void report_drops();
 
     const soft_nic_config d_config;
@@ -111,6 +113,8 @@ private:
     event_notifier d_wake;
     std::vector<uint8_t> d_slot_memory;
     std::vector<datagram> d_slots;
+    // One READ RESPONSE being built; guarded by the table lock, as the MR it copies from.
+    std::vector<uint8_t> d_tx_packet;
     // Frames from wires in this process (emu::inproc_wire), drained by nic-rx.
     std::shared_ptr<wire::frame_queue> d_inproc;
     // Receive thread only: the rate-limited drop summary.

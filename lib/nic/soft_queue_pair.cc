@@ -80,7 +80,11 @@ qp_context::qp_context(qp_type t,
                        uint32_t pd_id,
                        std::shared_ptr<completion_ring> ring,
                        int max_receives)
-    : type(t), pd(pd_id), cq(std::move(ring)), receives(max_receives)
+    : type(t),
+      pd(pd_id),
+      cq(std::move(ring)),
+      receives(max_receives),
+      reads(default_max_dest_rd_atomic)
 {
 }
 
@@ -91,6 +95,25 @@ void qp_context::reset_responder(uint32_t first_psn)
     drop_msg = false;
     sent_psn_nak = false;
     end_message();
+    for (auto& r : reads)
+        r.valid = false;
+    next_read = 0;
+}
+
+void qp_context::remember_read(const read_resource& r)
+{
+    reads[next_read] = r;
+    next_read = (next_read + 1) % reads.size();
+}
+
+const read_resource* qp_context::find_read(uint32_t psn) const
+{
+    // 24-bit circular compare, as the responder's PSN check.
+    for (const auto& r : reads)
+        if (r.valid &&
+            ((psn - r.first_psn) & mask24) <= ((r.last_psn - r.first_psn) & mask24))
+            return &r;
+    return nullptr;
 }
 
 void qp_context::complete(const work_completion& wc, soft_counters& counters)
@@ -229,6 +252,26 @@ int soft_queue_pair::posted_receives() const
 {
     std::lock_guard<std::mutex> lock(d_tables->mutex());
     return d_ctx.receives.size();
+}
+
+void soft_queue_pair::set_max_dest_rd_atomic(unsigned n)
+{
+    if (n < 1 || n > max_max_dest_rd_atomic)
+        throw std::invalid_argument("set_max_dest_rd_atomic: " + std::to_string(n) +
+                                    " is not in 1..." +
+                                    std::to_string(max_max_dest_rd_atomic));
+    std::vector<read_resource> fresh(n); // allocated before the lock: control path
+    std::lock_guard<std::mutex> lock(d_tables->mutex());
+    if (d_ctx.state != qp_state::reset && d_ctx.state != qp_state::init)
+        bad_transition("set_max_dest_rd_atomic", "RESET or INIT");
+    d_ctx.reads.swap(fresh);
+    d_ctx.next_read = 0;
+}
+
+unsigned soft_queue_pair::max_dest_rd_atomic() const
+{
+    std::lock_guard<std::mutex> lock(d_tables->mutex());
+    return static_cast<unsigned>(d_ctx.reads.size());
 }
 
 } // namespace nic

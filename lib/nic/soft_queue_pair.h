@@ -41,6 +41,24 @@ private:
     size_t d_count = 0;
 };
 
+//! Default max_dest_rd_atomic: READs the responder remembers for replay (as
+//! verbs_device).
+constexpr unsigned default_max_dest_rd_atomic = 16;
+//! Largest max_dest_rd_atomic (rxe's max_qp_rd_atom).
+constexpr unsigned max_max_dest_rd_atomic = 128;
+
+//! A READ the responder served, kept so that a duplicate request can be replayed
+//! (rxe's struct resp_res).
+struct read_resource {
+    bool valid = false;
+    uint32_t first_psn = 0;
+    uint32_t last_psn = 0; //!< first_psn + packets - 1 (24 bits)
+    uint64_t va = 0;
+    uint32_t rkey = 0;
+    uint32_t length = 0;
+    uint32_t msn = 0; //!< the MSN its responses carried
+};
+
 /*!
  * Everything the responder reads and writes about one QP: attributes from the state
  * transitions and the responder state of rxe's qp->resp. Guarded by the table lock.
@@ -74,6 +92,10 @@ struct qp_context {
 
     receive_queue receives;
 
+    //! The last max_dest_rd_atomic READs, oldest overwritten first.
+    std::vector<read_resource> reads;
+    size_t next_read = 0; //!< slot of reads the next READ takes
+
     void end_message()
     {
         in_message = false;
@@ -84,6 +106,10 @@ struct qp_context {
     }
     //! Forget the connection: used by RTR (fresh start) and RESET.
     void reset_responder(uint32_t first_psn);
+    //! Remember a served READ, forgetting the oldest if all slots are taken.
+    void remember_read(const read_resource& r);
+    //! The remembered READ whose PSN range holds \p psn, or null.
+    const read_resource* find_read(uint32_t psn) const;
     //! Push \p wc to the CQ, counting it (or the overflow).
     void complete(const work_completion& wc, soft_counters& counters);
     //! Complete every posted receive with wc_status::flushed (the QP is in ERROR).
@@ -119,6 +145,15 @@ public:
     void to_reset() override;
     void post_receives(uint64_t first_wr_id, int count) override;
     int posted_receives() const override;
+
+    /*!
+     * READs remembered for replaying duplicate requests (verbs' max_dest_rd_atomic, a
+     * responder attribute set before RTR): 1..128, default 16. A requester must not keep
+     * more READs outstanding. Throws std::invalid_argument out of range, and
+     * std::logic_error unless the QP is in RESET or INIT.
+     */
+    void set_max_dest_rd_atomic(unsigned n);
+    unsigned max_dest_rd_atomic() const;
 
 private:
     [[noreturn]] void bad_transition(const char* what, const char* needs) const;

@@ -54,6 +54,33 @@ void set_reply(reply& out, uint8_t syndrome, uint32_t psn, uint32_t msn)
     out.psn = psn;
     out.msn = msn;
 }
+
+// A READ of \p length bytes takes max(1, ceil(length / mtu)) PSNs (rxe_resp.c:605).
+uint32_t read_packets(uint32_t length, unsigned mtu)
+{
+    return length == 0 ? 1 : static_cast<uint32_t>((uint64_t(length) + mtu - 1) / mtu);
+}
+
+// The MR behind [va, va + length) if \p qp may read it (lookup_mr + mr_check_range).
+rx_result find_readable(const soft_tables& tables,
+                        const qp_context& qp,
+                        uint32_t rkey,
+                        uint64_t va,
+                        uint32_t length,
+                        const uint8_t*& data)
+{
+    data = nullptr;
+    if (length == 0) // a zero-length READ names no memory, as a zero-length WRITE
+        return rx_result::accepted;
+    const mr_entry* mr = tables.find_mr(rkey);
+    if (!mr || mr->pd != qp.pd || !(mr->access & access_remote_read))
+        return rx_result::drop_bad_rkey;
+    const uint64_t base = reinterpret_cast<uintptr_t>(mr->addr);
+    if (va < base || length > mr->length || va - base > mr->length - length)
+        return rx_result::drop_out_of_bounds;
+    data = mr->addr + (va - base);
+    return rx_result::accepted;
+}
 } // namespace
 
 //! Where a request's payload goes, resolved by check_request().
@@ -84,6 +111,40 @@ size_t write_reply(const reply& r, uint8_t* out)
     return len;
 }
 
+size_t write_read_response(const reply& r, uint32_t index, uint8_t* out)
+{
+    const read_reply& rr = r.read;
+    const bool last = index + 1 == rr.packets;
+    const bool first = index == 0 && rr.from_start;
+    roce::bth b;
+    if (first)
+        b.opcode =
+            last ? roce::opcode::read_response_only : roce::opcode::read_response_first;
+    else
+        b.opcode =
+            last ? roce::opcode::read_response_last : roce::opcode::read_response_middle;
+    b.opcode |= roce::opcode::rc;
+    b.dest_qp = r.dest_qpn;
+    b.psn = (rr.psn + index) & psn_mask;
+    const size_t offset = size_t(index) * rr.mtu;
+    const size_t n = last ? rr.length - offset : rr.mtu;
+    b.pad_count = roce::pad_for(n);
+    roce::aeth a; // FIRST, LAST and ONLY carry it; MIDDLE does not (the codec decides)
+    a.syndrome = roce::syndrome::ack_unlimited;
+    a.msn = rr.msn;
+    const size_t headers = roce::write_headers(out, b, nullptr, nullptr, &a);
+    if (n > 0)
+        std::memcpy(out + headers, rr.data + offset, n);
+    const size_t len = roce::finish(out, headers, n);
+    roce::ip_context ip;
+    ip.src_ip = r.from.ip();
+    ip.src_port = r.from.port();
+    ip.dst_ip = r.to.ip();
+    ip.dst_port = r.to.port();
+    roce::seal_udp(ip, out, len);
+    return len;
+}
+
 soft_responder::soft_responder(soft_tables& tables)
     : d_tables(tables), d_counters(tables.counters())
 {
@@ -98,6 +159,7 @@ rx_result soft_responder::process_udp(const uint8_t* data,
                                       reply& out)
 {
     out.needed = false;
+    out.read.needed = false;
     roce::packet p;
     rx_result r = from_parse(roce::parse(data, len, p));
     if (r == rx_result::accepted) {
@@ -122,6 +184,7 @@ rx_result soft_responder::process_frame(const uint8_t* frame,
                                         reply& out)
 {
     out.needed = false;
+    out.read.needed = false;
     ipv4_udp_view view;
     roce::packet p;
     rx_result r = check_ipv4_udp(frame, len, local, view);
@@ -171,6 +234,8 @@ rx_result soft_responder::deliver(const roce::packet& p,
     out.from = to;
     out.to = qp->peer.address;
     out.dest_qpn = qp->peer.qpn;
+    if (info.is_read_request) // RC only: the codec knows no UC READ opcode
+        return deliver_read(*qp, p, out);
 
     bool resync = false;
     rx_result r = check_psn(*qp, p, info, resync, out);
@@ -184,6 +249,101 @@ rx_result soft_responder::deliver(const roce::packet& p,
     if (resync)
         d_counters.add(nic_event::psn_resync);
     return rx_result::accepted;
+}
+
+rx_result soft_responder::deliver_read(qp_context& qp, const roce::packet& p, reply& out)
+{
+    const roce::opcode_info info = roce::describe(p.base.opcode);
+    const uint32_t psn = p.base.psn;
+    const int32_t diff = psn_compare(psn, qp.expected_psn);
+    if (diff > 0) { // a gap, as for a WRITE: one NAK carrying the PSN we want
+        if (!qp.sent_psn_nak) {
+            qp.sent_psn_nak = true;
+            set_reply(out, roce::syndrome::nak_psn_sequence, qp.expected_psn, qp.msn);
+        }
+        return rx_result::drop_psn_sequence;
+    }
+    if (diff < 0)
+        return replay_read(qp, p, out);
+    qp.sent_psn_nak = false;
+
+    // check_op_seq: a READ in the middle of a multi-packet WRITE (class C).
+    if (qp.in_message)
+        return reject(qp, p, info, rx_result::drop_opcode_sequence, out);
+    // check_op_valid: the QP must grant remote read (NAK invalid request, as rxe).
+    if (!(qp.remote_access & access_remote_read))
+        return reject(qp, p, info, rx_result::drop_no_access, out);
+    // check_length (mainline) before check_rkey; a READ REQUEST carries no payload.
+    const uint32_t length = p.reth_hdr.dma_length;
+    if (length > max_message_bytes || p.payload_len != 0 || p.base.pad_count != 0)
+        return reject(qp, p, info, rx_result::drop_bad_length, out);
+    const uint8_t* data = nullptr;
+    const rx_result access =
+        find_readable(d_tables, qp, p.reth_hdr.rkey, p.reth_hdr.va, length, data);
+    if (access != rx_result::accepted)
+        return reject(qp, p, info, access, out);
+
+    // read_reply: the READ is one message (MSN counts it, and its responses carry the
+    // new MSN) and takes one PSN per response packet.
+    const uint32_t packets = read_packets(length, qp.path_mtu);
+    qp.msn = (qp.msn + 1) & psn_mask;
+    qp.expected_psn = (psn + packets) & psn_mask;
+    read_resource res;
+    res.valid = true;
+    res.first_psn = psn;
+    res.last_psn = (psn + packets - 1) & psn_mask;
+    res.va = p.reth_hdr.va;
+    res.rkey = p.reth_hdr.rkey;
+    res.length = length;
+    res.msn = qp.msn;
+    qp.remember_read(res);
+
+    out.read.needed = true;
+    out.read.from_start = true;
+    out.read.data = data;
+    out.read.length = length;
+    out.read.psn = psn;
+    out.read.packets = packets;
+    out.read.msn = qp.msn;
+    out.read.mtu = qp.path_mtu;
+    d_counters.add(nic_event::reads);
+    return rx_result::accepted;
+}
+
+rx_result soft_responder::replay_read(qp_context& qp, const roce::packet& p, reply& out)
+{
+    // duplicate_request (rxe_resp.c:1148-): a READ within a remembered one is served
+    // again from its PSN. The re-request names the part still missing: the same rkey
+    // and a tail of the original range, whose responses stay within its PSNs (rxe
+    // does not check the PSNs; we do, so a replay never answers for a later request).
+    const uint32_t psn = p.base.psn;
+    const read_resource* res = qp.find_read(psn);
+    if (!res)
+        return rx_result::drop_stale_read;
+    const uint64_t va = p.reth_hdr.va;
+    const uint32_t length = p.reth_hdr.dma_length;
+    const uint32_t packets = read_packets(length, qp.path_mtu);
+    const uint32_t psn_offset = (psn - res->first_psn) & psn_mask;
+    const uint32_t span = ((res->last_psn - res->first_psn) & psn_mask) + 1;
+    if (p.reth_hdr.rkey != res->rkey || va < res->va || length > res->length ||
+        va - res->va > res->length - length || packets > span - psn_offset)
+        return rx_result::drop_stale_read;
+    // rxe_recheck_mr: the MR may have gone, or changed, since (class C).
+    const uint8_t* data = nullptr;
+    const rx_result access = find_readable(d_tables, qp, res->rkey, va, length, data);
+    if (access != rx_result::accepted)
+        return reject(qp, p, roce::describe(p.base.opcode), access, out);
+
+    out.read.needed = true;
+    out.read.from_start = psn_offset == 0;
+    out.read.data = data;
+    out.read.length = length;
+    out.read.psn = psn;
+    out.read.packets = packets;
+    out.read.msn = res->msn;
+    out.read.mtu = qp.path_mtu;
+    d_counters.add(nic_event::read_replays);
+    return rx_result::duplicate;
 }
 
 rx_result soft_responder::check_psn(qp_context& qp,
@@ -247,8 +407,6 @@ rx_result soft_responder::check_request(qp_context& qp,
     }
 
     // check_op_valid (259-294).
-    if (info.is_read_request)
-        return rx_result::drop_unsupported;
     if (!(qp.remote_access & access_remote_write))
         return rx_result::drop_no_access;
 
@@ -348,9 +506,6 @@ rx_result soft_responder::reject(qp_context& qp,
         return reason;
     }
     switch (reason) {
-    case rx_result::drop_unsupported:
-        // RC READ: no READ responder yet. Nothing changes; the requester times out.
-        return reason;
     case rx_result::drop_no_receive_wr:
         // RNR NAK (1381-1388): the requester retries this very packet later, so the
         // message in progress stays.

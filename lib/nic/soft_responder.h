@@ -21,15 +21,34 @@ namespace nic {
 struct qp_context;
 class soft_tables;
 
-//! An RC ACK or NAK the responder asks to be sent to a QP's peer.
-struct reply {
+/*!
+ * The READ RESPONSE packets the responder asks to be sent: \p packets packets with PSNs
+ * psn.., carrying [data, data + length) in path-MTU pieces. \p data points into a
+ * registered MR and is valid only while the table lock is held.
+ */
+struct read_reply {
     bool needed = false;
+    bool from_start =
+        true; //!< ONLY or FIRST.. ; false: a replay from inside, MIDDLE../LAST
+    const uint8_t* data = nullptr; //!< null for a zero-length READ
+    uint32_t length = 0;
+    uint32_t psn = 0;
+    uint32_t packets = 0; //!< max(1, ceil(length / mtu))
+    uint32_t msn = 0;
+    unsigned mtu = 0;
+};
+
+//! What the responder asks to be sent to a QP's peer: an RC ACK or NAK, or READ
+//! RESPONSEs (never both for one request).
+struct reply {
+    bool needed = false;  //!< the ACK/NAK below
     uint8_t syndrome = 0; //!< AETH syndrome (roce::syndrome)
     uint32_t psn = 0;
     uint32_t msn = 0;
     uint32_t dest_qpn = 0; //!< the peer's QPN
     socket_address from;   //!< where the request was sent to (our side)
     socket_address to;     //!< the QP's peer address
+    read_reply read;
 };
 
 //! Bytes of an ACK/NAK: BTH + AETH + ICRC.
@@ -38,6 +57,19 @@ constexpr size_t reply_bytes = roce::bth_bytes + roce::aeth_bytes + roce::icrc_b
 //! Build the ACK/NAK \p r at \p out (reply_bytes long), sealed with the UDP-mode ICRC
 //! for r.from -> r.to. Returns its length.
 size_t write_reply(const reply& r, uint8_t* out);
+
+//! Largest READ RESPONSE for a path MTU of \p mtu: BTH + AETH + mtu + ICRC.
+constexpr size_t read_response_bytes(unsigned mtu)
+{
+    return roce::bth_bytes + roce::aeth_bytes + mtu + roce::icrc_bytes;
+}
+
+/*!
+ * Build READ RESPONSE number \p index (0 .. r.read.packets - 1) of r.read at \p out
+ * (read_response_bytes(r.read.mtu) long), its payload copied straight from the MR,
+ * sealed with the UDP-mode ICRC for r.from -> r.to. Returns its length.
+ */
+size_t write_read_response(const reply& r, uint32_t index, uint8_t* out);
 
 /*!
  * The RoCEv2 responder of the soft NIC: validates one request against the QP and MR
@@ -77,6 +109,8 @@ private:
                       const socket_address& from,
                       const socket_address& to,
                       reply& out);
+    rx_result deliver_read(qp_context& qp, const roce::packet& p, reply& out);
+    rx_result replay_read(qp_context& qp, const roce::packet& p, reply& out);
     rx_result check_psn(qp_context& qp,
                         const roce::packet& p,
                         const roce::opcode_info& info,
