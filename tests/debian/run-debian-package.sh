@@ -262,9 +262,15 @@ if [ "${GR_RDMA_TEST_APT_INSTALL:-}" != 1 ]; then
     echo "debian_package: OK"
     exit 0
 fi
-packages=$(sed -n 's/^Package: //p' "$SRC/debian/control")
-# shellcheck disable=SC2086
-trap 'sudo apt-get remove -y -q --purge $packages >/dev/null || true; rm -rf "$WORK"' EXIT
+# Ours that are installed: apt refuses to remove a package it does not know.
+installed() {
+    # shellcheck disable=SC2046
+    dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' \
+        $(sed -n 's/^Package: //p' "$SRC/debian/control") 2>/dev/null |
+        awk '$1 != "un" {print $2}'
+}
+# shellcheck disable=SC2046
+trap 'sudo apt-get remove -y -q --purge $(installed) >/dev/null || true; rm -rf "$WORK"' EXIT
 (
     cd "$PKG/gr-rdma"
     export DEBIAN_FRONTEND=noninteractive
@@ -291,6 +297,7 @@ else
     echo "NOT RUN: docs/server.md's systemctl commands (systemd is not running here)"
 fi
 step "apt remove"
-# shellcheck disable=SC2086
-sudo apt-get remove -y -q --purge $packages
+# shellcheck disable=SC2046
+sudo apt-get remove -y -q --purge $(installed)
+[ -z "$(installed)" ] || fail "still installed: $(installed)"
 echo "debian_package: OK (installed and removed again)"
