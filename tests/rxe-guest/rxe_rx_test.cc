@@ -96,8 +96,8 @@ int main(int argc, char** argv)
             idle = 0;
             check_ramp(fmt, c.first_item, c.data, c.items, errors);
             for (const rx_event& e : rxe_guest::take_events(stream)) {
-                if (e.type == rx_event::kind::time)
-                    continue; // the start of the run carries its time
+                if (e.type == rx_event::kind::time || e.type == rx_event::kind::tune)
+                    continue; // the start of the run carries its time and frequency
                 // A gap: a packet rxe did not deliver; an overrun: this reader fell a
                 // ring behind (then the ramp mismatches say nothing about the wire).
                 if (reports++ < max_reports)
