@@ -247,11 +247,26 @@ echo "ExecStart=$exec_start"
         read -ra args <<<"${args[*]/--status/} --duration 0.5"
     fi
     echo "+ ${command[0]} ${args[*]} --json"
-    # A service runs until stopped: stop it as systemd does, with SIGTERM.
+    # A service runs until stopped: stop it as systemd does, with SIGTERM, once it
+    # streams (its first status line; without --status, after 3 s).
     PYTHONPATH=$ROOT/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$ROOT$libdir \
-        PYTHONUNBUFFERED=1 timeout -s TERM 3 "$ROOT${command[0]}" "${args[@]}" --json \
-        >"$WORK/service.out" || true
+        PYTHONUNBUFFERED=1 "$ROOT${command[0]}" "${args[@]}" --json \
+        >"$WORK/service.out" 2>"$WORK/service.err" &
+    service=$!
+    for _ in $(seq 150); do
+        grep -q '"kind": "status"' "$WORK/service.out" && break
+        [[ " ${args[*]} " == *" --status "* ]] || { sleep 3; break; }
+        kill -0 "$service" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -TERM "$service" 2>/dev/null || true
+    rc=0
+    wait "$service" || rc=$?
     cat "$WORK/service.out"
+    [ "$rc" -eq 0 ] || {
+        tail -20 "$WORK/service.err"
+        fail "the example service exited $rc after SIGTERM (want 0 and the report)"
+    }
     tail -1 "$WORK/service.out" >"$WORK/service.json"
     check_report "$WORK/service.json" || fail "the example service lost or garbled samples"
 )
