@@ -312,17 +312,24 @@ rf_change radio_control::current(unsigned chan, rf_change::what setting)
     } else {
         // A device taking shorter bursts: time, value, time again, until no change
         // came between (the setting's time changes with every setting made).
+        // Bounded: a device whose setting time never holds still must not hang us.
+        constexpr int attempts = 8;
         uint64_t before = client.read64(time_addr);
-        for (;;) {
+        int attempt = 0;
+        for (; attempt < attempts; attempt++) {
             client.read_atomic(value_addr, w, value_words);
             const uint64_t after = client.read64(time_addr);
-            if (after == before) {
-                w[value_words] = static_cast<uint32_t>(after);
-                w[value_words + 1] = static_cast<uint32_t>(after >> 32);
+            if (after == before)
                 break;
-            }
             before = after;
         }
+        if (attempt == attempts)
+            throw std::runtime_error(
+                "the device at " + d_device.address().to_string() + ": RF channel " +
+                std::to_string(chan) + "'s setting time changed on each of " +
+                std::to_string(attempts) + " reads: its setting cannot be read whole");
+        w[value_words] = static_cast<uint32_t>(before);
+        w[value_words + 1] = static_cast<uint32_t>(before >> 32);
     }
     c.value =
         freq ? regs::join_words(w[0], w[1]) / 1e3 : static_cast<int32_t>(w[0]) / 1e3;
