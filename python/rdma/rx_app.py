@@ -423,6 +423,8 @@ def run(opts, tb, stop):
             "mismatches": tb.check.unexplained_mismatches(),
             "first_mismatch": (None if tb.check.mismatches() == 0
                                else tb.check.first_mismatch()),
+            # [first item, count] of the first unexplained mismatches, to start a hunt.
+            "unexplained": [list(r) for r in tb.check.unexplained_ranges(8)],
             "time_tags": tb.check.time_tags(),
             "time_errors": tb.check.time_errors(),
             "out_of_ring_reads": tb.check.out_of_range_calls(),
