@@ -16,13 +16,21 @@ namespace rdma {
 
 void device_controller::configure_tx(unsigned stream, const tx_setup& s)
 {
-    // The whole descriptor; write_registers() leaves TX_SOURCE_QPN (read-only) and the
-    // ownership words out. Latched at START, so several bursts are fine.
+    // The whole descriptor; write_registers() leaves TX_SOURCE_QPN and the counters
+    // (read-only) out. Latched at START, so several bursts are fine.
     constexpr uint32_t first = regs::span_of(regs::tx_descriptor_fields).first;
     constexpr uint32_t end = regs::span_of(regs::tx_descriptor_fields).second;
     uint32_t w[(end - first) / 4] = {};
     regs::tx_descriptor_fields.pack(s, first, w, (end - first) / 4);
-    write_registers(regs::block::tx, stream, first, end, w);
+    // Two parts: the ownership words (0x70..0x7C) lie between, and writing them would
+    // be a claim (or a refused one).
+    static_assert(first < regs::tx::owner_token_lo && regs::tx::min_lead_ns < end);
+    write_registers(regs::block::tx, stream, first, regs::tx::owner_token_lo, w);
+    write_registers(regs::block::tx,
+                    stream,
+                    regs::tx::min_lead_ns,
+                    end,
+                    w + (regs::tx::min_lead_ns - first) / 4);
 }
 
 void device_controller::configure_tx_emulation(unsigned stream,

@@ -38,13 +38,13 @@ void tx_stream::impl::start(uint64_t start_time_ns)
         return;
     d_claim = shared_device::claim_tx(d_dev, d_plan.stream_index);
     try {
-        d_fetch.reset(d_plan.message_items);
-        d_committed = 0;
-        d_error.clear();
-        d_final_known = false;
-        d_notifications = 0;
+        if (!d_fresh)
+            begin_fresh();
+        d_fresh = false;
         d_run++;
         d_page.begin_run(d_run);
+        // What was committed before START (a primed ring) is there from the start.
+        d_page.publish(d_committed);
         d_watch->start(d_device->estimate_clock());
         d_start_time_ns = program_device(start_time_ns);
         d_running = true;
@@ -57,6 +57,17 @@ void tx_stream::impl::start(uint64_t start_time_ns)
         d_claim.reset();
         throw;
     }
+}
+
+void tx_stream::impl::begin_fresh()
+{
+    d_fetch.reset(d_plan.message_items);
+    d_committed = 0;
+    d_error.clear();
+    d_final_known = false;
+    d_final = tx_device_counters{};
+    d_notifications = 0;
+    d_fresh = true;
 }
 
 uint64_t tx_stream::impl::program_device(uint64_t start_time_ns)
@@ -219,6 +230,17 @@ tx_stream::space tx_stream::impl::wait_space(size_t min_items,
                                     " items asked, the ring holds " + std::to_string(N));
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     space s;
+    if (!d_running) {
+        // Priming before start(): the free space of the next run, nothing to wait for.
+        if (!d_fresh)
+            begin_fresh();
+        if (N - d_committed >= std::max<size_t>(min_items, 1)) {
+            s.data = d_ring->base() + (d_committed % N) * rdma::item_size(d_plan.format);
+            s.items = static_cast<size_t>(N - d_committed);
+        }
+        s.first_item = d_committed;
+        return s;
+    }
     while (d_running && d_error.empty()) {
         pump_completions();
         const uint64_t in_use = d_committed - d_fetch.fetched();
@@ -244,6 +266,8 @@ tx_stream::space tx_stream::impl::wait_space(size_t min_items,
 
 void tx_stream::impl::commit(size_t items)
 {
+    if (!d_running && !d_fresh)
+        begin_fresh(); // priming the next run
     const uint64_t in_use = d_committed - d_fetch.fetched();
     if (items > ring_items() - in_use)
         throw std::invalid_argument("commit: " + std::to_string(items) +

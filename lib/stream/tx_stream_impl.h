@@ -90,6 +90,8 @@ private:
     void settle_stop();
     void pump_completions();
     uint64_t fetch_bound() const;
+    //! A new run's host state: nothing committed or fetched (primed from here on).
+    void begin_fresh();
     void fail(tx_event::kind why, uint64_t value, const std::string& text);
 
     logger_ptr d_logger;
@@ -126,6 +128,7 @@ private:
     uint64_t d_foreign_completions = 0; // of a QP of an earlier run
     std::string d_error;
     bool d_final_known = false;
+    bool d_fresh = false; // begin_fresh() since the last run: commits prime the next
     tx_device_counters d_final;
 };
 

@@ -75,6 +75,7 @@ tx_stream::impl::impl(const std::string& args_text,
     settle_emulation(args);
     allocate_ring(args);
     d_plan.message_items = d_plan.payload_bytes / rdma::item_size(d_plan.format);
+    begin_fresh();
 
     d_pd = d_nic->alloc_pd();
     // Remote READ only: the device may read the ring and the control page, never write

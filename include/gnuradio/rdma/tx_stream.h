@@ -101,7 +101,8 @@ public:
     /*!
      * Wait up to \p timeout until at least \p min_items (at most ring_items()) free items
      * follow the write position; returns them all, in place in the ring (empty on
-     * timeout, or when the run ended: error()).
+     * timeout, or when the run ended: error()). Before start(), the space of the next
+     * run: items committed then (a primed ring) are there when the device starts.
      */
     space wait_space(size_t min_items, std::chrono::microseconds timeout);
     //! The first \p items of the space are written: the device may fetch them.
