@@ -89,6 +89,10 @@ bool tx_stream::wait_fetched(std::chrono::microseconds timeout)
 {
     return d_impl->wait_fetched(timeout);
 }
+bool tx_stream::wait_played(std::chrono::microseconds timeout)
+{
+    return d_impl->wait_played(timeout);
+}
 uint64_t tx_stream::committed() const { return d_impl->committed(); }
 uint64_t tx_stream::fetched() const { return d_impl->fetched(); }
 tx_stream::accounting tx_stream::counts() { return d_impl->counts(); }

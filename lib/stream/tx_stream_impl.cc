@@ -298,6 +298,25 @@ bool tx_stream::impl::wait_fetched(std::chrono::microseconds timeout)
     return d_fetch.fetched() >= d_committed;
 }
 
+bool tx_stream::impl::wait_played(std::chrono::microseconds timeout)
+{
+    const uint64_t whole = d_committed / d_plan.message_items * d_plan.message_items;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (d_running && d_error.empty()) {
+        const tx_device_counters c = d_device->read_tx_counters(d_plan.stream_index);
+        if (c.samples_played + c.late_zero_samples >= whole)
+            return true;
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
+        pump_completions(); // keep the receives posted meanwhile
+        d_cq->wait(std::min<std::chrono::microseconds>(
+            std::chrono::duration_cast<std::chrono::microseconds>(
+                deadline - std::chrono::steady_clock::now()),
+            std::chrono::milliseconds(5)));
+    }
+    return false;
+}
+
 tx_stream::accounting tx_stream::impl::counts()
 {
     const tx_device_counters c = d_final_known || !d_running

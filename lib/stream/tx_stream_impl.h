@@ -62,6 +62,7 @@ public:
     space wait_space(size_t min_items, std::chrono::microseconds timeout);
     void commit(size_t items);
     bool wait_fetched(std::chrono::microseconds timeout);
+    bool wait_played(std::chrono::microseconds timeout);
     uint64_t committed() const { return d_committed; }
     uint64_t fetched() const { return d_fetch.fetched(); }
     accounting counts();

@@ -118,9 +118,19 @@ public:
      */
     bool wait_fetched(std::chrono::microseconds timeout);
 
+    /*!
+     * Wait up to \p timeout until the device has played (or given up as late) every
+     * whole message committed: the end of a continuous transmission, before stop().
+     * The device fetches whole messages only; items of a last partial message are never
+     * played (stop() counts them not_played). Polls the device's counters over AXIoE
+     * (every few ms): not for the sample path.
+     */
+    bool wait_played(std::chrono::microseconds timeout);
+
     //! Items committed since start().
     uint64_t committed() const;
-    //! Items the device has fetched (its notifications): their slots are free again.
+    //! Items the device has fetched or given up as late (its notifications, every
+    //! notify= messages): their slots are free again.
     uint64_t fetched() const;
 
     /*!

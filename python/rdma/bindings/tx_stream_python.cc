@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(35ad63281b08d3ffbf8135fd112e2407) */
+/* BINDTOOL_HEADER_FILE_HASH(6882997892265f8555a1467b42466f2e) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -1,0 +1,74 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_TX_SINK_H
+#define INCLUDED_RDMA_TX_SINK_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/rdma/api.h>
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * \brief Zero-copy RDMA transmit sink: its input buffer is the registered TX ring.
+ * \ingroup rdma
+ *
+ * The upstream block writes its samples straight into the ring the SDR fetches from by
+ * RDMA READ (docs/transmit.md); the sink only makes them available to the device and
+ * consumes each item once the device has fetched it, so GNU Radio never lets the
+ * upstream overwrite a slot the device has not read.
+ *
+ * The edge into the sink must not fan out, and its upstream must not be another block
+ * with an RDMA ring (rx_source): put a blocks.copy in front of the sink. The sink then
+ * ends the flowgraph with an error saying so (error()).
+ *
+ * Reports go out on the "async_msgs" port as gr-uhd's sink does: a dict with
+ * event_code (underflow, late, time_error, burst_ack, stream_failed, nic_error),
+ * count, time_spec (full seconds, fractional seconds) and channel.
+ */
+class RDMA_API tx_sink : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<tx_sink> sptr;
+
+    /*!
+     * \param args        device args (docs/device-args.md; tx_stream's keys)
+     * \param format      "sc16" (4-byte items) or "fc32" (8-byte complex float)
+     * \param sample_rate samples per second the device plays
+     */
+    static sptr make(const std::string& args = "type=emu",
+                     const std::string& format = "fc32",
+                     double sample_rate = 1e6);
+
+    //! The ring (first copy) as an address: the upstream's output pointer lies in
+    //! [ring_base(), ring_base() + 2 * ring_bytes()) on every call.
+    virtual uint64_t ring_base() const = 0;
+    virtual size_t ring_bytes() const = 0;
+    virtual size_t ring_items() const = 0;
+    //! work() calls whose input pointer was not the ring slot of the next item.
+    virtual uint64_t pointer_mismatches() const = 0;
+    //! work() calls so far.
+    virtual uint64_t work_calls() const = 0;
+    //! Why the sink ended the flowgraph, empty if it did not.
+    virtual std::string error() const = 0;
+    /*!
+     * The stream's counters (tx_stream::read_counters(): device.*, nic.*, host.*) and
+     * its accounting as "acct.*" (host_committed, played, late, not_played, underflow,
+     * identity_holds). Queries the device while running; final after the flowgraph
+     * stopped.
+     */
+    virtual std::map<std::string, uint64_t> read_counters() = 0;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif /* INCLUDED_RDMA_TX_SINK_H */
