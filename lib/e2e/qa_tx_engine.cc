@@ -127,10 +127,7 @@ private:
         while (d_written < d_released + d_slots && d_written * d_spm < limit) {
             const uint64_t first = d_written * d_spm;
             const uint64_t count = std::min<uint64_t>(d_spm, limit - first);
-            ramp_fill(d_format,
-                      first,
-                      count,
-                      ring() + (d_written % d_slots) * d_payload);
+            ramp_fill(d_format, first, count, ring() + (d_written % d_slots) * d_payload);
             __atomic_store_n(&d_page[0], first + count, __ATOMIC_RELEASE);
             d_written++;
         }
@@ -167,10 +164,12 @@ struct tx_setup {
     uint32_t payload = 1024;
     size_t slots = 64;
     sample_format format = sample_format::sc16;
-    uint32_t rate = 1000000;
+    // 1 ms per message, a lead of 20: scheduler stalls of a loaded test machine stay
+    // well inside it, and the host (64 slots, told every 16) stays ahead of it.
+    uint32_t rate = 250000;
     uint32_t notify = 16;
     uint32_t read_depth = 4;
-    uint32_t min_lead_ns = 5000000;
+    uint32_t min_lead_ns = 20000000;
     uint32_t max_lead_ns = 50000000;
     uint64_t samples = 0;
     uint64_t start_time_ns = 0;
@@ -310,8 +309,9 @@ public:
         tx_setup s;
         s.format = sample_format::fc32;
         s.payload = 2048; // 256 items, two READ RESPONSE packets per message
-        s.slots = 16;
-        s.samples = 16 * 256 * 10 + 7;
+        s.slots = 32;
+        s.notify = 4;
+        s.samples = 32 * 256 * 10 + 7;
         tx_host host(dev.link_address(), s.payload, s.slots, s.format);
         host.limit(s.samples);
         program(axi, host, s);
@@ -337,14 +337,16 @@ public:
         host.start();
         axi.write32(tx(regs::tx::command), regs::command::start);
         // The host stops: the converter underflows, and plays nothing stale.
-        CPPUNIT_ASSERT(wait_for([&] { return read_counters(axi).underflow_samples > 20000; }));
+        CPPUNIT_ASSERT(
+            wait_for([&] { return read_counters(axi).underflow_samples > 5000; }));
         regs::tx_counters c = read_counters(axi);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(c), uint64_t(100 * 256), c.samples_played);
         // It resumes: the stream goes on with exactly the sample that was due.
         host.limit(300 * 256 + 10); // the last message stays partial: not played
         CPPUNIT_ASSERT(wait_for([&] {
             const regs::tx_counters n = read_counters(axi);
-            return n.samples_played == 300 * 256 && n.underflow_samples > c.underflow_samples;
+            return n.samples_played == 300 * 256 &&
+                   n.underflow_samples > c.underflow_samples;
         }));
         host.stop();
         axi.write32(tx(regs::tx::command), regs::command::stop);
@@ -369,8 +371,8 @@ public:
         emu::emulator dev{ emu::emulator_config{} };
         axioe::client axi(dev.control_address());
         tx_setup s;
-        s.samples = 1000 * 256;
-        s.loss_ppm = 10000; // 1 % of the READ RESPONSEs
+        s.samples = 500 * 256;
+        s.loss_ppm = 10000;   // 1 % of the READ RESPONSEs
         s.min_lead_ns = 1000; // the lead follows the round trips
         s.max_lead_ns = 20000000;
         s.read_depth = 8;
@@ -389,13 +391,14 @@ public:
         CPPUNIT_ASSERT_MESSAGE(describe(c), c.rereads > 0);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(c), uint64_t(0), c.underflow_samples);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.check_mismatches);
-        CPPUNIT_ASSERT_EQUAL(s.samples,
-                             c.samples_played + c.late_zero_samples +
-                                 c.samples_not_played);
+        CPPUNIT_ASSERT_EQUAL(
+            s.samples, c.samples_played + c.late_zero_samples + c.samples_not_played);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.samples_not_played);
         // The lead is the round trips' (reported): 2 · p99 + a message's time.
         CPPUNIT_ASSERT(c.rtt_ns > 0);
-        const uint64_t expect = std::min<uint64_t>(2ull * c.rtt_ns + 256000, s.max_lead_ns);
+        const uint64_t message_ns = 256ull * 1000000000 / s.rate;
+        const uint64_t expect =
+            std::min<uint64_t>(2ull * c.rtt_ns + message_ns, s.max_lead_ns);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(c), expect, uint64_t(c.lead_ns));
     }
 
@@ -497,7 +500,8 @@ public:
         manual_ns = mono_t0 - 1000000; // 1 ms before: within the lead, nothing plays
         CPPUNIT_ASSERT_EQUAL(regs::error_code::none, engine.start(d));
         CPPUNIT_ASSERT_EQUAL(t0, engine.start_time_ns());
-        CPPUNIT_ASSERT(wait_for([&] { return engine.counters().samples_fetched >= 256; }));
+        CPPUNIT_ASSERT(
+            wait_for([&] { return engine.counters().samples_fetched >= 256; }));
         manual_ns = mono_t0; // sample 0 is due now, not yet played
         std::this_thread::sleep_for(5ms);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), engine.ticks());

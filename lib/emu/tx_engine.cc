@@ -227,8 +227,8 @@ int64_t tx_engine::step(int64_t now)
     const uint64_t ticks_now =
         now <= d_mono_t0
             ? 0
-            : first_sample_at(uint64_t(d_mono_t0), uint64_t(now), d_desc.rate_num,
-                              d_desc.rate_den);
+            : first_sample_at(
+                  uint64_t(d_mono_t0), uint64_t(now), d_desc.rate_num, d_desc.rate_den);
     play(ticks_now);
     if (d_rq->failed() && !d_failed_logged) {
         d_failed_logged = true;
@@ -374,6 +374,20 @@ void tx_engine::request(int64_t now, int64_t& wake)
                        now);
             break;
         }
+        // Read the control page again while what is known still covers a lead time:
+        // a lost control READ then costs no underflow while the host keeps up.
+        const uint64_t lead_messages =
+            uint64_t(lead / std::max<int64_t>(d_payload_ns, 1)) + 1;
+        if (!d_rq->control_outstanding() && now >= d_control_not_before &&
+            d_rq->reads_outstanding() + 1 < d_desc.max_rd_atomic &&
+            !committed_covers(std::min(m + 2 * lead_messages, d_messages - 1)))
+            d_rq->read(tx_requester::kind::control,
+                       d_committed,
+                       d_desc.ctrl_va,
+                       d_desc.ctrl_rkey,
+                       regs::tx::control_bytes,
+                       nullptr,
+                       now);
         slot& s = slot_of(m);
         s = slot{};
         s.message = m;
@@ -415,8 +429,9 @@ void tx_engine::update_lead()
 {
     // lead = clamp(2 · rtt_p99 + payload_time, min, max); max wins over min.
     const int64_t p99 = d_rq ? d_rq->rtt().p99() : 0;
-    const int64_t lead = std::min<int64_t>(
-        std::max<int64_t>(2 * p99 + d_payload_ns, d_desc.min_lead_ns), d_desc.max_lead_ns);
+    const int64_t lead =
+        std::min<int64_t>(std::max<int64_t>(2 * p99 + d_payload_ns, d_desc.min_lead_ns),
+                          d_desc.max_lead_ns);
     if (lead != d_lead_ns && d_lead_ns != 0 &&
         std::abs(lead - d_lead_ns) * 10 > d_lead_ns)
         d_logger->debug("TX stream {}: lead {} us (READ round trip p99 {} us)",

@@ -37,11 +37,11 @@ namespace emu {
  * (late, the samples are consumed); not committed, it plays zeros for the tick and
  * waits (underflow: the host's samples are not consumed, so that every committed
  * sample is played, late, or not played at STOP), and after an underflow it resumes
- * only once its FIFO holds a lead time again (or all that is committed). Every TX_NOTIFY_INTERVAL messages done
- * (fetched or given up late), and after a burst's last, a SEND ONLY WITH IMMEDIATE
- * tells the host how many. The converter is evaluated at the engine's steps, never
- * before its ticks: data is taken as arriving when the engine sees it, which can only
- * make a message late, never play data that was not there.
+ * only once its FIFO holds a lead time again (or all that is committed). Every
+ * TX_NOTIFY_INTERVAL messages done (fetched or given up late), and after a burst's last,
+ * a SEND ONLY WITH IMMEDIATE tells the host how many. The converter is evaluated at the
+ * engine's steps, never before its ticks: data is taken as arriving when the engine sees
+ * it, which can only make a message late, never play data that was not there.
  *
  * One thread, "emu-tx<index>", charged to the device; it sleeps between events (100 µs
  * at most).
@@ -112,8 +112,8 @@ private:
     tx_descriptor d_desc;
     std::unique_ptr<tx_requester> d_rq;
     size_t d_item = 4;
-    uint64_t d_spm = 1;            // samples per message
-    uint64_t d_end = UINT64_MAX;   // samples of the burst; UINT64_MAX: continuous
+    uint64_t d_spm = 1;          // samples per message
+    uint64_t d_end = UINT64_MAX; // samples of the burst; UINT64_MAX: continuous
     uint64_t d_messages = UINT64_MAX;
     uint64_t d_ring_slots = 1;
     int64_t d_mono_t0 = 0;
