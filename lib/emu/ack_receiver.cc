@@ -39,8 +39,7 @@ ack_receiver::ack_receiver(wire& link, unsigned streams, unsigned tx_streams)
 {
 }
 
-size_t
-ack_receiver::poll_tx(unsigned stream, uint8_t* slots, size_t* lengths, size_t max)
+size_t ack_receiver::poll_tx(unsigned stream, uint8_t* slots, size_t* lengths, size_t max)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     drain();
@@ -126,9 +125,8 @@ void ack_receiver::sort(const datagram& d)
             d_overflowed++;
             return;
         }
-        const size_t at =
-            size_t(tx) * tx_queue_capacity +
-            (d_tx_head[tx] + d_tx_count[tx]) % tx_queue_capacity;
+        const size_t at = size_t(tx) * tx_queue_capacity +
+                          (d_tx_head[tx] + d_tx_count[tx]) % tx_queue_capacity;
         std::memcpy(d_tx_queues.data() + at * tx_packet_bytes, d.data, d.length);
         d_tx_length[at] = d.length;
         d_tx_count[tx]++;

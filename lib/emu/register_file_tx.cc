@@ -36,8 +36,7 @@ status register_file::read_tx(const socket_address& client,
     switch (a.offset) {
     case regs::tx::status:
         value = d_tx_refusal[t] != regs::error_code::none
-                    ? (snap.tx_status[t] & regs::status::running) |
-                          regs::status::error |
+                    ? (snap.tx_status[t] & regs::status::running) | regs::status::error |
                           (d_tx_refusal[t] << regs::status::error_shift)
                     : snap.tx_status[t];
         return status::okay;
@@ -45,9 +44,9 @@ status register_file::read_tx(const socket_address& client,
         value = tx_source_qpn(t);
         return status::okay;
     case regs::tx::owner:
-        value = !o.owned                ? regs::owner_state::unowned
-                : o.client == client    ? regs::owner_state::mine
-                                        : regs::owner_state::other;
+        value = !o.owned             ? regs::owner_state::unowned
+                : o.client == client ? regs::owner_state::mine
+                                     : regs::owner_state::other;
         return status::okay;
     case regs::tx::lease_ms:
         value = o.lease_ms;

@@ -133,6 +133,8 @@ uint32_t tx_engine::start(const tx_descriptor& d)
     d_committed = 0;
     d_control_not_before = 0;
     d_released = d_notified = 0;
+    d_underflowing = false;
+    d_probed = false;
     d_failed_logged = false;
     d_start_time_ns = t0;
     for (auto* c : { &d_ticks_done,
@@ -204,18 +206,30 @@ int64_t tx_engine::tick_time(uint64_t tick) const
 
 int64_t tx_engine::step(int64_t now)
 {
-    // The converter first, with what had arrived before now: data that arrives in this
-    // step can only be in time for later ticks.
-    const uint64_t ticks_now =
-        now <= d_mono_t0
-            ? 0
-            : first_sample_at(uint64_t(d_mono_t0), uint64_t(now), d_desc.rate_num,
-                              d_desc.rate_den);
-    play(ticks_now);
+    // What arrived first, then the converter up to now: a hardware converter and its
+    // link run side by side, so the emulator's own scheduling delay (a step that comes
+    // late) is charged to nobody. Data is taken as arriving when the step sees it.
     tx_requester::completion done[tx_requester::max_outstanding];
     const size_t n = d_rq->poll(now, done, tx_requester::max_outstanding);
     for (size_t i = 0; i < n; i++)
         handle(done[i], now);
+    // Learn `committed` (and a first round trip) at once, not when sample 0 is due.
+    if (!d_probed && !d_rq->control_outstanding()) {
+        d_probed = true;
+        d_rq->read(tx_requester::kind::control,
+                   0,
+                   d_desc.ctrl_va,
+                   d_desc.ctrl_rkey,
+                   regs::tx::control_bytes,
+                   nullptr,
+                   now);
+    }
+    const uint64_t ticks_now =
+        now <= d_mono_t0
+            ? 0
+            : first_sample_at(
+                  uint64_t(d_mono_t0), uint64_t(now), d_desc.rate_num, d_desc.rate_den);
+    play(ticks_now);
     if (d_rq->failed() && !d_failed_logged) {
         d_failed_logged = true;
         d_logger->error("TX stream {}: the host NAKed a request fatally (its QP is in "
@@ -251,11 +265,12 @@ bool tx_engine::committed_covers(uint64_t m) const
 bool tx_engine::decide(uint64_t m, uint64_t ticks_now)
 {
     slot& s = slot_of(m);
-    if (s.message == m && s.fetched) {
+    if (s.message == m && s.fetched && (!d_underflowing || refilled(m))) {
+        d_underflowing = false;
         d_mode = mode::play;
         return true;
     }
-    if (committed_covers(m)) {
+    if (committed_covers(m) && !d_underflowing) {
         // Committed, not here in time: zeros for the whole message, which is done.
         d_mode = mode::late;
         if (s.message != m) {
@@ -266,10 +281,29 @@ bool tx_engine::decide(uint64_t m, uint64_t ticks_now)
         d_next_request = std::max(d_next_request, m + 1);
         return true;
     }
-    // Not committed: zeros while it is not; the host's samples wait.
+    // Not committed: zeros while it is not; the host's samples wait. Once it is, the
+    // converter waits on (still underflow) until its FIFO holds a lead time again, so
+    // that the messages after it are not late.
+    d_underflowing = true;
     d_underflow += ticks_now - d_ticks;
     d_ticks = ticks_now;
     return false;
+}
+
+bool tx_engine::refilled(uint64_t m) const
+{
+    // Fetched from m on: a lead time's worth of messages, or all that is committed.
+    const uint64_t need = std::min<uint64_t>(
+        std::max<int64_t>(1, (d_lead_ns + d_payload_ns - 1) / d_payload_ns),
+        d_slots.size() - 1);
+    for (uint64_t j = m; j < m + need; j++) {
+        if (j >= d_messages || !committed_covers(j))
+            return true;
+        const slot& s = d_slots[j % d_slots.size()];
+        if (s.message != j || !s.fetched)
+            return false;
+    }
+    return true;
 }
 
 void tx_engine::play(uint64_t ticks_now)
@@ -340,6 +374,20 @@ void tx_engine::request(int64_t now, int64_t& wake)
                        now);
             break;
         }
+        // Read the control page again while what is known still covers a lead time:
+        // a lost control READ then costs no underflow while the host keeps up.
+        const uint64_t lead_messages =
+            uint64_t(lead / std::max<int64_t>(d_payload_ns, 1)) + 1;
+        if (!d_rq->control_outstanding() && now >= d_control_not_before &&
+            d_rq->reads_outstanding() + 1 < d_desc.max_rd_atomic &&
+            !committed_covers(std::min(m + 2 * lead_messages, d_messages - 1)))
+            d_rq->read(tx_requester::kind::control,
+                       d_committed,
+                       d_desc.ctrl_va,
+                       d_desc.ctrl_rkey,
+                       regs::tx::control_bytes,
+                       nullptr,
+                       now);
         slot& s = slot_of(m);
         s = slot{};
         s.message = m;
@@ -381,8 +429,9 @@ void tx_engine::update_lead()
 {
     // lead = clamp(2 · rtt_p99 + payload_time, min, max); max wins over min.
     const int64_t p99 = d_rq ? d_rq->rtt().p99() : 0;
-    const int64_t lead = std::min<int64_t>(
-        std::max<int64_t>(2 * p99 + d_payload_ns, d_desc.min_lead_ns), d_desc.max_lead_ns);
+    const int64_t lead =
+        std::min<int64_t>(std::max<int64_t>(2 * p99 + d_payload_ns, d_desc.min_lead_ns),
+                          d_desc.max_lead_ns);
     if (lead != d_lead_ns && d_lead_ns != 0 &&
         std::abs(lead - d_lead_ns) * 10 > d_lead_ns)
         d_logger->debug("TX stream {}: lead {} us (READ round trip p99 {} us)",

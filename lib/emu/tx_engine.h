@@ -30,17 +30,18 @@ namespace emu {
  * fills its FIFO by RDMA READ from the host's TX ring, a lead time ahead.
  *
  * Message m is samples [m·spm, (m+1)·spm) at ring offset (m·payload) mod ring_bytes;
- * the engine READs it once the host's `committed` (read from the control page when
- * needed) covers it wholly, and once its first sample plays within the lead time. At
- * the tick of a message's first sample the converter decides: fetched, it plays the
- * message; committed but not fetched, it plays zeros for the whole message (late, the
- * samples are consumed); not committed, it plays zeros for the tick and waits
- * (underflow: the host's samples are not consumed, so that every committed sample is
- * played, late, or not played at STOP). Every TX_NOTIFY_INTERVAL messages done
- * (fetched or given up late), and after a burst's last, a SEND ONLY WITH IMMEDIATE
- * tells the host how many. The converter is evaluated at the engine's steps, never
- * before its ticks: data is taken as arriving when the engine sees it, which can only
- * make a message late, never play data that was not there.
+ * the engine READs it once the host's `committed` (read from the control page at
+ * START and when needed) covers it wholly, and once its first sample plays within the
+ * lead time. At the tick of a message's first sample the converter decides: fetched,
+ * it plays the message; committed but not fetched, it plays zeros for the whole message
+ * (late, the samples are consumed); not committed, it plays zeros for the tick and
+ * waits (underflow: the host's samples are not consumed, so that every committed
+ * sample is played, late, or not played at STOP), and after an underflow it resumes
+ * only once its FIFO holds a lead time again (or all that is committed). Every
+ * TX_NOTIFY_INTERVAL messages done (fetched or given up late), and after a burst's last,
+ * a SEND ONLY WITH IMMEDIATE tells the host how many. The converter is evaluated at the
+ * engine's steps, never before its ticks: data is taken as arriving when the engine sees
+ * it, which can only make a message late, never play data that was not there.
  *
  * One thread, "emu-tx<index>", charged to the device; it sleeps between events (100 µs
  * at most).
@@ -84,6 +85,7 @@ private:
     int64_t step(int64_t now);
     void play(uint64_t ticks_now);
     bool decide(uint64_t m, uint64_t ticks_now);
+    bool refilled(uint64_t m) const;
     void request(int64_t now, int64_t& wake);
     void handle(const tx_requester::completion& c, int64_t now);
     void advance_released(int64_t now);
@@ -110,8 +112,8 @@ private:
     tx_descriptor d_desc;
     std::unique_ptr<tx_requester> d_rq;
     size_t d_item = 4;
-    uint64_t d_spm = 1;            // samples per message
-    uint64_t d_end = UINT64_MAX;   // samples of the burst; UINT64_MAX: continuous
+    uint64_t d_spm = 1;          // samples per message
+    uint64_t d_end = UINT64_MAX; // samples of the burst; UINT64_MAX: continuous
     uint64_t d_messages = UINT64_MAX;
     uint64_t d_ring_slots = 1;
     int64_t d_mono_t0 = 0;
@@ -128,6 +130,8 @@ private:
     uint64_t d_released = 0; // messages done: fetched or given up late, in order
     uint64_t d_notified = 0; // the last immediate sent
     bool d_failed_logged = false;
+    bool d_underflowing = false; // the last tick was an underflow zero
+    bool d_probed = false;       // the run's first control page READ went
 
     std::atomic<uint32_t> d_status{ 0 };
     std::atomic<uint64_t> d_start_time_ns{ 0 };

@@ -37,7 +37,8 @@ void rtt_estimator::add(int64_t rtt_ns)
     // The 99th percentile of what is held: the element below which 99 % lie.
     std::copy(d_ring.begin(), d_ring.begin() + d_count, d_scratch.begin());
     const size_t rank = (d_count * 99 + 99) / 100 - 1;
-    std::nth_element(d_scratch.begin(), d_scratch.begin() + rank, d_scratch.begin() + d_count);
+    std::nth_element(
+        d_scratch.begin(), d_scratch.begin() + rank, d_scratch.begin() + d_count);
     d_p99 = d_scratch[rank];
 }
 
@@ -187,7 +188,8 @@ bool tx_requester::lose()
     const uint64_t arrival = d_arrivals++;
     if (d_desc.emulation.loss_ppm == 0)
         return false;
-    const uint64_t h = splitmix64((uint64_t(d_desc.emulation.fault_seed) << 40) ^ arrival);
+    const uint64_t h =
+        splitmix64((uint64_t(d_desc.emulation.fault_seed) << 40) ^ arrival);
     if (h % 1000000 >= d_desc.emulation.loss_ppm)
         return false;
     d_injected++;

@@ -58,8 +58,8 @@ public:
     //! A request that completed (all its responses, or its ACK, arrived).
     struct completion {
         kind what = kind::sample;
-        uint64_t tag = 0;        //!< sample: the message; notify: the immediate
-        bool resent = false;     //!< it was requested again on the way
+        uint64_t tag = 0;         //!< sample: the message; notify: the immediate
+        bool resent = false;      //!< it was requested again on the way
         uint8_t control[16] = {}; //!< control: the 16 bytes read
     };
 
@@ -92,8 +92,8 @@ public:
     bool failed() const { return d_failed; }
     const rtt_estimator& rtt() const { return d_rtt; }
 
-    uint64_t sample_reads() const { return d_sample_reads; } //!< TX_READS
-    uint64_t rereads() const { return d_rereads; }           //!< TX_REREADS
+    uint64_t sample_reads() const { return d_sample_reads; }  //!< TX_READS
+    uint64_t rereads() const { return d_rereads; }            //!< TX_REREADS
     uint64_t responses_dropped() const { return d_injected; } //!< EMU_TX_LOSS_PPM
     uint64_t duplicates() const { return d_duplicates; }
     uint64_t naks() const { return d_naks; }
@@ -136,12 +136,12 @@ private:
     unsigned d_reads = 0;
     bool d_control = false;
     uint32_t d_next_psn;
-    bool d_gap_seen = false; // a go-back for the current gap was sent
+    bool d_gap_seen = false;   // a go-back for the current gap was sent
     int64_t d_progress_ns = 0; // the last response, completion or go-back
     bool d_failed = false;
 
-    std::vector<uint8_t> d_packet;       // one request being built
-    std::vector<uint8_t> d_rx_slots;     // packets taken from the ack_receiver
+    std::vector<uint8_t> d_packet;   // one request being built
+    std::vector<uint8_t> d_rx_slots; // packets taken from the ack_receiver
     std::array<size_t, 32> d_rx_lengths{};
     std::array<completion, max_outstanding> d_done{};
     size_t d_done_count = 0;

@@ -135,7 +135,8 @@ public:
     {
         send_setup s;
         auto& f = s.f;
-        expect_drop(f, s.send(send_imm, 0, 16), rx_result::drop_no_receive_wr, { "naks_sent" });
+        expect_drop(
+            f, s.send(send_imm, 0, 16), rx_result::drop_no_receive_wr, { "naks_sent" });
         s.expect_ack(roce::syndrome::rnr_nak | 12, 0, 0);
         // Not an error: the requester retries the same PSN once a receive is posted.
         CPPUNIT_ASSERT(f.qp->state() == qp_state::rts);
@@ -182,7 +183,8 @@ public:
         send_setup s;
         auto& f = s.f;
         f.qp->post_receives(1, 4);
-        expect_drop(f, s.send(send_imm, 2, 16), rx_result::drop_psn_sequence, { "naks_sent" });
+        expect_drop(
+            f, s.send(send_imm, 2, 16), rx_result::drop_psn_sequence, { "naks_sent" });
         s.expect_ack(roce::syndrome::nak_psn_sequence, 0, 0);
         CPPUNIT_ASSERT_EQUAL(4, f.qp->posted_receives());
     }

@@ -495,8 +495,8 @@ void soft_responder::execute(qp_context& qp,
             work_completion wc;
             qp.receives.take(wc.wr_id); // check_request made sure there is one
             wc.status = wc_status::success;
-            wc.byte_len = qp.length;    // a SEND: 0
-            wc.imm_data = p.imm;        // a SEND without immediate: 0
+            wc.byte_len = qp.length; // a SEND: 0
+            wc.imm_data = p.imm;     // a SEND without immediate: 0
             wc.qpn = qp.qpn;
             // The payload above was the message's last byte (notification latency).
             wc.written_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -149,9 +149,9 @@ static_assert(tx_at("TX_START_TIME", tx::start_time_lo, 64) &&
               tx_at("TX_RUN", tx::run, 32));
 // Ownership: the RX block's offsets, so that one piece of code serves both.
 static_assert(tx_at("TX_OWNER_TOKEN", tx::owner_token_lo, 64) &&
-              tx::owner_token_lo == rx::owner_token_lo && tx_at("TX_OWNER", tx::owner, 32) &&
-              tx::owner == rx::owner && tx_at("TX_LEASE_MS", tx::lease_ms, 32) &&
-              tx::lease_ms == rx::lease_ms);
+              tx::owner_token_lo == rx::owner_token_lo &&
+              tx_at("TX_OWNER", tx::owner, 32) && tx::owner == rx::owner &&
+              tx_at("TX_LEASE_MS", tx::lease_ms, 32) && tx::lease_ms == rx::lease_ms);
 static_assert(tx_at("TX_SAMPLES_PLAYED", tx::samples_played_lo, 64) &&
               tx_at("TX_UNDERFLOW_SAMPLES", tx::underflow_samples_lo, 64) &&
               tx_at("TX_LATE_ZERO_SAMPLES", tx::late_zero_samples_lo, 64) &&
@@ -295,11 +295,11 @@ decoded_address decode(uint32_t address,
         const bool per_stream =
             b == block::rx || b == block::emulator || b == block::burst_queue;
         const bool per_tx_stream = b == block::tx || b == block::tx_emulator;
-        const unsigned instances = b == block::link   ? links
-                                   : per_stream       ? rx_streams
-                                   : per_tx_stream    ? tx_streams
-                                   : b == block::rf   ? rf_channels
-                                                      : 1;
+        const unsigned instances = b == block::link ? links
+                                   : per_stream     ? rx_streams
+                                   : per_tx_stream  ? tx_streams
+                                   : b == block::rf ? rf_channels
+                                                    : 1;
         const uint64_t span = l.stride ? uint64_t(l.stride) * instances : l.bytes;
         if (address < l.base || address >= l.base + span)
             continue;

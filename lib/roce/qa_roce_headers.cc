@@ -249,7 +249,8 @@ public:
         const opcode_info send_imm = describe(opcode::rc | opcode::send_only_imm);
         CPPUNIT_ASSERT(send_imm.known && send_imm.is_send && send_imm.has_imm);
         CPPUNIT_ASSERT(!send_imm.has_reth && !send_imm.has_aeth);
-        CPPUNIT_ASSERT_EQUAL(size_t(16), headers_size(opcode::rc | opcode::send_only_imm));
+        CPPUNIT_ASSERT_EQUAL(size_t(16),
+                             headers_size(opcode::rc | opcode::send_only_imm));
         CPPUNIT_ASSERT(!describe(opcode::uc | opcode::send_only_imm).known);
         const opcode_info none = describe(0x40 | opcode::write_only);
         CPPUNIT_ASSERT(!none.known);
