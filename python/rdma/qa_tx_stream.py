@@ -86,7 +86,8 @@ class qa_tx_stream(gr_unittest.TestCase):
         self.assertTrue(t.wait_fetched(2.0), "the device did not fetch everything")
         self.assertEqual(t.fetched(), total)
         # Let the converter play what it fetched, then stop.
-        wait_for(lambda: t.counts()["played"] + t.counts()["late"] >= total, 2.0)
+        self.assertTrue(t.wait_played(2.0), "the device did not play everything")
+        self.assertGreaterEqual(t.counts()["played"] + t.counts()["late"], total)
         t.stop()
         c = t.counts()
         counters = t.read_counters()

@@ -133,6 +133,14 @@ void bind_tx_stream(py::module& m)
             py::arg("timeout") = 1.0,
             py::call_guard<py::gil_scoped_release>(),
             D(tx_stream, wait_fetched))
+        .def(
+            "wait_played",
+            [](tx_stream& t, double timeout) {
+                return t.wait_played(seconds_to_us(timeout));
+            },
+            py::arg("timeout") = 1.0,
+            py::call_guard<py::gil_scoped_release>(),
+            D(tx_stream, wait_played))
         .def("committed", &tx_stream::committed, D(tx_stream, committed))
         .def("fetched", &tx_stream::fetched, D(tx_stream, fetched))
         .def(

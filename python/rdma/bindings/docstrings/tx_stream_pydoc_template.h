@@ -29,6 +29,7 @@ static const char* __doc_gr_rdma_tx_stream_wait_space = R"doc(wait_space(min_ite
 static const char* __doc_gr_rdma_tx_stream_commit = R"doc(commit(items): the first items of the space are written; the device may fetch them.)doc";
 static const char* __doc_gr_rdma_tx_stream_send_copy = R"doc(send_copy(data, timeout=1.0) -> int: COPIES the items of a buffer (numpy array) into the ring and commits them; returns how many. The zero-copy way is wait_space() and commit().)doc";
 static const char* __doc_gr_rdma_tx_stream_wait_fetched = R"doc(wait_fetched(timeout=1.0) -> bool: whether the device has fetched everything committed.)doc";
+static const char* __doc_gr_rdma_tx_stream_wait_played = R"doc(wait_played(timeout=1.0) -> bool: whether the device has played (or given up as late) every whole message committed; reads its counters (the end of a transmission, before stop()).)doc";
 static const char* __doc_gr_rdma_tx_stream_committed = R"doc(Items committed since start().)doc";
 static const char* __doc_gr_rdma_tx_stream_fetched = R"doc(Items the device has fetched (its notifications).)doc";
 static const char* __doc_gr_rdma_tx_stream_counts = R"doc(The run's accounting as a dict: host_committed, played, underflow, late, not_played, fetched, reads, rereads, lead_ns, rtt_ns, final, identity_holds (host_committed = played + late + not_played). Reads the device.)doc";
