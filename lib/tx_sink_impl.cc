@@ -64,17 +64,17 @@ void tx_sink_impl::set_error(const std::string& text)
 
 bool tx_sink_impl::start()
 {
-    // The upstream's output buffer must be our ring: not when the edge fans out (the
-    // other consumer keeps a buffer of GNU Radio's), nor behind a block whose output is
-    // a ring of its own (rx_source).
+    // The upstream's output buffer must be our ring: not behind a block whose output
+    // is a ring of its own (rx_source: the edge keeps the upstream's buffer type).
     const auto buffer =
         std::dynamic_pointer_cast<ring_buffer>(detail()->input(0)->buffer());
     if (!buffer ||
         buffer->base() != reinterpret_cast<const char*>(d_stream->ring_base())) {
         set_error(
-            "rdma tx_sink: the buffer of its input is not its TX ring (the edge into the "
-            "sink fans out to other blocks, or comes from a block with an RDMA ring of "
-            "its own, such as rx_source): put a blocks.copy in front of the sink");
+            "rdma tx_sink: the buffer of its input is not its TX ring: the upstream "
+            "block "
+            "has an RDMA ring of its own (rx_source); put a blocks.copy in front of the "
+            "sink");
         return block::start();
     }
     try {

@@ -107,6 +107,18 @@ class qa_tx_sink(gr_unittest.TestCase):
         self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
         self.assertIn("blocks.copy", sink.error())
 
+    def test_fan_out_is_refused_at_start(self):
+        # GNU Radio 3.10.5.1 refuses the second consumer of an edge whose buffer the
+        # sink replaced (a transfer-type error), before the sink can say anything. (With
+        # the other consumer connected first, it starves instead: docs/transmit.md.)
+        tb = gr.top_block()
+        src = ramp_source(100000)
+        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        tb.connect(src, sink)
+        tb.connect(src, blocks.null_sink(gr.sizeof_gr_complex))
+        with self.assertRaisesRegex(RuntimeError, "transfer type"):
+            tb.start()
+
     def test_relay_through_a_copy_block(self):
         tb = gr.top_block()
         src = ramp_source(200000)

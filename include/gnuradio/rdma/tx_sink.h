@@ -26,9 +26,10 @@ namespace rdma {
  * consumes each item once the device has fetched it, so GNU Radio never lets the
  * upstream overwrite a slot the device has not read.
  *
- * The edge into the sink must not fan out, and its upstream must not be another block
- * with an RDMA ring (rx_source): put a blocks.copy in front of the sink. The sink then
- * ends the flowgraph with an error saying so (error()).
+ * The upstream must not be another block with an RDMA ring (rx_source): the sink then
+ * ends the flowgraph with an error saying so (error()). The edge into the sink must not
+ * fan out: GNU Radio 3.10.5.1 refuses that at start, or starves the other consumer
+ * (docs/transmit.md). In both cases put a blocks.copy in front of the sink.
  *
  * Reports go out on the "async_msgs" port as gr-uhd's sink does: a dict with
  * event_code (underflow, late, time_error, burst_ack, stream_failed, nic_error),

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_sink.h)                                                 */
-/* BINDTOOL_HEADER_FILE_HASH(dc307419f1280359610c914aba58c309) */
+/* BINDTOOL_HEADER_FILE_HASH(d9b8250406066c7b64bfea491adc94f7) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
