@@ -164,6 +164,31 @@ class qa_tx_stream(gr_unittest.TestCase):
         self.assertEqual(c["played"] + c["late"], n)
         self.assertTrue(c["identity_holds"], str(c))
 
+    def test_start_time_in_the_past_is_a_time_error(self):
+        t = rdma.tx_stream(ARGS, "sc16", 1e6)
+        past = t.device_time_now() - 1000000000
+        with self.assertRaisesRegex(RuntimeError, "refused to start TX stream"):
+            t.start_at(past)
+        self.assertFalse(t.running())
+        events = t.events()
+        self.assertEqual([e["type"] for e in events], ["time_error"])
+        self.assertEqual(events[0]["time_ns"], past)
+        # The stream is usable afterwards: a start time ahead is taken, to the ns.
+        ahead = t.device_time_now() + 200000000
+        t.start_at(ahead)
+        self.assertEqual(t.start_time_ns(), ahead)
+        t.stop()
+
+    def test_args_are_checked(self):
+        with self.assertRaisesRegex(ValueError, "stream=1"):
+            rdma.tx_stream("type=emu,stream=1", "sc16", 1e6)  # the emulator has one
+        with self.assertRaises(ValueError):
+            rdma.tx_stream("type=emu,notify=0", "sc16", 1e6)
+        with self.assertRaises(ValueError):
+            rdma.tx_stream("type=emu,no_such_key=1", "sc16", 1e6)
+        with self.assertRaises(ValueError):
+            rdma.tx_stream("type=emu,latency=0.01,max_lead=0.02", "sc16", 1e6)
+
 
 if __name__ == '__main__':
     gr_unittest.run(qa_tx_stream)
