@@ -11,7 +11,9 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/rdma/sample_format.h>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -35,7 +37,8 @@ tx_sink_impl::tx_sink_impl(const std::string& args,
       d_stream(std::make_unique<tx_stream>(args, format, sample_rate)),
       d_item(d_stream->item_size()),
       d_message_items(d_stream->payload_bytes() / d_stream->item_size()),
-      d_port(pmt::mp("async_msgs"))
+      d_port(pmt::mp("async_msgs")),
+      d_time_key(pmt::mp("tx_time"))
 {
     message_port_register_out(d_port);
 }
@@ -77,15 +80,57 @@ bool tx_sink_impl::start()
             "sink");
         return block::start();
     }
-    try {
-        // GNU Radio starts every buffer at index 0: item k is ring slot k mod N, as the
-        // fresh stream's item k.
-        d_stream->start();
-    } catch (const std::exception& e) {
-        // start() runs on the block's thread: an exception would end that thread alone.
-        set_error(std::string("rdma tx_sink: the stream did not start: ") + e.what());
-    }
+    // The device starts at the first work() call: the upstream has written its first
+    // items by then (they are committed before START, so the converter has samples from
+    // its first tick), and a tx_time tag on item 0 gives the start time.
+    d_started = false;
     return block::start();
+}
+
+uint64_t tx_sink_impl::time_of(const pmt::pmt_t& t)
+{
+    // gr-uhd's time: (uint64 full seconds, double fractional seconds); 0 if malformed.
+    if (!pmt::is_tuple(t) || pmt::length(t) != 2)
+        return 0;
+    const pmt::pmt_t secs = pmt::tuple_ref(t, 0);
+    const pmt::pmt_t frac = pmt::tuple_ref(t, 1);
+    const bool whole =
+        pmt::is_uint64(secs) || (pmt::is_integer(secs) && pmt::to_long(secs) >= 0);
+    if (!whole || !pmt::is_real(frac))
+        return 0;
+    const double f = pmt::to_double(frac);
+    if (!(f >= 0 && f < 1))
+        return 0;
+    return pmt::to_uint64(secs) * 1000000000u +
+           static_cast<uint64_t>(std::llround(f * 1e9));
+}
+
+bool tx_sink_impl::start_stream(uint64_t read, uint64_t written)
+{
+    // GNU Radio starts every buffer at index 0: item k is ring slot k mod N, as the
+    // fresh stream's item k.
+    d_started = true;
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, read, read + 1, d_time_key);
+    uint64_t at_ns = 0;
+    if (!tags.empty()) {
+        at_ns = time_of(tags.front().value);
+        if (!at_ns)
+            d_logger->warn("tx_time on item 0 is not (uint64 seconds, double fraction "
+                           "in [0, 1)): ignored, the device starts now");
+    }
+    try {
+        commit_new(written);
+        if (at_ns)
+            d_stream->start_at(at_ns);
+        else
+            d_stream->start();
+    } catch (const std::exception& e) {
+        publish_reports(); // a start time already past: time_error
+        set_error(std::string("rdma tx_sink: the stream did not start: ") + e.what());
+        return false;
+    }
+    return true;
 }
 
 bool tx_sink_impl::stop()
@@ -144,7 +189,10 @@ int tx_sink_impl::general_work(int,
         return WORK_DONE;
     check_pointer(input_items[0]);
     const uint64_t read = nitems_read(0);
-    commit_new(read + static_cast<uint64_t>(ninput_items[0]));
+    const uint64_t written = read + static_cast<uint64_t>(ninput_items[0]);
+    if (!d_started && !start_stream(read, written))
+        return WORK_DONE;
+    commit_new(written);
     if (d_stream->fetched() <= read && d_stream->committed() > d_stream->fetched()) {
         // Nothing new fetched: wait (bounded) until the device frees more of the ring.
         const size_t in_use = d_stream->committed() - d_stream->fetched();
@@ -187,6 +235,7 @@ uint64_t tx_sink_impl::short_tail(uint64_t read)
 std::map<std::string, uint64_t> tx_sink_impl::read_counters()
 {
     std::map<std::string, uint64_t> out = d_stream->read_counters();
+    out["host.start_time_ns"] = d_stream->start_time_ns();
     const tx_stream::accounting a = d_stream->counts();
     out["acct.host_committed"] = a.host_committed;
     out["acct.played"] = a.played;

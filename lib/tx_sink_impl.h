@@ -34,6 +34,7 @@ public:
     uint64_t pointer_mismatches() const override { return d_pointer_mismatches; }
     uint64_t work_calls() const override { return d_work_calls; }
     std::string error() const override;
+    uint64_t get_time_now() override { return d_stream->device_time_now(); }
     std::map<std::string, uint64_t> read_counters() override;
 
     provided_ring ring() const override;
@@ -48,6 +49,8 @@ public:
 
 private:
     void set_error(const std::string& text);
+    bool start_stream(uint64_t read, uint64_t written);
+    static uint64_t time_of(const pmt::pmt_t& t);
     void check_pointer(const void* in);
     void commit_new(uint64_t written);
     void publish_reports();
@@ -59,6 +62,8 @@ private:
     // A wait in work() is bounded by this, so that stop() is prompt.
     const std::chrono::microseconds d_wait_slice{ 10000 };
     const pmt::pmt_t d_port;
+    const pmt::pmt_t d_time_key;
+    bool d_started = false;     // the device started (at the first work() call)
     mutable std::mutex d_mutex; // d_error: read from other threads
     std::string d_error;
     std::atomic<uint64_t> d_pointer_mismatches{ 0 };

@@ -24,10 +24,11 @@ class ramp_source(gr.sync_block):
     """The fc32 ramp up to `total` items; checks on every call that its output buffer
     lies in the sink's ring (ring=None: no check)."""
 
-    def __init__(self, total, ring=None):
+    def __init__(self, total, ring=None, start_ns=None):
         gr.sync_block.__init__(self, "ramp_source", [], [np.complex64])
         self.total = total
         self.ring = ring
+        self.start_ns = start_ns  # a tx_time tag on item 0
         self.calls = 0
         self.outside = 0
 
@@ -40,6 +41,10 @@ class ramp_source(gr.sync_block):
             if not (base <= address and address + out.nbytes <= base + span):
                 self.outside += 1
         first = self.nitems_written(0)
+        if first == 0 and self.start_ns is not None:
+            t = pmt.make_tuple(pmt.from_uint64(self.start_ns // 10**9),
+                               pmt.from_double((self.start_ns % 10**9) * 1e-9))
+            self.add_item_tag(0, 0, pmt.intern("tx_time"), t)
         n = min(len(out), self.total - first)
         if n <= 0:
             return -1
@@ -98,6 +103,34 @@ class qa_tx_sink(gr_unittest.TestCase):
             if code == "underflow":
                 underflow += pmt.to_uint64(pmt.dict_ref(m, pmt.mp("count"), pmt.PMT_NIL))
         self.assertEqual(underflow, c["acct.underflow"])
+
+    def test_tx_time_on_item_0_starts_at_that_time(self):
+        tb = gr.top_block()
+        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        # A whole number of microseconds: the tag's fraction is a double.
+        start = (sink.get_time_now() + 300000000) // 1000 * 1000
+        src = ramp_source(4 * sink.ring_items(), start_ns=start)
+        tb.connect(src, sink)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertEqual(sink.error(), "")
+        c = sink.read_counters()
+        self.assertEqual(c["host.start_time_ns"], start)
+        self.assertEqual(c["device.check_mismatches"], 0)
+        self.assertEqual(c["acct.identity_holds"], 1, str(c))
+
+    def test_tx_time_already_past_is_a_time_error(self):
+        tb = gr.top_block()
+        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        src = ramp_source(100000, start_ns=sink.get_time_now() - 10**9)
+        msgs = blocks.message_debug()
+        tb.connect(src, sink)
+        tb.msg_connect(sink, "async_msgs", msgs, "store")
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertIn("refused to start", sink.error())
+        codes = [pmt.symbol_to_string(pmt.dict_ref(msgs.get_message(i),
+                                                   pmt.intern("event_code"), pmt.PMT_NIL))
+                 for i in range(msgs.num_messages())]
+        self.assertEqual(codes, ["time_error"])
 
     def test_relay_from_rx_source_is_a_clear_error(self):
         tb = gr.top_block()

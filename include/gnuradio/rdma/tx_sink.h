@@ -31,6 +31,12 @@ namespace rdma {
  * fan out: GNU Radio 3.10.5.1 refuses that at start, or starves the other consumer
  * (docs/transmit.md). In both cases put a blocks.copy in front of the sink.
  *
+ * The device starts at the first work() call, with the items the upstream wrote by then
+ * already committed. A tx_time tag on item 0 (gr-uhd's: a tuple of uint64 full seconds
+ * and double fractional seconds) starts it at that device time, to the sample; a time
+ * already past ends the flowgraph with a time_error report. Other tags (tx_sob,
+ * tx_eob, a later tx_time) are not acted on yet: the input streams continuously.
+ *
  * Reports go out on the "async_msgs" port as gr-uhd's sink does: a dict with
  * event_code (underflow, late, time_error, burst_ack, stream_failed, nic_error),
  * count, time_spec (full seconds, fractional seconds) and channel.
@@ -58,6 +64,8 @@ public:
     virtual uint64_t pointer_mismatches() const = 0;
     //! work() calls so far.
     virtual uint64_t work_calls() const = 0;
+    //! The device's time now (ns since the epoch), read over AXIoE.
+    virtual uint64_t get_time_now() = 0;
     //! Why the sink ended the flowgraph, empty if it did not.
     virtual std::string error() const = 0;
     /*!

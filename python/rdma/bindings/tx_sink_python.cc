@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_sink.h)                                                 */
-/* BINDTOOL_HEADER_FILE_HASH(d9b8250406066c7b64bfea491adc94f7) */
+/* BINDTOOL_HEADER_FILE_HASH(17bfecc766aa7ed81dc597df70578339) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -42,6 +42,10 @@ void bind_tx_sink(py::module& m)
              &tx_sink::pointer_mismatches,
              D(tx_sink, pointer_mismatches))
         .def("work_calls", &tx_sink::work_calls, D(tx_sink, work_calls))
+        .def("get_time_now",
+             &tx_sink::get_time_now,
+             py::call_guard<py::gil_scoped_release>(),
+             D(tx_sink, get_time_now))
         .def("error", &tx_sink::error, D(tx_sink, error))
         .def("read_counters",
              &tx_sink::read_counters,

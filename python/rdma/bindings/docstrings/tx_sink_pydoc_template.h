@@ -18,5 +18,6 @@ static const char* __doc_gr_rdma_tx_sink_ring_bytes = R"doc(Bytes in one copy of
 static const char* __doc_gr_rdma_tx_sink_ring_items = R"doc(Items in the ring.)doc";
 static const char* __doc_gr_rdma_tx_sink_pointer_mismatches = R"doc(work() calls whose input pointer was not the ring slot of the next item (0: zero-copy).)doc";
 static const char* __doc_gr_rdma_tx_sink_work_calls = R"doc(work() calls so far.)doc";
+static const char* __doc_gr_rdma_tx_sink_get_time_now = R"doc(The device's time now, ns since the epoch (an AXIoE read).)doc";
 static const char* __doc_gr_rdma_tx_sink_error = R"doc(Why the sink ended the flowgraph; empty if it did not.)doc";
 static const char* __doc_gr_rdma_tx_sink_read_counters = R"doc(The stream's counters (device.*, nic.*, host.*) and its accounting (acct.*) as a dict.)doc";
