@@ -130,6 +130,24 @@ class qa_tx_stream(gr_unittest.TestCase):
         self.check_reports(t, c)
         self.assertEqual(t.read_counters()["device.check_mismatches"], 0)
 
+    def test_stop_with_samples_pending(self):
+        # STOP while most of a primed ring is still to play: what was committed and not
+        # played is counted not_played, to the sample.
+        # Half a second of samples: STOP comes well before they are all played.
+        t = rdma.tx_stream("type=emu,tx_check=1,hugepages=off,latency=0.5", "sc16", 1e6)
+        N = t.ring_items()
+        self.assertGreaterEqual(N, 500000)
+        self.assertEqual(self.fill(t, "sc16", 0, N), N)
+        t.start()
+        self.assertTrue(wait_for(lambda: t.counts()["played"] > 0, 2.0))
+        t.stop()
+        c = t.counts()
+        self.assertTrue(c["final"])
+        self.assertTrue(c["identity_holds"], str(c))
+        self.assertGreater(c["not_played"], 0)
+        self.assertEqual(c["played"] + c["late"] + c["not_played"], N)
+        self.assertEqual(t.read_counters()["device.check_mismatches"], 0)
+
     def test_send_copy(self):
         t = rdma.tx_stream(ARGS, "fc32", 1e6)
         n = 3 * t.ring_items()
