@@ -224,9 +224,15 @@ uint64_t tx_sink_impl::short_tail(uint64_t read)
     // every notify= messages and fetches whole messages only, so the last items may
     // never be reported: once it has played every whole message (its counters), let
     // them all go. STOP counts what was not played, so the accounting still holds.
+    // Done first, then what is written: the upstream sets done after its last write,
+    // so items written after this call's ninput_items show up here, and the end waits
+    // for the next call, which commits them.
+    const gr::buffer_reader_sptr& input = detail()->input(0);
+    if (!input->done())
+        return 0;
+    const uint64_t written = read + static_cast<uint64_t>(input->items_available());
     const uint64_t committed = d_stream->committed();
-    if (!detail()->input(0)->done() || committed <= read ||
-        !d_stream->wait_played(d_wait_slice))
+    if (written != committed || committed <= read || !d_stream->wait_played(d_wait_slice))
         return 0;
     d_short_tail = committed % d_message_items;
     return committed;

@@ -152,6 +152,24 @@ class qa_tx_sink(gr_unittest.TestCase):
         with self.assertRaisesRegex(RuntimeError, "transfer type"):
             tb.start()
 
+    def test_relay_rx_source_copy_tx_sink(self):
+        # A relay: what the emulator's RX stream sends (its ramp) goes out of its TX
+        # stream, through one copy block; the TX check sees the ramp intact.
+        n = 300000
+        tb = gr.top_block()
+        src = rdma.rx_source("type=emu,signal=ramp,hugepages=off,latency=0.1",
+                             "fc32", 1e6, n)
+        copy = blocks.copy(gr.sizeof_gr_complex)
+        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        tb.connect(src, copy, sink)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertEqual(sink.error(), "")
+        c = sink.read_counters()
+        self.assertEqual(c["host.committed"], n)
+        self.assertEqual(c["acct.identity_holds"], 1, str(c))
+        self.assertEqual(c["device.check_mismatches"], 0)
+        self.assertGreater(c["device.check_samples"], 0)
+
     def test_relay_through_a_copy_block(self):
         tb = gr.top_block()
         src = ramp_source(200000)
