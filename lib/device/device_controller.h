@@ -60,6 +60,14 @@ struct rx_device_counters : regs::rx_counters {
     uint32_t status = 0;
 };
 
+//! What the host programs into a TX stream descriptor before START (docs/transmit.md).
+using tx_setup = regs::tx_descriptor;
+
+//! TX_STATUS and the counters of a TX stream.
+struct tx_device_counters : regs::tx_counters {
+    uint32_t status = 0;
+};
+
 //! Device time = host time + offset_ns, known to within error_ns.
 struct clock_estimate {
     int64_t offset_ns = 0;
@@ -152,6 +160,17 @@ public:
      */
     bool renew_nowait(unsigned stream);
     rx_device_counters read_rx_counters(unsigned stream);
+
+    // TX streams (device_controller_tx.cc; docs/transmit.md).
+    //! Write the TX descriptor (TX_HOST_IPV4 .. TX_MAX_LEAD_NS), latched at START.
+    void configure_tx(unsigned stream, const tx_setup& setup);
+    //! The emulator's TX extension: EMU_TX_CHECK, EMU_TX_LOSS_PPM, EMU_TX_FAULT_SEED.
+    void configure_tx_emulation(unsigned stream, const regs::tx_emulation& emulation);
+    //! START; returns TX_START_TIME as the device latched it (0: START + lead). Throws
+    //! std::runtime_error with the device's reason when it refuses.
+    uint64_t start_tx(unsigned stream);
+    void stop_tx(unsigned stream);
+    tx_device_counters read_tx_counters(unsigned stream);
     uint64_t device_time_ns();
     //! Estimate the device clock against the host's from \p rounds time reads, keeping
     //! the one with the shortest round trip (its half round trip bounds the error).

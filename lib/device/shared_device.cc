@@ -161,6 +161,42 @@ void shared_device::check_rx_stream(const shared_device& dev, unsigned stream)
                  : ""));
 }
 
+void shared_device::check_tx_stream(const shared_device& dev, unsigned stream)
+{
+    if (!dev.d_info.has(regs::cap::tx) || dev.d_info.num_tx_streams == 0)
+        throw std::invalid_argument("the device " + dev.d_identity +
+                                    " does not transmit (no CAP_TX in ID_CAPABILITIES)");
+    if (stream >= dev.d_info.num_tx_streams)
+        throw std::invalid_argument(
+            "device args: stream=" + std::to_string(stream) + " but the device has " +
+            std::to_string(dev.d_info.num_tx_streams) + " TX stream(s)");
+}
+
+std::unique_ptr<shared_device::tx_claim>
+shared_device::claim_tx(const std::shared_ptr<shared_device>& dev, unsigned stream)
+{
+    check_tx_stream(*dev, stream);
+    return std::make_unique<tx_claim>(dev, stream);
+}
+
+shared_device::tx_claim::tx_claim(std::shared_ptr<shared_device> dev, unsigned stream)
+    : d_device(std::move(dev)), d_stream(stream)
+{
+    std::lock_guard<std::mutex> lock(d_device->d_mutex);
+    if (!d_device->d_claimed_tx.insert(stream).second)
+        throw std::invalid_argument(
+            "device args: TX stream " + std::to_string(stream) + " of the device " +
+            d_device->d_identity +
+            " is running in another tx_stream of this process: "
+            "stop that one first, or give stream=<another index>");
+}
+
+shared_device::tx_claim::~tx_claim()
+{
+    std::lock_guard<std::mutex> lock(d_device->d_mutex);
+    d_device->d_claimed_tx.erase(d_stream);
+}
+
 std::unique_ptr<shared_device::rx_claim>
 shared_device::claim_rx(const std::shared_ptr<shared_device>& dev, unsigned stream)
 {

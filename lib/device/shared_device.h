@@ -91,6 +91,28 @@ public:
     //! stream.
     static void check_rx_stream(const shared_device& dev, unsigned stream);
 
+    //! TX stream t of the device, used by one tx_stream of this process for as long as
+    //! the claim lives.
+    class tx_claim
+    {
+    public:
+        tx_claim(std::shared_ptr<shared_device> dev, unsigned stream);
+        ~tx_claim();
+        tx_claim(const tx_claim&) = delete;
+        tx_claim& operator=(const tx_claim&) = delete;
+
+    private:
+        const std::shared_ptr<shared_device> d_device;
+        const unsigned d_stream;
+    };
+    //! Claim TX stream \p stream; throws std::invalid_argument naming the fix when the
+    //! device has no such stream or another tx_stream of this process has it.
+    static std::unique_ptr<tx_claim> claim_tx(const std::shared_ptr<shared_device>& dev,
+                                              unsigned stream);
+    //! Throws std::invalid_argument naming the fix when \p dev cannot transmit on TX
+    //! stream \p stream (no CAP_TX, or fewer TX streams).
+    static void check_tx_stream(const shared_device& dev, unsigned stream);
+
 private:
     shared_device(const device_kind& kind,
                   std::string identity,
@@ -110,6 +132,7 @@ private:
 
     std::mutex d_mutex;
     std::set<unsigned> d_claimed_rx;             // guarded by d_mutex
+    std::set<unsigned> d_claimed_tx;             // guarded by d_mutex
     std::shared_ptr<metadata_intake> d_metadata; // guarded by d_mutex
 };
 

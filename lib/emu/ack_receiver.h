@@ -29,11 +29,12 @@ struct rc_ack {
 
 /*!
  * The receive side of a link: takes what comes back to the device's RoCEv2 port (RC
- * ACK/NAKs from the host NIC), checks it (roce::parse, then the ICRC where the wire
- * can see what it covers) and sorts it by destination QP into one queue per RX stream,
- * so that streams sharing a link each get their own. Anything else is counted and
- * dropped. The RX engines call poll() from their threads without blocking; all memory
- * is allocated at construction.
+ * ACK/NAKs from the host NIC, and READ RESPONSEs for the TX streams), checks it
+ * (roce::parse, then the ICRC where the wire can see what it covers) and sorts it by
+ * destination QP into one queue per stream, so that streams sharing a link each get
+ * their own. Anything else is counted and dropped. The engines call poll() and
+ * poll_tx() from their threads without blocking; all memory is allocated at
+ * construction.
  */
 class ack_receiver
 {
@@ -41,7 +42,11 @@ public:
     static constexpr size_t queue_capacity = 1024; //!< per stream
     static constexpr size_t batch = 32;            //!< datagrams per receive call
 
-    ack_receiver(wire& link, unsigned streams);
+    static constexpr size_t tx_queue_capacity = 512; //!< packets per TX stream
+    //! Largest packet a TX stream takes: a READ RESPONSE of a 4096-byte path MTU.
+    static constexpr size_t tx_packet_bytes = 4160;
+
+    ack_receiver(wire& link, unsigned streams, unsigned tx_streams = 0);
     ack_receiver(const ack_receiver&) = delete;
     ack_receiver& operator=(const ack_receiver&) = delete;
 
@@ -50,6 +55,12 @@ public:
     size_t poll(unsigned stream, rc_ack* out, size_t max);
     //! Forget what is queued for \p stream: a new run starts.
     void clear(unsigned stream);
+    //! Drain the link, then move up to \p max of TX stream \p stream's packets (READ
+    //! RESPONSEs, ACK/NAKs; parsed and sealed correctly) to \p slots, each
+    //! tx_packet_bytes long, their lengths to \p lengths. Returns how many.
+    size_t poll_tx(unsigned stream, uint8_t* slots, size_t* lengths, size_t max);
+    //! Forget what is queued for TX stream \p stream.
+    void clear_tx(unsigned stream);
 
     //! Datagrams that were not a well-formed, correctly sealed ACKNOWLEDGE.
     uint64_t malformed() const { return d_malformed.load(); }
@@ -64,12 +75,18 @@ private:
 
     wire& d_link;
     const unsigned d_streams;
+    const unsigned d_tx_streams;
+    const size_t d_slot_bytes;
     std::mutex d_mutex;
     std::vector<uint8_t> d_memory; // batch slots of slot_bytes
     std::vector<datagram> d_slots;
     std::vector<rc_ack> d_queues; // queue_capacity per stream, ring buffers
     std::vector<size_t> d_head;   // per stream: oldest entry
     std::vector<size_t> d_count;  // per stream: entries queued
+    std::vector<uint8_t> d_tx_queues; // tx_queue_capacity packets per TX stream
+    std::vector<size_t> d_tx_length;  // their lengths
+    std::vector<size_t> d_tx_head;
+    std::vector<size_t> d_tx_count;
     std::atomic<uint64_t> d_malformed{ 0 };
     std::atomic<uint64_t> d_unknown_qp{ 0 };
     std::atomic<uint64_t> d_overflowed{ 0 };

@@ -94,8 +94,12 @@ emulator::emulator(const emulator_config& config)
     d_metadata = std::make_unique<metadata_sender>(
         socket_address(d_link->local_address().ip(), 0), config.rx_streams);
 
-    // RC ACK/NAKs come back to the link; one receiver sorts them to the streams.
-    d_acks = std::make_unique<ack_receiver>(*d_link, config.rx_streams);
+    if (config.tx_streams > 8)
+        throw std::invalid_argument("emulator: tx_streams must be 0..8");
+    const unsigned tx_streams = config.rx_streams <= 8 ? config.tx_streams : 0;
+    // RC ACK/NAKs and READ RESPONSEs come back to the link; one receiver sorts them to
+    // the streams.
+    d_acks = std::make_unique<ack_receiver>(*d_link, config.rx_streams, tx_streams);
     // The radio: RF channel s is the front end of RX stream s.
     std::vector<rf_channel*> channels;
     for (unsigned s = 0; s < config.rx_streams; s++) {
@@ -113,6 +117,12 @@ emulator::emulator(const emulator_config& config)
             s, *d_link, d_metadata.get(), d_acks.get(), radio));
         engines.push_back(d_rx.back().get());
         d_commands->connect(s, engines.back());
+    }
+
+    std::vector<tx_engine*> tx;
+    for (unsigned t = 0; t < tx_streams; t++) {
+        d_tx.push_back(std::make_unique<tx_engine>(t, *d_link, *d_acks, &d_clock));
+        tx.push_back(d_tx.back().get());
     }
 
     link_info link;
@@ -136,7 +146,8 @@ emulator::emulator(const emulator_config& config)
                             regs::cap::clock | regs::cap::metadata | regs::cap::emulator |
                             regs::cap::loss_injection | regs::cap::ownership |
                             regs::cap::rf | regs::cap::time_set |
-                            regs::cap::command_queue | regs::cap::burst_queue;
+                            regs::cap::command_queue | regs::cap::burst_queue |
+                            (tx_streams ? regs::cap::tx : 0);
     device_radio radio;
     radio.clock = &d_clock;
     radio.channels = channels;
@@ -145,7 +156,8 @@ emulator::emulator(const emulator_config& config)
                                                   std::vector<link_info>{ link },
                                                   engines,
                                                   d_metadata.get(),
-                                                  std::move(radio));
+                                                  std::move(radio),
+                                                  std::move(tx));
     d_server = std::make_unique<axioe::server>(
         config.control, *d_registers, config.max_burst_words);
 }
@@ -156,6 +168,8 @@ emulator::~emulator()
     // An engine runs the queue's due commands, and the queue stops engines: the runs
     // end before the queue goes, the queue's thread before the engines do.
     for (auto& engine : d_rx)
+        engine->stop();
+    for (auto& engine : d_tx)
         engine->stop();
     d_registers.reset();
     d_commands.reset();

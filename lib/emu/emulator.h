@@ -15,6 +15,7 @@
 #include "register_file.h"
 #include "rf_channel.h"
 #include "rx_engine.h"
+#include "tx_engine.h"
 #include "wire.h"
 #include <memory>
 #include <string>
@@ -44,6 +45,10 @@ struct emulator_config {
     socket_address link = socket_address::parse("127.0.0.1:0");
     wire_type wire = wire_type::udp;
     unsigned rx_streams = 1;
+    //! TX streams (docs/transmit.md), 0..8; a device with TX has at most 8 RX streams
+    //! (the TX extension blocks follow RX stream 7's), so with more RX streams the
+    //! emulator has none.
+    unsigned tx_streams = 1;
     uint64_t serial = 0x5EED0001;
     //! How late the emulator may send (its FIFO depth, RX_FIFO_US); what it cannot send
     //! in time is dropped as an overflow, counted and logged.
@@ -81,6 +86,8 @@ public:
     const device_clock& clock() const { return d_clock; }
     //! The link's receive side (RC ACK/NAKs): what it dropped as malformed.
     const ack_receiver& acks() const { return *d_acks; }
+    //! TX stream \p t's engine (for tests: its converter's ticks).
+    const tx_engine& tx(unsigned t) const { return *d_tx.at(t); }
 
 private:
     class counting_wire;
@@ -97,6 +104,7 @@ private:
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
     std::unique_ptr<command_queue> d_commands;   // runs STOPs on the engines
     std::vector<std::unique_ptr<rx_engine>> d_rx;
+    std::vector<std::unique_ptr<tx_engine>> d_tx;
     std::unique_ptr<register_file> d_registers;
     std::unique_ptr<axioe::server> d_server;
 };

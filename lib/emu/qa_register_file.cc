@@ -48,16 +48,17 @@ unsigned instances(block b)
     return b == block::rx || b == block::emulator || b == block::rf ||
                    b == block::burst_queue
                ? 2
-               : 1;
+               : 1; // and one TX stream
 }
 
 // Whether the device whose ID_CAPABILITIES reads \p caps has register \p r.
 bool present(const regs::register_info& r, uint32_t caps) { return r.exists_with(caps); }
 
-const block every_block[] = { block::identity,   block::clock,         block::link,
-                              block::rx,         block::metadata,      block::emulator,
-                              block::rf,         block::command_queue, block::scene,
-                              block::burst_queue };
+const block every_block[] = {
+    block::identity, block::clock,       block::link, block::rx,
+    block::metadata, block::emulator,    block::rf,   block::command_queue,
+    block::scene,    block::burst_queue, block::tx,   block::tx_emulator
+};
 
 emu::emulator_config two_streams()
 {
@@ -150,7 +151,8 @@ public:
             }
         }
         // The reserved blocks are holes too, and the burst queue of a stream it lacks.
-        for (uint32_t at : { regs::tx_base, regs::bq_reg(2, 0), 0x0800u, 0xFFFFFFFCu })
+        for (uint32_t at :
+             { regs::tx_reg(1, 0), regs::bq_reg(2, 0), 0x0800u, 0xFFFFFFFCu })
             CPPUNIT_ASSERT(status_of([&] { axi.read32(at); }) == axioe::status::decerr);
     }
 
@@ -177,6 +179,8 @@ public:
             // written (qa_radio).
             if (r.mode == regs::access::wo ||
                 (r.where == block::rx && r.offset >= regs::rx::owner) ||
+                (r.where == block::tx &&
+                 (r.offset == regs::tx::owner || r.offset == regs::tx::lease_ms)) ||
                 r.where == block::rf)
                 continue;
             // 1 is valid everywhere (a signal, a probability, a table size, a port).

@@ -52,13 +52,15 @@ void reset_words(block b, std::array<uint32_t, N>& words)
 regs::identity_values identity_of(const device_identity& id,
                                   size_t links,
                                   size_t rx_streams,
-                                  size_t rf_channels)
+                                  size_t rf_channels,
+                                  size_t tx_streams)
 {
     regs::identity_values v;
     v.capabilities = id.capabilities;
     v.num_links = static_cast<uint32_t>(links);
     v.num_rx_streams = static_cast<uint32_t>(rx_streams);
-    v.num_tx_streams = 0;
+    v.num_tx_streams =
+        id.capabilities & regs::cap::tx ? static_cast<uint32_t>(tx_streams) : 0;
     v.max_payload = 4096;
     v.formats = (1u << regs::format::sc16) | (1u << regs::format::fc32);
     v.serial = id.serial;
@@ -74,12 +76,15 @@ register_file::register_file(const device_identity& identity,
                              std::vector<link_info> links,
                              std::vector<rx_engine*> engines,
                              metadata_sender* metadata,
-                             device_radio radio)
+                             device_radio radio,
+                             std::vector<tx_engine*> tx)
     : d_identity(identity),
-      d_identity_values(
-          identity_of(identity, links.size(), engines.size(), radio.channels.size())),
+      d_identity_values(identity_of(
+          identity, links.size(), engines.size(), radio.channels.size(), tx.size())),
       d_links(std::move(links)),
       d_engines(std::move(engines)),
+      d_tx(identity.capabilities & regs::cap::tx ? std::move(tx)
+                                                 : std::vector<tx_engine*>{}),
       d_metadata(metadata),
       d_own_clock(radio.clock ? nullptr : std::make_unique<device_clock>()),
       d_clock(radio.clock ? *radio.clock : *d_own_clock),
@@ -91,7 +96,11 @@ register_file::register_file(const device_identity& identity,
       d_rx_words(d_engines.size()),
       d_emu_words(d_engines.size()),
       d_log_cursor(d_engines.size()),
-      d_owners(d_engines.size()),
+      d_owners(d_engines.size() + d_tx.size()),
+      d_tx_words(d_tx.size()),
+      d_tx_emu_words(d_tx.size()),
+      d_tx_run_started(d_tx.size(), false),
+      d_tx_refusal(d_tx.size(), regs::error_code::none),
       d_run_started(d_engines.size(), false),
       d_refusal(d_engines.size(), regs::error_code::none),
       d_rf_freq_lo(d_channels.size(), 0),
@@ -100,6 +109,14 @@ register_file::register_file(const device_identity& identity,
 {
     for (unsigned st = 0; st < d_engines.size(); st++)
         reset_descriptor(st);
+    for (unsigned t = 0; t < d_tx.size(); t++)
+        reset_tx_descriptor(t);
+}
+
+void register_file::reset_tx_descriptor(unsigned t)
+{
+    reset_words(block::tx, d_tx_words[t]);
+    reset_words(block::tx_emulator, d_tx_emu_words[t]);
 }
 
 void register_file::reset_descriptor(unsigned s)
@@ -121,7 +138,8 @@ regs::decoded_address register_file::decode(uint32_t address) const
                                            d_identity.capabilities,
                                            d_links.size(),
                                            d_engines.size(),
-                                           d_channels.size());
+                                           d_channels.size(),
+                                           d_tx.size());
     if ((a.where == block::metadata && !d_metadata) ||
         (a.where == block::command_queue && !d_commands))
         a.reg = nullptr;
@@ -145,6 +163,11 @@ register_file::snapshot register_file::take_snapshot() const
         snap.counters.push_back(e->counters());
         snap.status.push_back(e->status());
         snap.start_time_ns.push_back(e->start_time_ns());
+    }
+    for (const tx_engine* e : d_tx) {
+        snap.tx_stats.push_back(e->counters());
+        snap.tx_status.push_back(e->status());
+        snap.tx_start_time_ns.push_back(e->start_time_ns());
     }
     for (size_t n = 0; n < d_links.size(); n++) {
         const link_info& l = d_links[n];
@@ -316,6 +339,11 @@ status register_file::read_one(const socket_address& client,
         value = a.offset == regs::bq::status ? burst_queue_status(a.index)
                                              : d_bq_staged[a.index][a.offset / 4];
         return status::okay;
+    case block::tx:
+        return read_tx(client, a, snap, value);
+    case block::tx_emulator:
+        value = d_tx_emu_words[a.index][a.offset / 4];
+        return status::okay;
     }
     return status::decerr;
 }
@@ -392,6 +420,10 @@ status register_file::write_one(const regs::decoded_address& a, uint32_t value)
         return write_scene(a.offset, value);
     case block::burst_queue:
         return write_burst_queue(a.index, a.offset, value);
+    case block::tx:
+        return write_tx(a.index, a.offset, value);
+    case block::tx_emulator:
+        return write_tx_emu(a.index, a.offset, value);
     default:
         return status::slverr;
     }

@@ -17,6 +17,7 @@
 #include "metadata_sender.h"
 #include "rf_channel.h"
 #include "rx_engine.h"
+#include "tx_engine.h"
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -83,11 +84,13 @@ class register_file : public axioe::register_target
 public:
     //! \p metadata (may be null): the metadata channel behind the metadata block;
     //! \p radio: the clock, RF channels and command queue (map 1.3).
+    //! \p tx: the TX engines (with cap::tx in the identity; docs/transmit.md).
     register_file(const device_identity& identity,
                   std::vector<link_info> links,
                   std::vector<rx_engine*> engines,
                   metadata_sender* metadata = nullptr,
-                  device_radio radio = {});
+                  device_radio radio = {},
+                  std::vector<tx_engine*> tx = {});
 
     axioe::status read(const socket_address& client,
                        uint32_t address,
@@ -104,6 +107,8 @@ public:
 
     //! The descriptor currently programmed for RX stream \p s (for tests and logs).
     rx_descriptor rx_descriptor_of(unsigned s) const;
+    //! The descriptor currently programmed for TX stream \p t.
+    tx_descriptor tx_descriptor_of(unsigned t) const;
 
     //! Who owns RX stream \p s, as of the last access or tick (for tests and logs).
     struct owner_info {
@@ -128,6 +133,9 @@ private:
         std::vector<rx_counters> counters;
         std::vector<uint32_t> status;
         std::vector<uint64_t> start_time_ns;
+        std::vector<emu::tx_counters> tx_stats;
+        std::vector<uint32_t> tx_status;
+        std::vector<uint64_t> tx_start_time_ns;
         std::vector<regs::link_values> links;
         metadata_registers metadata;
     };
@@ -154,6 +162,15 @@ private:
     axioe::status write_rx(unsigned s, uint32_t reg, uint32_t value);
     axioe::status start(unsigned s);
     axioe::status write_emu(unsigned s, uint32_t reg, uint32_t value);
+    // TX streams (docs/transmit.md; register_file_tx.cc).
+    axioe::status read_tx(const socket_address& client,
+                          const regs::decoded_address& a,
+                          const snapshot& snap,
+                          uint32_t& value) const;
+    axioe::status write_tx(unsigned t, uint32_t reg, uint32_t value);
+    axioe::status start_tx(unsigned t);
+    axioe::status write_tx_emu(unsigned t, uint32_t reg, uint32_t value);
+    void reset_tx_descriptor(unsigned t);
     // The radio (docs/radio.md).
     axioe::status read_clock(const regs::decoded_address& a,
                              const snapshot& snap,
@@ -191,6 +208,10 @@ private:
     axioe::status
     claim(unsigned s, const socket_address& client, uint64_t token, bool take_over);
     axioe::status release(unsigned s, const socket_address& client);
+    // Owner slots: RX stream s is slot s, TX stream t slot (RX streams) + t.
+    unsigned owner_slot(const regs::decoded_address& a) const;
+    bool slot_running(unsigned s) const;
+    std::string slot_name(unsigned s) const;
     void free_stream(unsigned s);
     void reset_descriptor(unsigned s); // descriptor and extension block: reset values
 
@@ -204,6 +225,7 @@ private:
     const regs::identity_values d_identity_values; // the identity block as read
     const std::vector<link_info> d_links;
     const std::vector<rx_engine*> d_engines;
+    const std::vector<tx_engine*> d_tx;
     metadata_sender* const d_metadata;
     const std::unique_ptr<device_clock> d_own_clock; // without a device clock given
     device_clock& d_clock;
@@ -218,7 +240,11 @@ private:
     std::vector<register_words> d_rx_words;  // the writable RX descriptor registers
     std::vector<register_words> d_emu_words; // the emulator extension registers
     std::vector<log_cursor> d_log_cursor;
-    std::vector<owner> d_owners;
+    std::vector<owner> d_owners; // RX streams, then TX streams
+    std::vector<register_words> d_tx_words;     // the writable TX descriptor registers
+    std::vector<register_words> d_tx_emu_words; // the emulator's TX extension
+    std::vector<bool> d_tx_run_started;
+    std::vector<uint32_t> d_tx_refusal;
     // RX_START_TIME reads the time of the last run's sample 0 until it is written again.
     std::vector<bool> d_run_started;
     // Why the register file itself refused the last START (its time had passed), or 0:

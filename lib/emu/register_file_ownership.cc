@@ -65,10 +65,10 @@ int64_t register_file::expire_leases(int64_t now_ns)
             next = std::min(next, lease_ns - silent_ns);
             continue;
         }
-        const bool running = d_engines[s]->status() & regs::status::running;
-        d_logger->warn("RX stream {}: owner {} silent for {} ms, beyond its lease of {} "
+        const bool running = slot_running(s);
+        d_logger->warn("{}: owner {} silent for {} ms, beyond its lease of {} "
                        "ms: stream {}freed",
-                       s,
+                       slot_name(s),
                        o.client.to_string(),
                        silent_ns / 1000000,
                        o.lease_ms,
@@ -102,8 +102,9 @@ bool register_file::refused(const socket_address& client,
     const regs::decoded_address a = decode(address);
     // A stream's RX and extension blocks: every write, and the reads the table marks
     // owner-only, are the owner's. So are the writes to its RF channel.
-    if (a.where == block::rx || a.where == block::emulator)
-        return owned_by_other(a.index, client) && (is_write || owner_only(a));
+    if (a.where == block::rx || a.where == block::emulator || a.where == block::tx ||
+        a.where == block::tx_emulator)
+        return owned_by_other(owner_slot(a), client) && (is_write || owner_only(a));
     if (a.where == block::rf || a.where == block::burst_queue)
         return is_write && owned_by_other(a.index, client);
     // What acts on every stream: the metadata destination, the device time and its
@@ -136,7 +137,9 @@ bool register_file::touches_owner_registers(uint32_t address,
     for (size_t i = 0; i < count; i++) {
         const regs::decoded_address a =
             decode(fixed ? address : address + 4 * static_cast<uint32_t>(i));
-        if (a.reg && a.where == block::rx && is_owner_register(a.offset))
+        // TX streams have the RX block's ownership registers, at the same offsets.
+        if (a.reg && (a.where == block::rx || a.where == block::tx) &&
+            is_owner_register(a.offset))
             return true;
     }
     return false;
@@ -151,8 +154,9 @@ status register_file::write_owner(const socket_address& client,
     // Three forms, nothing else (a burst may not mix them with other registers):
     // [token lo, token hi] claims, [token lo, token hi, TAKE_OVER] takes over, and
     // [RELEASE] at RX_OWNER releases. touches_owner_registers() found the stream.
-    const unsigned s = (address - regs::rx_base) / regs::rx_stride;
-    const uint32_t reg = (address - regs::rx_base) % regs::rx_stride;
+    const regs::decoded_address first = decode(address);
+    const unsigned s = owner_slot(first);
+    const uint32_t reg = first.offset;
     const bool incrementing = !fixed || count == 1;
     if (incrementing && reg == regs::rx::owner_token_lo && (count == 2 || count == 3)) {
         const uint64_t token = regs::join_words(words[0], words[1]);
@@ -178,19 +182,17 @@ status register_file::claim(unsigned s,
     if (!allowed && !take_over)
         return status::not_owner;
     if (!allowed) {
-        d_logger->warn("RX stream {}: {} takes it over from {}{}",
-                       s,
+        d_logger->warn("{}: {} takes it over from {}{}",
+                       slot_name(s),
                        client.to_string(),
                        o.client.to_string(),
-                       d_engines[s]->status() & regs::status::running
-                           ? ", whose run is stopped"
-                           : "");
+                       slot_running(s) ? ", whose run is stopped" : "");
         free_stream(s); // the previous owner's run writes into the previous owner's ring
     } else if (!o.owned) {
-        d_logger->debug("RX stream {}: claimed by {}", s, client.to_string());
+        d_logger->debug("{}: claimed by {}", slot_name(s), client.to_string());
     } else if (o.client != client) {
-        d_logger->info("RX stream {}: its owner's token moves it from {} to {}",
-                       s,
+        d_logger->info("{}: its owner's token moves it from {} to {}",
+                       slot_name(s),
                        o.client.to_string(),
                        client.to_string());
     }
@@ -208,13 +210,40 @@ status register_file::release(unsigned s, const socket_address& client)
         return status::okay; // nothing to give up; a stream nobody owns keeps running
     if (o.client != client)
         return status::not_owner;
-    d_logger->debug("RX stream {}: released by {}", s, client.to_string());
+    d_logger->debug("{}: released by {}", slot_name(s), client.to_string());
     free_stream(s);
     return status::okay;
 }
 
+unsigned register_file::owner_slot(const regs::decoded_address& a) const
+{
+    const bool tx = a.where == block::tx || a.where == block::tx_emulator;
+    return tx ? static_cast<unsigned>(d_engines.size()) + a.index : a.index;
+}
+
+bool register_file::slot_running(unsigned s) const
+{
+    const uint32_t st = s < d_engines.size() ? d_engines[s]->status()
+                                             : d_tx[s - d_engines.size()]->status();
+    return st & regs::status::running;
+}
+
+std::string register_file::slot_name(unsigned s) const
+{
+    return s < d_engines.size() ? "RX stream " + std::to_string(s)
+                                : "TX stream " + std::to_string(s - d_engines.size());
+}
+
 void register_file::free_stream(unsigned s)
 {
+    if (s >= d_engines.size()) {
+        const unsigned t = s - static_cast<unsigned>(d_engines.size());
+        if (d_tx[t]->status() & regs::status::running)
+            d_tx[t]->stop();
+        d_owners[s] = owner{};
+        reset_tx_descriptor(t);
+        return;
+    }
     if (d_engines[s]->status() & regs::status::running)
         d_engines[s]->stop();
     d_owners[s] = owner{}; // the lease too is back at its reset value

@@ -54,7 +54,8 @@ enum class wc_status { success, local_error, remote_error, flushed };
 const char* to_string(wc_status status);
 
 //! One work completion. The transport only posts receives that complete with
-//! immediate data (RDMA WRITE WITH IMMEDIATE), so that is all a completion carries.
+//! immediate data (RDMA WRITE WITH IMMEDIATE on RX, SEND WITH IMMEDIATE on TX), so that
+//! is all a completion carries.
 struct work_completion {
     uint64_t wr_id = 0;
     wc_status status = wc_status::success;
@@ -112,6 +113,13 @@ public:
     virtual void post_receives(uint64_t first_wr_id, int count) = 0;
     //! Receive work requests posted and not yet consumed.
     virtual int posted_receives() const = 0;
+    /*!
+     * RC: the RDMA READs this QP accepts in flight as a responder (verbs'
+     * max_dest_rd_atomic, set at INIT -> RTR). A peer that reads from us must keep at
+     * most this many outstanding: rxe does not enforce it, so the host tells the
+     * device (TX_MAX_RD_ATOMIC, docs/transmit.md). Meaningless for UC.
+     */
+    virtual unsigned max_dest_rd_atomic() const = 0;
 };
 
 class protection_domain

@@ -112,6 +112,10 @@ public:
         qp->post_receives(7, 2);
         qp->to_rtr(peer, 0x10, mtu);
         CPPUNIT_ASSERT(qp->state() == qp_state::rtr);
+        // What the host tells a device that READs from it (TX_MAX_RD_ATOMIC).
+        if (type == qp_type::rc)
+            CPPUNIT_ASSERT(qp->max_dest_rd_atomic() >= 1 &&
+                           qp->max_dest_rd_atomic() <= 16);
         CPPUNIT_ASSERT_THROW(qp->to_init(access_remote_write), std::logic_error);
         qp->to_rts(0x20);
         CPPUNIT_ASSERT(qp->state() == qp_state::rts);

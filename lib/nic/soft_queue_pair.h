@@ -153,7 +153,7 @@ public:
      * std::logic_error unless the QP is in RESET or INIT.
      */
     void set_max_dest_rd_atomic(unsigned n);
-    unsigned max_dest_rd_atomic() const;
+    unsigned max_dest_rd_atomic() const override;
 
 private:
     [[noreturn]] void bad_transition(const char* what, const char* needs) const;

@@ -228,7 +228,7 @@ rx_result soft_responder::deliver(const roce::packet& p,
     const roce::opcode_info info = roce::describe(b.opcode);
     // ACKs and READ responses are for a requester, and this NIC has none: they must
     // not disturb the responder's PSN.
-    if (!info.is_write && !info.is_read_request)
+    if (!info.is_write && !info.is_send && !info.is_read_request)
         return rx_result::drop_unsupported;
 
     out.from = to;
@@ -394,6 +394,8 @@ rx_result soft_responder::check_request(qp_context& qp,
                                         const roce::opcode_info& info,
                                         write_target& target)
 {
+    if (info.is_send)
+        return check_send(qp, p);
     // check_op_seq (rxe_resp.c:169-257).
     if (!info.starts_message && !qp.in_message)
         return rx_result::drop_missing_reth;
@@ -450,6 +452,22 @@ rx_result soft_responder::check_request(qp_context& qp,
     return rx_result::accepted;
 }
 
+rx_result soft_responder::check_send(qp_context& qp, const roce::packet& p)
+{
+    // A SEND ONLY (the device's fetch notification, docs/transmit.md): a message of its
+    // own (check_op_seq), no remote access right needed (check_op_valid asks none for
+    // SEND), one receive WR consumed (check_resource: RNR NAK without one). The soft
+    // NIC's receive WRs have no buffer: a SEND must carry no payload; one that does
+    // overflows the WR (rxe: RESPST_ERR_LENGTH, class C).
+    if (qp.in_message)
+        return rx_result::drop_opcode_sequence;
+    if (qp.receives.empty())
+        return rx_result::drop_no_receive_wr;
+    if (p.payload_len != 0 || p.base.pad_count != 0)
+        return rx_result::drop_bad_length;
+    return rx_result::accepted;
+}
+
 void soft_responder::execute(qp_context& qp,
                              const roce::packet& p,
                              const roce::opcode_info& info,
@@ -472,13 +490,13 @@ void soft_responder::execute(qp_context& qp,
 
     if (info.ends_message) {
         qp.msn = (qp.msn + 1) & psn_mask;
-        if (info.has_imm) {
+        if (info.has_imm || info.is_send) {
             // do_complete (952-1021): one receive WR, byte_len = the whole message.
             work_completion wc;
             qp.receives.take(wc.wr_id); // check_request made sure there is one
             wc.status = wc_status::success;
-            wc.byte_len = qp.length;
-            wc.imm_data = p.imm;
+            wc.byte_len = qp.length; // a SEND: 0
+            wc.imm_data = p.imm;     // a SEND without immediate: 0
             wc.qpn = qp.qpn;
             // The payload above was the message's last byte (notification latency).
             wc.written_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -525,7 +543,8 @@ rx_result soft_responder::reject(qp_context& qp,
               qp.msn);
     // A WITH_IMM request took its receive WR before the rkey check; that WR completes
     // in error (the rest are flushed).
-    if (info.has_imm && (access || reason == rx_result::drop_bad_length)) {
+    if ((info.has_imm || info.is_send) &&
+        (access || reason == rx_result::drop_bad_length)) {
         work_completion wc;
         if (qp.receives.take(wc.wr_id)) {
             wc.status = wc_status::remote_error;

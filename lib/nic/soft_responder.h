@@ -120,6 +120,7 @@ private:
                             const roce::packet& p,
                             const roce::opcode_info& info,
                             write_target& target);
+    rx_result check_send(qp_context& qp, const roce::packet& p);
     void execute(qp_context& qp,
                  const roce::packet& p,
                  const roce::opcode_info& info,

@@ -157,6 +157,11 @@ void verbs_queue_pair::to_rtr(const remote_peer& peer,
     d_state = qp_state::rtr;
 }
 
+unsigned verbs_queue_pair::max_dest_rd_atomic() const
+{
+    return d_type == qp_type::rc ? d_pd->ctx->max_dest_rd_atomic : 0;
+}
+
 void verbs_queue_pair::to_rts(uint32_t send_psn)
 {
     if (send_psn > mask24)

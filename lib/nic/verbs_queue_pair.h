@@ -56,6 +56,8 @@ public:
     void post_receives(uint64_t first_wr_id, int count) override;
     //! Posted and not yet seen as a completion by poll() on the QP's CQ.
     int posted_receives() const override { return d_posted->load(); }
+    //! What to_rtr() sets on an RC QP: the device's max_qp_rd_atom, at most 16.
+    unsigned max_dest_rd_atomic() const override;
 
     ibv_qp* native() const { return d_qp.get(); }
 

@@ -261,6 +261,8 @@ const std::vector<doc_section> map_sections = {
     { "RX stream", block::rx, 0, regs::cap::burst_queue },
     { "Metadata channel", block::metadata },
     { "Emulator extension", block::emulator },
+    { "TX stream", block::tx },
+    { "TX emulator extension", block::tx_emulator },
 };
 const std::vector<doc_section> metadata_sections = {
     { "Registers", block::metadata },

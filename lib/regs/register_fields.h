@@ -102,6 +102,58 @@ struct rx_counters {
     uint64_t messages_delayed = 0;
 };
 
+/*!
+ * A TX stream descriptor (TX_HOST_IPV4 .. TX_RUN, TX_MIN_LEAD_NS, TX_MAX_LEAD_NS): what
+ * the host programs before START and the device latches at START (docs/transmit.md).
+ * Defaults are the registers' reset values.
+ */
+struct tx_descriptor {
+    socket_address host; //!< TX_HOST_IPV4 and TX_HOST_UDP_PORT
+    uint32_t host_qpn = 0;
+    uint32_t start_psn = 0;
+    uint32_t rkey = 0;
+    uint64_t va = 0;
+    uint64_t ring_bytes = 0;
+    uint32_t payload_bytes = 1024; //!< bytes per READ: one message
+    uint32_t path_mtu = 1024;
+    uint32_t notify_interval = 16; //!< a SEND WITH IMMEDIATE every N messages
+    uint32_t rate_num = 0;
+    uint32_t rate_den = 1;
+    sample_format format = sample_format::sc16;
+    uint32_t link_mask = 1;
+    uint32_t ctrl_rkey = 0;
+    uint64_t start_time_ns = 0; //!< device time of sample 0; 0: START + lead
+    uint64_t num_samples = 0;   //!< 0: continuous
+    uint64_t ctrl_va = 0;
+    uint32_t max_rd_atomic = 1;
+    uint32_t run = 0;
+    uint32_t min_lead_ns = 200000;
+    uint32_t max_lead_ns = 50000000;
+};
+
+//! What a TX stream did in its current run (TX_SAMPLES_PLAYED .. TX_SAMPLES_NOT_PLAYED).
+struct tx_counters {
+    uint64_t samples_played = 0;
+    uint64_t underflow_samples = 0;
+    uint64_t late_zero_samples = 0;
+    uint64_t reads = 0;
+    uint64_t rereads = 0;
+    uint32_t lead_ns = 0;
+    uint32_t rtt_ns = 0;
+    uint64_t check_samples = 0;
+    uint64_t check_mismatches = 0;
+    uint64_t samples_fetched = 0;
+    uint64_t notifies_sent = 0;
+    uint64_t samples_not_played = 0;
+};
+
+//! The emulator's TX extension block (EMU_TX_CHECK .. EMU_TX_FAULT_SEED).
+struct tx_emulation {
+    uint32_t check = 0;
+    uint32_t loss_ppm = 0;
+    uint32_t fault_seed = 0;
+};
+
 //! The emulator's random impairments (EMU_FAULT_SEED .. EMU_DELAY_MESSAGES).
 struct impairment_values {
     uint32_t seed = 0; //!< EMU_FAULT_SEED
@@ -386,6 +438,60 @@ inline constexpr field<rx_counters> rx_counter_field_list[] = {
     detail::member<&rx_counters::packets_duplicated>("RX_PACKETS_DUPLICATED"),
     detail::member<&rx_counters::messages_delayed>("RX_MESSAGES_DELAYED"),
 };
+inline constexpr field<tx_descriptor> tx_descriptor_field_list[] = {
+    { &named("TX_HOST_IPV4"),
+      [](const tx_descriptor& d) -> uint64_t { return d.host.ip(); },
+      [](tx_descriptor& d, uint64_t v) {
+          d.host = detail::make_address(uint32_t(v), d.host.port());
+      } },
+    { &named("TX_HOST_UDP_PORT"),
+      [](const tx_descriptor& d) -> uint64_t { return d.host.port(); },
+      [](tx_descriptor& d, uint64_t v) {
+          d.host = detail::make_address(d.host.ip(), uint16_t(v));
+      } },
+    detail::member<&tx_descriptor::host_qpn>("TX_HOST_QPN"),
+    detail::member<&tx_descriptor::start_psn>("TX_START_PSN"),
+    detail::member<&tx_descriptor::rkey>("TX_RKEY"),
+    detail::member<&tx_descriptor::va>("TX_VA"),
+    detail::member<&tx_descriptor::ring_bytes>("TX_RING_BYTES"),
+    detail::member<&tx_descriptor::payload_bytes>("TX_PAYLOAD_BYTES"),
+    detail::member<&tx_descriptor::path_mtu>("TX_PATH_MTU"),
+    detail::member<&tx_descriptor::notify_interval>("TX_NOTIFY_INTERVAL"),
+    detail::member<&tx_descriptor::rate_num>("TX_RATE_NUM"),
+    detail::member<&tx_descriptor::rate_den>("TX_RATE_DEN"),
+    detail::member<&tx_descriptor::format>("TX_FORMAT"),
+    detail::member<&tx_descriptor::link_mask>("TX_LINK_MASK"),
+    detail::member<&tx_descriptor::ctrl_rkey>("TX_CTRL_RKEY"),
+    detail::member<&tx_descriptor::start_time_ns>("TX_START_TIME"),
+    detail::member<&tx_descriptor::num_samples>("TX_NUM_SAMPLES"),
+    detail::member<&tx_descriptor::ctrl_va>("TX_CTRL_VA"),
+    detail::member<&tx_descriptor::max_rd_atomic>("TX_MAX_RD_ATOMIC"),
+    detail::member<&tx_descriptor::run>("TX_RUN"),
+    detail::member<&tx_descriptor::min_lead_ns>("TX_MIN_LEAD_NS"),
+    detail::member<&tx_descriptor::max_lead_ns>("TX_MAX_LEAD_NS"),
+};
+
+inline constexpr field<tx_counters> tx_counter_field_list[] = {
+    detail::member<&tx_counters::samples_played>("TX_SAMPLES_PLAYED"),
+    detail::member<&tx_counters::underflow_samples>("TX_UNDERFLOW_SAMPLES"),
+    detail::member<&tx_counters::late_zero_samples>("TX_LATE_ZERO_SAMPLES"),
+    detail::member<&tx_counters::reads>("TX_READS"),
+    detail::member<&tx_counters::rereads>("TX_REREADS"),
+    detail::member<&tx_counters::lead_ns>("TX_LEAD_NS"),
+    detail::member<&tx_counters::rtt_ns>("TX_RTT_NS"),
+    detail::member<&tx_counters::check_samples>("TX_CHECK_SAMPLES"),
+    detail::member<&tx_counters::check_mismatches>("TX_CHECK_MISMATCHES"),
+    detail::member<&tx_counters::samples_fetched>("TX_SAMPLES_FETCHED"),
+    detail::member<&tx_counters::notifies_sent>("TX_NOTIFIES_SENT"),
+    detail::member<&tx_counters::samples_not_played>("TX_SAMPLES_NOT_PLAYED"),
+};
+
+inline constexpr field<tx_emulation> tx_emulation_field_list[] = {
+    detail::member<&tx_emulation::check>("EMU_TX_CHECK"),
+    detail::member<&tx_emulation::loss_ppm>("EMU_TX_LOSS_PPM"),
+    detail::member<&tx_emulation::fault_seed>("EMU_TX_FAULT_SEED"),
+};
+
 // The emulator's test signal: kind, tone frequency (whole Hz, int32), amplitude (float32
 // bits) and seed. Its format and rate are the RX block's.
 inline constexpr field<test_signal_config> signal_field_list[] = {
@@ -463,6 +569,11 @@ inline constexpr field_set<rx_descriptor> rx_descriptor_fields{
     rx_descriptor_field_list
 };
 inline constexpr field_set<rx_counters> rx_counter_fields{ rx_counter_field_list };
+inline constexpr field_set<tx_descriptor> tx_descriptor_fields{
+    tx_descriptor_field_list
+};
+inline constexpr field_set<tx_counters> tx_counter_fields{ tx_counter_field_list };
+inline constexpr field_set<tx_emulation> tx_emulation_fields{ tx_emulation_field_list };
 inline constexpr field_set<test_signal_config> signal_fields{ signal_field_list };
 inline constexpr field_set<impairment_values> impairment_fields{ impairment_field_list };
 inline constexpr field_set<rf_values> rf_fields{ rf_field_list };

@@ -39,6 +39,10 @@ const char* describe_error(uint32_t code)
     case error_code::start_time_passed:
         return "the start time had passed when START arrived: write a time further "
                "ahead (at least the control link's round trip), or 0 for now";
+    case error_code::bad_control_page:
+        return "TX control page address is zero or not 8-byte aligned";
+    case error_code::bad_read_depth:
+        return "TX_MAX_RD_ATOMIC is not 1..16";
     default:
         return "unknown error";
     }

@@ -219,11 +219,76 @@ constexpr uint32_t bad_link = 7;
 constexpr uint32_t bad_transport = 8;
 constexpr uint32_t busy = 9;               // START while running: STOP first
 constexpr uint32_t start_time_passed = 10; // RX_START_TIME is before the device time
+constexpr uint32_t bad_control_page = 11;  // TX: TX_CTRL_VA is 0 or not 8-byte aligned
+constexpr uint32_t bad_read_depth = 12;    // TX: TX_MAX_RD_ATOMIC is not 1..16
 } // namespace error_code
 const char* describe_error(uint32_t code);
 
+// ---- TX streams: block t at tx_base + t * tx_stride (cap::tx; docs/transmit.md) -------
+// The device fetches samples from the host's TX ring by RC RDMA READ and tells the host
+// what it fetched by SEND ONLY WITH IMMEDIATE. Offsets 0x70..0x7C (ownership) mean what
+// they mean in the RX block.
+constexpr uint32_t tx_base = 0x3000;
+constexpr uint32_t tx_stride = 0x100;
+namespace tx {
+constexpr uint32_t command = 0x00; // wo: command::start / command::stop
+constexpr uint32_t status = 0x04;  // ro: status bits, error code in bits 15..8
+constexpr uint32_t host_ipv4 = 0x08;
+constexpr uint32_t host_udp_port = 0x0C;
+constexpr uint32_t host_qpn = 0x10;  // the host RC QP: READ responder, SEND receiver
+constexpr uint32_t start_psn = 0x14; // PSN of the device's first request
+constexpr uint32_t rkey = 0x18;      // of the TX ring (remote READ)
+constexpr uint32_t va_lo = 0x1C;
+constexpr uint32_t va_hi = 0x20;
+constexpr uint32_t ring_bytes_lo = 0x24;
+constexpr uint32_t ring_bytes_hi = 0x28;
+constexpr uint32_t payload_bytes = 0x2C;   // bytes per READ (one message)
+constexpr uint32_t path_mtu = 0x30;        // READ RESPONSE packet size
+constexpr uint32_t notify_interval = 0x34; // a SEND WITH IMMEDIATE every N messages
+constexpr uint32_t rate_num = 0x38;
+constexpr uint32_t rate_den = 0x3C;
+constexpr uint32_t format = 0x40;
+constexpr uint32_t link_mask = 0x44;
+constexpr uint32_t ctrl_rkey = 0x48;  // of the control page (remote READ)
+constexpr uint32_t source_qpn = 0x4C; // ro: the device's QPN for this stream
+constexpr uint32_t start_time_lo = 0x50;
+constexpr uint32_t start_time_hi = 0x54;
+constexpr uint32_t num_samples_lo = 0x58;
+constexpr uint32_t num_samples_hi = 0x5C;
+constexpr uint32_t ctrl_va_lo = 0x60;
+constexpr uint32_t ctrl_va_hi = 0x64;
+constexpr uint32_t max_rd_atomic = 0x68;  // READs outstanding at most, 1..16
+constexpr uint32_t run = 0x6C;            // the run number of the control page
+constexpr uint32_t owner_token_lo = 0x70; // as rx::owner_token_lo
+constexpr uint32_t owner_token_hi = 0x74;
+constexpr uint32_t owner = 0x78;
+constexpr uint32_t lease_ms = 0x7C;
+// Counters (ro, reset by START)
+constexpr uint32_t samples_played_lo = 0x80;
+constexpr uint32_t underflow_samples_lo = 0x88;
+constexpr uint32_t late_zero_samples_lo = 0x90;
+constexpr uint32_t reads_lo = 0x98;
+constexpr uint32_t rereads_lo = 0xA0;
+constexpr uint32_t lead_ns = 0xA8;
+constexpr uint32_t rtt_ns = 0xAC;
+constexpr uint32_t check_samples_lo = 0xB0;
+constexpr uint32_t check_mismatches_lo = 0xB8;
+constexpr uint32_t samples_fetched_lo = 0xC0;
+constexpr uint32_t notifies_sent_lo = 0xC8;
+constexpr uint32_t samples_not_played_lo = 0xD0;
+constexpr uint32_t min_lead_ns = 0xD8; // rw: bounds of the adapted lead
+constexpr uint32_t max_lead_ns = 0xDC;
+//! TX_MAX_RD_ATOMIC's range.
+constexpr uint32_t max_read_depth = 16;
+//! Bytes of the control page the device reads: committed, run number.
+constexpr uint32_t control_bytes = 16;
+} // namespace tx
+constexpr uint32_t tx_reg(unsigned t, uint32_t reg)
+{
+    return tx_base + t * tx_stride + reg;
+}
+
 // ---- Reserved blocks (documented in docs/register-map.md) -----------------------------
-constexpr uint32_t tx_base = 0x3000;       // TX streams, 0x100 each
 constexpr uint32_t cmdq_base = 0x4000;     // timed command queue
 constexpr uint32_t metadata_base = 0x5000; // metadata channel (below)
 
@@ -292,6 +357,21 @@ constexpr uint32_t overflow =
 constexpr uint32_t emu_reg(unsigned s, uint32_t reg)
 {
     return emu_base + s * emu_stride + reg;
+}
+
+// ---- Emulator TX extension (cap::emulator with cap::tx): block t per TX stream -------
+// Where RX stream 8's extension block would be: a device with TX has at most 8 RX
+// streams.
+constexpr uint32_t emu_tx_base = 0xF800;
+constexpr uint32_t emu_tx_stride = 0x100;
+namespace emu_tx {
+constexpr uint32_t check = 0x00;      // 1: compare every played sample with the ramp
+constexpr uint32_t loss_ppm = 0x04;   // READ RESPONSE packets dropped on arrival, ppm
+constexpr uint32_t fault_seed = 0x08; // seed of that generator
+} // namespace emu_tx
+constexpr uint32_t emu_tx_reg(unsigned t, uint32_t reg)
+{
+    return emu_tx_base + t * emu_tx_stride + reg;
 }
 
 //! EMU_SIGNAL values: gnuradio/rdma/test_signal.h (test_signal_kind) defines each.

@@ -118,6 +118,60 @@ static_assert(at("EMU_FAULT_LOG", emu::fault_log) &&
               at("EMU_FAULT_LOG_LEVEL", emu::fault_log_level));
 
 static_assert(at("ID_NUM_RF_CHANNELS", id_num_rf_channels));
+
+constexpr bool tx_at(const char* name, uint32_t offset, unsigned bits)
+{
+    return named(name).where == block::tx && named(name).offset == offset &&
+           named(name).bits == bits;
+}
+static_assert(layout_of(block::tx).base == tx_base);
+static_assert(tx_at("TX_COMMAND", tx::command, 32) && tx_at("TX_STATUS", tx::status, 32));
+static_assert(tx_at("TX_HOST_IPV4", tx::host_ipv4, 32) &&
+              tx_at("TX_HOST_UDP_PORT", tx::host_udp_port, 32) &&
+              tx_at("TX_HOST_QPN", tx::host_qpn, 32) &&
+              tx_at("TX_START_PSN", tx::start_psn, 32) && tx_at("TX_RKEY", tx::rkey, 32));
+static_assert(tx_at("TX_VA", tx::va_lo, 64) && tx::va_hi == tx::va_lo + 4 &&
+              tx_at("TX_RING_BYTES", tx::ring_bytes_lo, 64) &&
+              tx::ring_bytes_hi == tx::ring_bytes_lo + 4);
+static_assert(tx_at("TX_PAYLOAD_BYTES", tx::payload_bytes, 32) &&
+              tx_at("TX_PATH_MTU", tx::path_mtu, 32) &&
+              tx_at("TX_NOTIFY_INTERVAL", tx::notify_interval, 32) &&
+              tx_at("TX_RATE_NUM", tx::rate_num, 32) &&
+              tx_at("TX_RATE_DEN", tx::rate_den, 32) &&
+              tx_at("TX_FORMAT", tx::format, 32) &&
+              tx_at("TX_LINK_MASK", tx::link_mask, 32) &&
+              tx_at("TX_CTRL_RKEY", tx::ctrl_rkey, 32) &&
+              tx_at("TX_SOURCE_QPN", tx::source_qpn, 32));
+static_assert(tx_at("TX_START_TIME", tx::start_time_lo, 64) &&
+              tx_at("TX_NUM_SAMPLES", tx::num_samples_lo, 64) &&
+              tx_at("TX_CTRL_VA", tx::ctrl_va_lo, 64) &&
+              tx_at("TX_MAX_RD_ATOMIC", tx::max_rd_atomic, 32) &&
+              tx_at("TX_RUN", tx::run, 32));
+// Ownership: the RX block's offsets, so that one piece of code serves both.
+static_assert(tx_at("TX_OWNER_TOKEN", tx::owner_token_lo, 64) &&
+              tx::owner_token_lo == rx::owner_token_lo &&
+              tx_at("TX_OWNER", tx::owner, 32) && tx::owner == rx::owner &&
+              tx_at("TX_LEASE_MS", tx::lease_ms, 32) && tx::lease_ms == rx::lease_ms);
+static_assert(tx_at("TX_SAMPLES_PLAYED", tx::samples_played_lo, 64) &&
+              tx_at("TX_UNDERFLOW_SAMPLES", tx::underflow_samples_lo, 64) &&
+              tx_at("TX_LATE_ZERO_SAMPLES", tx::late_zero_samples_lo, 64) &&
+              tx_at("TX_READS", tx::reads_lo, 64) &&
+              tx_at("TX_REREADS", tx::rereads_lo, 64) &&
+              tx_at("TX_LEAD_NS", tx::lead_ns, 32) && tx_at("TX_RTT_NS", tx::rtt_ns, 32));
+static_assert(tx_at("TX_CHECK_SAMPLES", tx::check_samples_lo, 64) &&
+              tx_at("TX_CHECK_MISMATCHES", tx::check_mismatches_lo, 64) &&
+              tx_at("TX_SAMPLES_FETCHED", tx::samples_fetched_lo, 64) &&
+              tx_at("TX_NOTIFIES_SENT", tx::notifies_sent_lo, 64) &&
+              tx_at("TX_SAMPLES_NOT_PLAYED", tx::samples_not_played_lo, 64) &&
+              tx_at("TX_MIN_LEAD_NS", tx::min_lead_ns, 32) &&
+              tx_at("TX_MAX_LEAD_NS", tx::max_lead_ns, 32));
+static_assert(layout_of(block::tx_emulator).base == emu_tx_base);
+static_assert(named("EMU_TX_CHECK").where == block::tx_emulator &&
+              named("EMU_TX_CHECK").offset == emu_tx::check &&
+              named("EMU_TX_LOSS_PPM").offset == emu_tx::loss_ppm &&
+              named("EMU_TX_FAULT_SEED").offset == emu_tx::fault_seed);
+// The RX extension blocks of 8 streams end where the TX ones begin.
+static_assert(emu_base + 8 * emu_stride == emu_tx_base);
 constexpr bool clock_at(const char* name, uint32_t address, unsigned bits)
 {
     return named(name).bits == bits &&
@@ -221,13 +275,16 @@ decoded_address decode(uint32_t address,
                        uint32_t capabilities,
                        unsigned links,
                        unsigned rx_streams,
-                       unsigned rf_channels)
+                       unsigned rf_channels,
+                       unsigned tx_streams)
 {
     decoded_address d;
     for (block b : { block::identity,
                      block::clock,
                      block::link,
                      block::rx,
+                     block::tx,
+                     block::tx_emulator,
                      block::command_queue,
                      block::burst_queue,
                      block::metadata,
@@ -237,8 +294,10 @@ decoded_address decode(uint32_t address,
         const block_layout l = layout_of(b);
         const bool per_stream =
             b == block::rx || b == block::emulator || b == block::burst_queue;
+        const bool per_tx_stream = b == block::tx || b == block::tx_emulator;
         const unsigned instances = b == block::link ? links
                                    : per_stream     ? rx_streams
+                                   : per_tx_stream  ? tx_streams
                                    : b == block::rf ? rf_channels
                                                     : 1;
         const uint64_t span = l.stride ? uint64_t(l.stride) * instances : l.bytes;

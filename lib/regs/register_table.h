@@ -38,6 +38,8 @@ enum class block : uint8_t {
     command_queue, //!< timed commands (map 1.3)
     scene,         //!< the emulator's RF scene (map 1.3)
     burst_queue,   //!< queued bursts of RX stream s (map 1.3)
+    tx,            //!< TX stream t (cap::tx, docs/transmit.md)
+    tx_emulator,   //!< the emulator's extension of TX stream t
 };
 
 //! Where a block lies: instance i at base + i * stride, each block_bytes long.
@@ -70,6 +72,10 @@ constexpr block_layout layout_of(block b)
         return { scene_base, 0, scene_block_bytes };
     case block::burst_queue:
         return { bq_base, bq_stride, bq_stride };
+    case block::tx:
+        return { tx_base, tx_stride, tx_stride };
+    case block::tx_emulator:
+        return { emu_tx_base, emu_tx_stride, emu_tx_stride };
     }
     return { 0, 0, 0 };
 }
@@ -128,6 +134,7 @@ constexpr uint64_t mib = 1u << 20;
 constexpr uint64_t float_half = 0x3F000000;    // 0.5f
 constexpr uint64_t float_quarter = 0x3E800000; // 0.25f
 constexpr uint32_t scene_caps = cap::emulator | cap::rf;
+constexpr uint32_t emu_tx_caps = cap::emulator | cap::tx;
 constexpr auto V = reset_kind::value;
 constexpr auto D = reset_kind::device;
 constexpr auto L = reset_kind::live;
@@ -146,7 +153,7 @@ inline constexpr register_info register_table[] = {
     ROW(identity, 0x08, "ID_CAPABILITIES",     32, RO, 0, 0, D, 0, "cap::* bits"),
     ROW(identity, 0x0C, "ID_NUM_LINKS",        32, RO, 0, 0, D, 0, "Ethernet links with RoCEv2"),
     ROW(identity, 0x10, "ID_NUM_RX_STREAMS",   32, RO, 0, 0, D, 0, "RX streams"),
-    ROW(identity, 0x14, "ID_NUM_TX_STREAMS",   32, RO, 0, 0, V, 0, "TX streams: none in this version"),
+    ROW(identity, 0x14, "ID_NUM_TX_STREAMS",   32, RO, 0, 0, D, 0, "TX streams (0 without CAP_TX)"),
     ROW(identity, 0x18, "ID_MAX_PAYLOAD",      32, RO, 0, 0, D, 0, "largest bytes per RoCEv2 packet"),
     ROW(identity, 0x1C, "ID_FORMATS",          32, RO, 0, 0, D, 0, "bit n: format n streams"),
     ROW(identity, 0x20, "ID_SERIAL",           64, RO, 0, 0, D, 0, "serial number"),
@@ -281,6 +288,51 @@ inline constexpr register_info register_table[] = {
     ROW(burst_queue, 0x10, "BQ_FIRST_MESSAGE", 64, RW, 0, cap::burst_queue, V, bq::next_message, "message index of its first message; all ones: the next"),
     ROW(burst_queue, 0x18, "BQ_PUSH",          32, WO, 0, cap::burst_queue, V, 0, "1 PUSH, 2 CLEAR"),
     ROW(burst_queue, 0x1C, "BQ_STATUS",        32, RO, 0, cap::burst_queue, D, 0, "queued 7..0, CAPACITY 15..8, ERROR 23..16"),
+
+    ROW(tx,       0x00, "TX_COMMAND",          32, WO, 0, cap::tx, V, 0, "1 START, 2 STOP"),
+    ROW(tx,       0x04, "TX_STATUS",           32, RO, 0, cap::tx, V, 0, "RUNNING, DONE, ERROR, error code 15..8"),
+    ROW(tx,       0x08, "TX_HOST_IPV4",        32, RW, detail::desc, cap::tx, V, 0, "host NIC IPv4 address"),
+    ROW(tx,       0x0C, "TX_HOST_UDP_PORT",    32, RW, detail::desc, cap::tx, V, 0, "host NIC UDP port"),
+    ROW(tx,       0x10, "TX_HOST_QPN",         32, RW, detail::desc, cap::tx, V, 0, "host RC QP: READ responder, SEND receiver"),
+    ROW(tx,       0x14, "TX_START_PSN",        32, RW, detail::desc, cap::tx, V, 0, "PSN of the device's first request"),
+    ROW(tx,       0x18, "TX_RKEY",             32, RW, detail::desc, cap::tx, V, 0, "rkey of the TX ring"),
+    ROW(tx,       0x1C, "TX_VA",               64, RW, detail::desc, cap::tx, V, 0, "VA of ring slot 0"),
+    ROW(tx,       0x24, "TX_RING_BYTES",       64, RW, detail::desc, cap::tx, V, 0, "ring size in bytes"),
+    ROW(tx,       0x2C, "TX_PAYLOAD_BYTES",    32, RW, detail::desc, cap::tx, V, 1024, "bytes per READ (one message)"),
+    ROW(tx,       0x30, "TX_PATH_MTU",         32, RW, detail::desc, cap::tx, V, 1024, "READ RESPONSE packet size"),
+    ROW(tx,       0x34, "TX_NOTIFY_INTERVAL",  32, RW, detail::desc, cap::tx, V, 16, "a SEND WITH IMMEDIATE every N messages"),
+    ROW(tx,       0x38, "TX_RATE_NUM",         32, RW, detail::desc, cap::tx, V, 0, "sample rate numerator"),
+    ROW(tx,       0x3C, "TX_RATE_DEN",         32, RW, detail::desc, cap::tx, V, 1, "sample rate denominator"),
+    ROW(tx,       0x40, "TX_FORMAT",           32, RW, detail::desc, cap::tx, V, 0, "0 sc16, 1 fc32"),
+    ROW(tx,       0x44, "TX_LINK_MASK",        32, RW, detail::desc, cap::tx, V, 1, "link the requests leave on"),
+    ROW(tx,       0x48, "TX_CTRL_RKEY",        32, RW, detail::desc, cap::tx, V, 0, "rkey of the control page"),
+    ROW(tx,       0x4C, "TX_SOURCE_QPN",       32, RO, 0, cap::tx, D, 0, "the device's QPN for this stream"),
+    ROW(tx,       0x50, "TX_START_TIME",       64, RW, detail::desc, cap::tx, V, 0, "device time of sample 0; 0: START + lead"),
+    ROW(tx,       0x58, "TX_NUM_SAMPLES",      64, RW, detail::desc, cap::tx, V, 0, "0: until STOP; else a burst"),
+    ROW(tx,       0x60, "TX_CTRL_VA",          64, RW, detail::desc, cap::tx, V, 0, "VA of the control page"),
+    ROW(tx,       0x68, "TX_MAX_RD_ATOMIC",    32, RW, detail::desc, cap::tx, V, 1, "READs outstanding at most, 1..16"),
+    ROW(tx,       0x6C, "TX_RUN",              32, RW, detail::desc, cap::tx, V, 0, "run number of the control page"),
+    ROW(tx,       0x70, "TX_OWNER_TOKEN",      64, WO, 0, cap::tx | cap::ownership, V, 0, "the token of a claim"),
+    ROW(tx,       0x78, "TX_OWNER",            32, RW, 0, cap::tx | cap::ownership, V, 0, "read: owner_state; write: RELEASE"),
+    ROW(tx,       0x7C, "TX_LEASE_MS",         32, RW, 0, cap::tx | cap::ownership, V, lease::default_ms, "owner's lease"),
+    ROW(tx,       0x80, "TX_SAMPLES_PLAYED",   64, RO, 0, cap::tx, V, 0, "samples played intact"),
+    ROW(tx,       0x88, "TX_UNDERFLOW_SAMPLES",64, RO, 0, cap::tx, V, 0, "zeros played: not committed in time"),
+    ROW(tx,       0x90, "TX_LATE_ZERO_SAMPLES",64, RO, 0, cap::tx, V, 0, "zeros played: committed, not fetched in time"),
+    ROW(tx,       0x98, "TX_READS",            64, RO, 0, cap::tx, V, 0, "sample READs sent, re-reads included"),
+    ROW(tx,       0xA0, "TX_REREADS",          64, RO, 0, cap::tx, V, 0, "READs sent again"),
+    ROW(tx,       0xA8, "TX_LEAD_NS",          32, RO, 0, cap::tx, V, 0, "current lead time"),
+    ROW(tx,       0xAC, "TX_RTT_NS",           32, RO, 0, cap::tx, V, 0, "READ round trip, p99 estimate"),
+    ROW(tx,       0xB0, "TX_CHECK_SAMPLES",    64, RO, 0, cap::tx, V, 0, "emulator: samples compared with the ramp"),
+    ROW(tx,       0xB8, "TX_CHECK_MISMATCHES", 64, RO, 0, cap::tx, V, 0, "emulator: of those, wrong"),
+    ROW(tx,       0xC0, "TX_SAMPLES_FETCHED",  64, RO, 0, cap::tx, V, 0, "samples whose READ completed"),
+    ROW(tx,       0xC8, "TX_NOTIFIES_SENT",    64, RO, 0, cap::tx, V, 0, "SENDs with immediate sent"),
+    ROW(tx,       0xD0, "TX_SAMPLES_NOT_PLAYED", 64, RO, 0, cap::tx, V, 0, "committed, not played because of STOP"),
+    ROW(tx,       0xD8, "TX_MIN_LEAD_NS",      32, RW, detail::desc, cap::tx, V, 200000, "lower bound of the lead"),
+    ROW(tx,       0xDC, "TX_MAX_LEAD_NS",      32, RW, detail::desc, cap::tx, V, 50000000, "upper bound of the lead"),
+
+    ROW(tx_emulator, 0x00, "EMU_TX_CHECK",     32, RW, detail::desc, detail::emu_tx_caps, V, 0, "1: check played samples against the ramp"),
+    ROW(tx_emulator, 0x04, "EMU_TX_LOSS_PPM",  32, RW, detail::desc, detail::emu_tx_caps, V, 0, "READ RESPONSE packets dropped, ppm"),
+    ROW(tx_emulator, 0x08, "EMU_TX_FAULT_SEED",32, RW, detail::desc, detail::emu_tx_caps, V, 0, "seed of those drops"),
 #undef ROW
 };
 // clang-format on
@@ -324,13 +376,15 @@ struct decoded_address {
     const register_info* reg = 0; //!< null: no register there (DECERR)
 };
 
-//! What a device with \p capabilities, \p links links, \p rx_streams RX streams and
-//! \p rf_channels RF channels has at \p address (reg null: nothing, DECERR).
+//! What a device with \p capabilities, \p links links, \p rx_streams RX streams,
+//! \p rf_channels RF channels and \p tx_streams TX streams has at \p address (reg
+//! null: nothing, DECERR).
 decoded_address decode(uint32_t address,
                        uint32_t capabilities,
                        unsigned links,
                        unsigned rx_streams,
-                       unsigned rf_channels = 0);
+                       unsigned rf_channels = 0,
+                       unsigned tx_streams = 0);
 
 //! One AXIoE burst of a larger access: \p words words from block offset \p offset.
 struct burst {

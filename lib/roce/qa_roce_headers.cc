@@ -182,8 +182,8 @@ public:
 
     void test_unknown_opcodes()
     {
-        const uint8_t unknown[] = { 0x40, 0x64, 0x81, 0x2C, 0x13,     0x00,
-                                    0x04, 0x12, 0x31, 0x2D, 0x26 - 1, 0xFF };
+        const uint8_t unknown[] = { 0x40, 0x64, 0x81, 0x2C, 0x13, 0x00, 0x24,
+                                    0x25, 0x12, 0x31, 0x2D, 0x25, 0xFF, 0x03 };
         uint8_t buf[64] = {};
         packet p;
         for (uint8_t op : unknown) {
@@ -202,7 +202,7 @@ public:
                                  s);
             accepted += s == parse_status::ok;
         }
-        CPPUNIT_ASSERT_EQUAL(18, accepted);
+        CPPUNIT_ASSERT_EQUAL(20, accepted); // 18 and RC SEND ONLY (with immediate)
     }
 
     void test_describe_table()
@@ -242,6 +242,16 @@ public:
                 CPPUNIT_ASSERT_EQUAL_MESSAGE(m, r.ack, i.is_ack);
             }
         }
+        // SEND ONLY, with and without immediate: RC only, one packet, no RETH.
+        const opcode_info send = describe(opcode::rc | opcode::send_only);
+        CPPUNIT_ASSERT(send.known && send.is_send && !send.has_imm && !send.has_reth);
+        CPPUNIT_ASSERT(send.starts_message && send.ends_message && !send.is_write);
+        const opcode_info send_imm = describe(opcode::rc | opcode::send_only_imm);
+        CPPUNIT_ASSERT(send_imm.known && send_imm.is_send && send_imm.has_imm);
+        CPPUNIT_ASSERT(!send_imm.has_reth && !send_imm.has_aeth);
+        CPPUNIT_ASSERT_EQUAL(size_t(16),
+                             headers_size(opcode::rc | opcode::send_only_imm));
+        CPPUNIT_ASSERT(!describe(opcode::uc | opcode::send_only_imm).known);
         const opcode_info none = describe(0x40 | opcode::write_only);
         CPPUNIT_ASSERT(!none.known);
         CPPUNIT_ASSERT(!none.has_reth && !none.is_write);

@@ -169,7 +169,16 @@ opcode_info describe(uint8_t op)
 
     // Flags after rxe_opcode.c: single-packet messages (READ REQUEST, ACK) are both
     // START and END there, so they are here.
+    if (transport == opcode::uc &&
+        (operation == opcode::send_only || operation == opcode::send_only_imm))
+        return info;
     switch (operation) {
+    case opcode::send_only:
+        info.starts_message = info.ends_message = info.is_send = true;
+        break;
+    case opcode::send_only_imm:
+        info.has_imm = info.starts_message = info.ends_message = info.is_send = true;
+        break;
     case opcode::write_first:
         info.has_reth = info.starts_message = info.is_write = true;
         break;

@@ -37,6 +37,10 @@ constexpr uint16_t default_pkey = 0xFFFF;
 namespace opcode {
 constexpr uint8_t rc = 0x00;
 constexpr uint8_t uc = 0x20;
+// SEND ONLY (with immediate): RC only here, the device's fetch notification
+// (docs/transmit.md). Multi-packet SENDs are not used and stay unknown.
+constexpr uint8_t send_only = 0x04;
+constexpr uint8_t send_only_imm = 0x05;
 constexpr uint8_t write_first = 0x06;
 constexpr uint8_t write_middle = 0x07;
 constexpr uint8_t write_last = 0x08;
@@ -62,7 +66,8 @@ constexpr bool valid_path_mtu(unsigned bytes)
 constexpr uint8_t operation_of(uint8_t op) { return op & 0x1F; }
 
 //! What an opcode implies, after rxe's opcode table. Only RC and UC opcodes of the
-//! operations above are known; everything else is reported as unknown.
+//! operations above are known (SEND ONLY on RC only); everything else is reported as
+//! unknown.
 struct opcode_info {
     bool known = false;
     bool has_reth = false;
@@ -71,6 +76,7 @@ struct opcode_info {
     bool starts_message = false; //!< FIRST or ONLY
     bool ends_message = false;   //!< LAST or ONLY
     bool is_write = false;
+    bool is_send = false;
     bool is_read_request = false;
     bool is_read_response = false;
     bool is_ack = false;

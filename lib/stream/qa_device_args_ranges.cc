@@ -11,6 +11,7 @@
 // cannot be left out of it.
 
 #include <gnuradio/rdma/rx_stream.h>
+#include <gnuradio/rdma/tx_stream.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
@@ -34,6 +35,7 @@ struct numeric_key {
     std::string context;            //!< other args the key needs to be read at all
     std::vector<std::string> extra; //!< bad values particular to this key
     std::set<std::string> valid;    //!< values of the common list that are fine here
+    bool tx = false;                //!< a tx_stream key (docs/device-args.md, "Transmit")
 };
 
 // Overflow (of 32 and 64 bits and of a double), negative, NaN, infinity, text, empty.
@@ -96,6 +98,10 @@ const std::vector<numeric_key> table = {
     { "corrupt_payload", "", list_bad, list_valid },
     { "bad_rkey", "", list_bad, list_valid },
     { "bad_va", "", list_bad, list_valid },
+    { "min_lead", "", { "0", "0.06" }, {}, true },
+    { "max_lead", "", { "0", "0.06" }, {}, true },
+    { "tx_loss_ppm", "", { "1000001" }, {}, true },
+    { "tx_fault_seed", "", {}, {}, true },
 };
 
 std::string trim(const std::string& s)
@@ -187,7 +193,10 @@ public:
                     "type=emu,hugepages=off," + row.context + row.key + "=" + value;
                 std::string message;
                 try {
-                    rx_stream s(args, "sc16", 1e6, 0);
+                    if (row.tx)
+                        tx_stream s(args, "sc16", 1e6, 0);
+                    else
+                        rx_stream s(args, "sc16", 1e6, 0);
                 } catch (const std::invalid_argument& e) {
                     message = e.what();
                 }

@@ -10,7 +10,8 @@ that is the GNU Radio buffer; the host never touches a packet.
 
 Blocks: rx_source (zero-copy RDMA source), ramp_check (link test sink), sigmf_sink
 (a SigMF recording with the losses annotated; sigmf_check validates one).
-Without GNU Radio: rx_stream (numpy views of the ring), process_cpu_by_role().
+Without GNU Radio: rx_stream (numpy views of the ring), tx_stream (numpy views of
+its free ring space, filled in place), process_cpu_by_role().
 '''
 
 # The pybind11 module is the package's substance; a failure to import it must be loud.

@@ -1,0 +1,373 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The running tx_stream: the device armed, the producer's space and commits, the fetch
+// notifications and the run's accounting. Construction is in tx_stream_setup.cc.
+
+#include "../util/host_time.h"
+#include "tx_stream_impl.h"
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+
+uint32_t random_psn()
+{
+    std::random_device rd;
+    return rd() & 0xFFFFFF;
+}
+
+// What a fetch claim may exceed the clock's bound by: the READs in flight and one
+// notification interval (messages), and this much time (scheduling, the clock's error).
+constexpr int64_t fetch_slack_ns = 20000000;
+
+} // namespace
+
+void tx_stream::impl::start(uint64_t start_time_ns)
+{
+    if (d_running)
+        return;
+    d_claim = shared_device::claim_tx(d_dev, d_plan.stream_index);
+    try {
+        if (!d_fresh)
+            begin_fresh();
+        d_fresh = false;
+        d_run++;
+        d_page.begin_run(d_run);
+        // What was committed before START (a primed ring) is there from the start.
+        d_page.publish(d_committed);
+        d_watch->start(d_device->estimate_clock());
+        d_start_time_ns = program_device(start_time_ns);
+        d_running = true;
+    } catch (...) {
+        d_watch->stop();
+        if (d_qp) {
+            d_qp->to_reset();
+            d_qp.reset();
+        }
+        d_claim.reset();
+        throw;
+    }
+}
+
+void tx_stream::impl::begin_fresh()
+{
+    d_fetch.reset(d_plan.message_items);
+    d_committed = 0;
+    d_error.clear();
+    d_final_known = false;
+    d_final = tx_device_counters{};
+    d_notifications = 0;
+    d_fresh = true;
+}
+
+uint64_t tx_stream::impl::program_device(uint64_t start_time_ns)
+{
+    d_qp = d_pd->create_qp(nic::qp_type::rc, *d_cq, max_receives);
+    // The device READs the ring and the page; it SENDs notifications, which need a
+    // posted receive and no access right.
+    d_qp->to_init(nic::access_remote_read);
+    d_qp->post_receives(d_next_wr_id, max_receives);
+    d_next_wr_id += max_receives;
+    d_receives_posted = max_receives;
+    const uint32_t psn = random_psn();
+    const uint32_t device_qpn = d_device->client().read32(
+        regs::tx_reg(d_plan.stream_index, regs::tx::source_qpn));
+    d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
+    d_qp->to_rts(random_psn());
+    d_max_reads =
+        std::clamp<unsigned>(d_qp->max_dest_rd_atomic(), 1, regs::tx::max_read_depth);
+
+    tx_setup setup;
+    setup.host = d_nic->roce_address();
+    setup.host_qpn = d_qp->qpn();
+    setup.start_psn = psn;
+    setup.rkey = d_ring_mr->rkey();
+    setup.va = reinterpret_cast<uintptr_t>(d_ring->base());
+    setup.ring_bytes = d_ring->bytes();
+    setup.payload_bytes = d_plan.payload_bytes;
+    setup.path_mtu = d_plan.path_mtu;
+    setup.notify_interval = d_plan.notify_interval;
+    setup.rate_num = d_rate.num;
+    setup.rate_den = d_rate.den;
+    setup.format = d_plan.format;
+    setup.ctrl_rkey = d_page_mr->rkey();
+    setup.start_time_ns = start_time_ns;
+    setup.num_samples = d_plan.num_samples;
+    setup.ctrl_va = reinterpret_cast<uintptr_t>(d_page.base());
+    setup.max_rd_atomic = d_max_reads;
+    setup.run = d_run;
+    setup.min_lead_ns = d_plan.min_lead_ns;
+    setup.max_lead_ns = d_plan.max_lead_ns;
+    d_device->configure_tx(d_plan.stream_index, setup);
+    if (d_info.has(regs::cap::emulator))
+        d_device->configure_tx_emulation(d_plan.stream_index, d_plan.emulation);
+    d_start_host_ns = host_time_ns();
+    try {
+        return d_device->start_tx(d_plan.stream_index);
+    } catch (const std::runtime_error&) {
+        // A start time already past is the sink's time_error (as gr-uhd's late command).
+        const uint32_t status = d_device->client().read32(
+            regs::tx_reg(d_plan.stream_index, regs::tx::status));
+        const uint32_t code =
+            (status & regs::status::error_mask) >> regs::status::error_shift;
+        if (code == regs::error_code::start_time_passed) {
+            tx_event e;
+            e.type = tx_event::kind::time_error;
+            e.value = code;
+            e.time_ns = start_time_ns;
+            d_watch->push(e);
+        }
+        throw;
+    }
+}
+
+void tx_stream::impl::stop()
+{
+    if (!d_running.exchange(false))
+        return;
+    d_cq->interrupt();
+    d_watch->stop();
+    settle_stop();
+    d_qp->to_reset();
+    nic::work_completion wc[32];
+    while (d_cq->poll(wc, 32) > 0) {
+    }
+    d_qp.reset();
+    d_claim.reset();
+}
+
+void tx_stream::impl::settle_stop()
+{
+    // STOP, then the device's final counters: what it had not played is counted
+    // not_played, and the last underflow and late zeros are reported. Neither may throw
+    // out of stop(): a device that does not answer is said, not fatal.
+    try {
+        d_device->stop_tx(d_plan.stream_index);
+        d_final = d_device->read_tx_counters(d_plan.stream_index);
+        d_final_known = true;
+        d_watch->take(d_final, host_time_ns());
+    } catch (const std::exception& e) {
+        d_logger->error("TX stream {}: the device at {} could not be stopped or read, "
+                        "so its final counters are unknown: {}",
+                        d_plan.stream_index,
+                        d_device->address().to_string(),
+                        e.what());
+    }
+}
+
+void tx_stream::impl::fail(tx_event::kind why, uint64_t value, const std::string& text)
+{
+    if (!d_error.empty())
+        return;
+    d_error = text;
+    d_logger->error("TX stream {}: {}; the stream ends", d_plan.stream_index, text);
+    tx_event e;
+    e.type = why;
+    e.value = value;
+    d_watch->push(e);
+}
+
+uint64_t tx_stream::impl::fetch_bound() const
+{
+    // The device fetches a sample at most max_lead before it plays it, and plays none
+    // before START; the READs in flight and a notification interval more at most.
+    const int64_t since =
+        host_time_ns() - d_start_host_ns + d_plan.max_lead_ns + fetch_slack_ns;
+    if (since <= 0)
+        return 0;
+    const double items = d_plan.sample_rate * (since * 1e-9);
+    const uint64_t messages = d_max_reads + d_plan.notify_interval;
+    return static_cast<uint64_t>(items) + messages * d_plan.message_items;
+}
+
+void tx_stream::impl::pump_completions()
+{
+    nic::work_completion wc[32];
+    int n;
+    while ((n = d_cq->poll(wc, 32)) > 0) {
+        const uint64_t bound = fetch_bound();
+        for (int i = 0; i < n; i++) {
+            if (!d_qp || wc[i].qpn != d_qp->qpn()) {
+                d_foreign_completions++; // a QP of an earlier run
+                continue;
+            }
+            d_receives_posted = std::max(d_receives_posted - 1, 0);
+            if (wc[i].status != nic::wc_status::success) {
+                fail(tx_event::kind::nic_error,
+                     static_cast<uint64_t>(wc[i].status),
+                     "the NIC " + d_nic->name() + " failed the stream's queue pair: " +
+                         nic::to_string(wc[i].status));
+                continue;
+            }
+            d_notifications++;
+            d_fetch.on_immediate(wc[i].imm_data, d_committed, bound);
+        }
+    }
+    if (d_qp && d_error.empty() && d_receives_posted < max_receives / 2) {
+        const int more = max_receives - d_receives_posted;
+        d_qp->post_receives(d_next_wr_id, more);
+        d_next_wr_id += more;
+        d_receives_posted = max_receives;
+    }
+}
+
+tx_stream::space tx_stream::impl::wait_space(size_t min_items,
+                                             std::chrono::microseconds timeout)
+{
+    const size_t N = ring_items();
+    if (min_items > N)
+        throw std::invalid_argument("wait_space: " + std::to_string(min_items) +
+                                    " items asked, the ring holds " + std::to_string(N));
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    space s;
+    if (!d_running) {
+        // Priming before start(): the free space of the next run, nothing to wait for.
+        if (!d_fresh)
+            begin_fresh();
+        if (N - d_committed >= std::max<size_t>(min_items, 1)) {
+            s.data = d_ring->base() + (d_committed % N) * rdma::item_size(d_plan.format);
+            s.items = static_cast<size_t>(N - d_committed);
+        }
+        s.first_item = d_committed;
+        return s;
+    }
+    while (d_running && d_error.empty()) {
+        pump_completions();
+        const uint64_t in_use = d_committed - d_fetch.fetched();
+        const size_t free_items = static_cast<size_t>(N - in_use);
+        if (free_items >= std::max<size_t>(min_items, 1)) {
+            const size_t item = rdma::item_size(d_plan.format);
+            s.data = d_ring->base() + (d_committed % N) * item;
+            s.items = free_items;
+            s.first_item = d_committed;
+            return s;
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            break;
+        // Bounded, so that stop() from another thread and the device's errors are seen.
+        d_cq->wait(
+            std::min<std::chrono::microseconds>(left, std::chrono::milliseconds(10)));
+    }
+    s.first_item = d_committed;
+    return s;
+}
+
+void tx_stream::impl::commit(size_t items)
+{
+    if (!d_running && !d_fresh)
+        begin_fresh(); // priming the next run
+    const uint64_t in_use = d_committed - d_fetch.fetched();
+    if (items > ring_items() - in_use)
+        throw std::invalid_argument("commit: " + std::to_string(items) +
+                                    " items, but only " +
+                                    std::to_string(ring_items() - in_use) +
+                                    " are free (wait_space() says how many)");
+    if (d_plan.num_samples && d_committed + items > d_plan.num_samples)
+        throw std::invalid_argument("commit: the burst holds " +
+                                    std::to_string(d_plan.num_samples) + " samples");
+    d_committed += items;
+    d_page.publish(d_committed); // release: the samples are visible before the count
+}
+
+bool tx_stream::impl::wait_fetched(std::chrono::microseconds timeout)
+{
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (d_running && d_error.empty()) {
+        pump_completions();
+        if (d_fetch.fetched() >= d_committed)
+            return true;
+        const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            return false;
+        d_cq->wait(
+            std::min<std::chrono::microseconds>(left, std::chrono::milliseconds(10)));
+    }
+    return d_fetch.fetched() >= d_committed;
+}
+
+bool tx_stream::impl::wait_played(std::chrono::microseconds timeout)
+{
+    const uint64_t whole = d_committed / d_plan.message_items * d_plan.message_items;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (d_running && d_error.empty()) {
+        const tx_device_counters c = d_device->read_tx_counters(d_plan.stream_index);
+        if (c.samples_played + c.late_zero_samples >= whole)
+            return true;
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
+        pump_completions(); // keep the receives posted meanwhile
+        d_cq->wait(std::min<std::chrono::microseconds>(
+            std::chrono::duration_cast<std::chrono::microseconds>(
+                deadline - std::chrono::steady_clock::now()),
+            std::chrono::milliseconds(5)));
+    }
+    return false;
+}
+
+tx_stream::accounting tx_stream::impl::counts()
+{
+    const tx_device_counters c = d_final_known || !d_running
+                                     ? d_final
+                                     : d_device->read_tx_counters(d_plan.stream_index);
+    accounting a;
+    a.host_committed = d_committed;
+    a.played = c.samples_played;
+    a.underflow = c.underflow_samples;
+    a.late = c.late_zero_samples;
+    a.not_played = c.samples_not_played;
+    a.fetched = c.samples_fetched;
+    a.reads = c.reads;
+    a.rereads = c.rereads;
+    a.lead_ns = c.lead_ns;
+    a.rtt_ns = c.rtt_ns;
+    a.final = d_final_known && !d_running;
+    return a;
+}
+
+std::map<std::string, uint64_t> tx_stream::impl::read_counters()
+{
+    std::map<std::string, uint64_t> out;
+    const tx_device_counters c =
+        d_running ? d_device->read_tx_counters(d_plan.stream_index) : d_final;
+    out["device.status"] = c.status;
+    out["device.samples_played"] = c.samples_played;
+    out["device.underflow_samples"] = c.underflow_samples;
+    out["device.late_zero_samples"] = c.late_zero_samples;
+    out["device.reads"] = c.reads;
+    out["device.rereads"] = c.rereads;
+    out["device.lead_ns"] = c.lead_ns;
+    out["device.rtt_ns"] = c.rtt_ns;
+    out["device.check_samples"] = c.check_samples;
+    out["device.check_mismatches"] = c.check_mismatches;
+    out["device.samples_fetched"] = c.samples_fetched;
+    out["device.notifies_sent"] = c.notifies_sent;
+    out["device.samples_not_played"] = c.samples_not_played;
+    for (const auto& [name, value] : d_nic->read_counters())
+        out["nic." + name] = value;
+    out["host.committed"] = d_committed;
+    out["host.fetched"] = d_fetch.fetched();
+    out["host.notifications"] = d_notifications;
+    out["host.implausible_fetch"] = d_fetch.implausible();
+    out["host.stale_fetch"] = d_fetch.stale();
+    out["host.foreign_completions"] = d_foreign_completions;
+    out["host.reports_discarded"] = d_watch->discarded();
+    out["host.failed_readings"] = d_watch->failed_readings();
+    out["host.max_reads"] = d_max_reads;
+    return out;
+}
+
+} // namespace rdma
+} // namespace gr

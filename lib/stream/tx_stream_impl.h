@@ -1,0 +1,139 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_TX_STREAM_IMPL_H
+#define INCLUDED_RDMA_STREAM_TX_STREAM_IMPL_H
+
+#include "../device/shared_device.h"
+#include "../nic/nic.h"
+#include "../ring/ring_memory.h"
+#include "../util/device_args.h"
+#include "../util/log.h"
+#include "../util/rational_rate.h"
+#include "fetch_tracker.h"
+#include "tx_control_page.h"
+#include "tx_watch.h"
+#include <gnuradio/rdma/sample_format.h>
+#include <gnuradio/rdma/tx_stream.h>
+#include <atomic>
+#include <memory>
+#include <set>
+
+namespace gr {
+namespace rdma {
+
+//! The parameters a tx_stream settles on at construction (from args and the device).
+struct tx_stream_plan {
+    sample_format format = sample_format::sc16;
+    double sample_rate = 0;
+    uint64_t num_samples = 0;
+    unsigned stream_index = 0;
+    unsigned path_mtu = 0;
+    uint32_t payload_bytes = 0;
+    uint32_t notify_interval = 16; //!< a fetch notification every N messages
+    double latency_budget_s = 0.1; //!< the ring holds this much
+    uint32_t min_lead_ns = 200000;
+    uint32_t max_lead_ns = 50000000;
+    size_t message_items = 0;
+    regs::tx_emulation emulation; //!< emulator only: tx_check=, tx_loss_ppm=, ...
+};
+
+//! The device args a tx_stream reads.
+std::set<std::string> tx_stream_arg_keys();
+
+class tx_stream::impl
+{
+public:
+    impl(const std::string& args,
+         const std::string& format,
+         double rate,
+         uint64_t num_samples);
+    ~impl();
+
+    void start(uint64_t start_time_ns); // 0: START + lead
+    uint64_t device_time_now() { return d_device->device_time_ns(); }
+    void stop();
+    bool running() const { return d_running; }
+
+    space wait_space(size_t min_items, std::chrono::microseconds timeout);
+    void commit(size_t items);
+    bool wait_fetched(std::chrono::microseconds timeout);
+    bool wait_played(std::chrono::microseconds timeout);
+    uint64_t committed() const { return d_committed; }
+    uint64_t fetched() const { return d_fetch.fetched(); }
+    accounting counts();
+    bool poll_event(tx_event& out) { return d_watch->poll(out); }
+    const std::string& error() const { return d_error; }
+    std::map<std::string, uint64_t> read_counters();
+
+    const tx_stream_plan& plan() const { return d_plan; }
+    const ring_memory& ring() const { return *d_ring; }
+    size_t ring_items() const { return d_ring->bytes() / rdma::item_size(d_plan.format); }
+    unsigned max_reads() const { return d_max_reads; }
+    uint64_t start_time_ns() const { return d_start_time_ns; }
+
+private:
+    static constexpr int max_receives = 256;
+    static constexpr int cq_entries = 512; // > max_receives: the CQ is never full
+
+    // tx_stream_setup.cc
+    void open_device(const device_args& args);
+    void settle_transport(const device_args& args);
+    void settle_lead(const device_args& args);
+    void settle_emulation(const device_args& args);
+    void allocate_ring(const device_args& args);
+    // tx_stream_impl.cc
+    uint64_t program_device(uint64_t start_time_ns);
+    void settle_stop();
+    void pump_completions();
+    uint64_t fetch_bound() const;
+    //! A new run's host state: nothing committed or fetched (primed from here on).
+    void begin_fresh();
+    void fail(tx_event::kind why, uint64_t value, const std::string& text);
+
+    logger_ptr d_logger;
+    tx_stream_plan d_plan;
+    rational d_rate;
+
+    // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and
+    // MRs before the PD, PD and CQ before the device, the memory after its MR).
+    std::shared_ptr<shared_device> d_dev;
+    std::unique_ptr<shared_device::tx_claim> d_claim; // ours while running
+    device_controller* d_device = nullptr;
+    device_info d_info;
+    link_state d_link;
+    std::unique_ptr<nic::device> d_nic;
+    std::unique_ptr<ring_memory> d_ring;
+    tx_control_page d_page;
+    std::unique_ptr<nic::protection_domain> d_pd;
+    std::unique_ptr<nic::memory_region> d_ring_mr;
+    std::unique_ptr<nic::memory_region> d_page_mr;
+    std::unique_ptr<nic::completion_queue> d_cq;
+    std::unique_ptr<nic::queue_pair> d_qp; // one per run
+    std::unique_ptr<tx_watch> d_watch;     // after d_device: it uses it
+
+    fetch_tracker d_fetch;
+    std::atomic<bool> d_running{ false };
+    uint64_t d_committed = 0;
+    uint32_t d_run = 0;
+    unsigned d_max_reads = 1;
+    int64_t d_start_host_ns = 0; // host time of the START command
+    uint64_t d_start_time_ns = 0;
+    uint64_t d_next_wr_id = 0;
+    int d_receives_posted = 0;
+    uint64_t d_notifications = 0;
+    uint64_t d_foreign_completions = 0; // of a QP of an earlier run
+    std::string d_error;
+    bool d_final_known = false;
+    bool d_fresh = false; // begin_fresh() since the last run: commits prime the next
+    tx_device_counters d_final;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,239 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Construction of a tx_stream: device args checked and settled against the device, the
+// NIC, the ring and the control page. The running stream is in tx_stream_impl.cc.
+
+#include "../nic/nic_registry.h"
+#include "../ring/ring_sizing.h"
+#include "../util/net_interface.h"
+#include "../util/parse_number.h"
+#include "tx_stream_impl.h"
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+
+// IPv4 UDP BTH AETH ICRC: the largest header of a READ RESPONSE.
+constexpr size_t frame_overhead = 20 + 8 + 12 + 4 + 4;
+constexpr size_t min_notify_intervals = 4;
+
+const std::set<std::string> tx_keys = {
+    "hugepages", "latency", "max_lead", "min_lead", "mtu",           "notify",
+    "numa",      "payload", "stream",   "tx_check", "tx_fault_seed", "tx_loss_ppm",
+};
+
+unsigned largest_path_mtu(unsigned limit)
+{
+    unsigned mtu = 0;
+    for (unsigned m = 256; m <= 4096 && m <= limit; m *= 2)
+        mtu = m;
+    return mtu;
+}
+
+} // namespace
+
+std::set<std::string> tx_stream_arg_keys()
+{
+    std::set<std::string> keys = tx_keys;
+    keys.insert(nic_config::keys().begin(), nic_config::keys().end());
+    const std::set<std::string> device_keys = shared_device::keys();
+    keys.insert(device_keys.begin(), device_keys.end());
+    return keys;
+}
+
+tx_stream::impl::impl(const std::string& args_text,
+                      const std::string& format,
+                      double rate,
+                      uint64_t num_samples)
+    : d_logger(make_logger("rdma tx_stream"))
+{
+    const device_args args = device_args::parse(args_text);
+    args.check_known(tx_stream_arg_keys());
+    d_plan.format = parse_sample_format(format);
+    if (!(rate > 0) || rate > 4.0e9)
+        throw std::invalid_argument("tx_stream: sample rate " + std::to_string(rate) +
+                                    " S/s is out of range (0, 4e9]");
+    d_plan.sample_rate = rate;
+    d_rate = rational_rate(rate);
+    d_plan.num_samples = num_samples;
+    d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0, 0, 15));
+    d_plan.notify_interval = static_cast<uint32_t>(args.get_uint(
+        "notify", 16, 1, 65536, "messages per fetch notification", "at least 1"));
+    d_plan.latency_budget_s = args.get_double("latency", 0.1, 0.001, 60, "seconds");
+    open_device(args);
+    settle_transport(args);
+    settle_lead(args);
+    settle_emulation(args);
+    allocate_ring(args);
+    d_plan.message_items = d_plan.payload_bytes / rdma::item_size(d_plan.format);
+    begin_fresh();
+
+    d_pd = d_nic->alloc_pd();
+    // Remote READ only: the device may read the ring and the control page, never write
+    // them (docs/transmit.md, docs/security.md).
+    d_ring_mr =
+        d_pd->register_memory(d_ring->base(), d_ring->bytes(), nic::access_remote_read);
+    d_page_mr = d_pd->register_memory(
+        d_page.base(), tx_control_page::bytes, nic::access_remote_read);
+    d_cq = d_nic->create_cq(cq_entries);
+    d_watch = std::make_unique<tx_watch>(
+        *d_device, d_plan.stream_index, std::chrono::milliseconds(20), clock_estimate{});
+    d_logger->info("TX stream {} {} at {} S/s: ring {} bytes ({} items, {}), payload {} "
+                   "B, path MTU {}, NIC {} at {}, device {}",
+                   d_plan.stream_index,
+                   format,
+                   rate,
+                   d_ring->bytes(),
+                   ring_items(),
+                   d_ring->hugepages() ? "hugepages" : "normal pages",
+                   d_plan.payload_bytes,
+                   d_plan.path_mtu,
+                   d_nic->name(),
+                   d_nic->roce_address().to_string(),
+                   d_device->address().to_string());
+}
+
+tx_stream::impl::~impl()
+{
+    try {
+        stop();
+    } catch (const std::exception& e) {
+        d_logger->warn("stopping the TX stream failed while closing it: {}", e.what());
+    }
+}
+
+void tx_stream::impl::open_device(const device_args& args)
+{
+    d_dev = shared_device::open(args);
+    shared_device::check_tx_stream(*d_dev, d_plan.stream_index);
+    d_device = &d_dev->controller();
+    d_info = d_dev->info();
+    d_link = d_dev->link();
+    if (!(d_info.formats & (1u << static_cast<uint32_t>(d_plan.format))))
+        throw std::invalid_argument(std::string("the device does not play ") +
+                                    to_string(d_plan.format));
+    const device_kind& kind = d_dev->kind();
+    const nic_config config = nic_config::from_args(args, kind.default_nic);
+    if (kind.nic_fixed && config.kind != kind.default_nic)
+        throw std::invalid_argument("device args: type=" + kind.name + " goes with nic=" +
+                                    kind.default_nic + " only: drop nic=");
+    const uint32_t ip =
+        d_dev->in_process() ? d_link.roce.ip() : route_source_ip(d_link.roce.ip());
+    d_nic = open_nic(config, kind.name, ip);
+}
+
+void tx_stream::impl::settle_transport(const device_args& args)
+{
+    const size_t item = rdma::item_size(d_plan.format);
+    const unsigned link_limit =
+        d_link.mtu > frame_overhead ? d_link.mtu - frame_overhead : 0;
+    unsigned mtu =
+        largest_path_mtu(std::min<unsigned>(d_nic->max_path_mtu(), link_limit));
+    if (args.has("mtu")) {
+        const uint64_t wanted =
+            args.get_uint("mtu", 0, 256, 4096, "bytes", "256, 512, 1024, 2048 or 4096");
+        if (!nic::valid_path_mtu(static_cast<unsigned>(wanted)) || wanted > mtu)
+            throw std::invalid_argument("device args: mtu=" + std::to_string(wanted) +
+                                        " is invalid or exceeds what the link carries (" +
+                                        std::to_string(mtu) + ")");
+        mtu = static_cast<unsigned>(wanted);
+    }
+    if (mtu == 0)
+        throw std::runtime_error("the device link MTU (" + std::to_string(d_link.mtu) +
+                                 ") is too small for RoCEv2");
+    d_plan.path_mtu = mtu;
+    // One READ per message; the device takes messages of up to its own payload limit
+    // (a READ of several packets is answered FIRST, MIDDLE..., LAST).
+    const uint64_t payload = args.get_uint("payload",
+                                           mtu,
+                                           item,
+                                           65536,
+                                           "bytes",
+                                           "a power of two and a multiple of the " +
+                                               std::to_string(item) + "-byte item");
+    if (payload % item || (payload & (payload - 1)))
+        throw std::invalid_argument(
+            "device args: payload=" + std::to_string(payload) +
+            " is invalid: expected a power of two, a multiple of the " +
+            std::to_string(item) + "-byte item, at most 65536");
+    d_plan.payload_bytes = static_cast<uint32_t>(payload);
+}
+
+void tx_stream::impl::settle_lead(const device_args& args)
+{
+    // The device adapts its lead between these (TX_MIN_LEAD_NS, TX_MAX_LEAD_NS); the
+    // ring must hold the longest, so it may be at most half the latency budget.
+    const double most = d_plan.latency_budget_s / 2;
+    const double max_lead = args.get_double("max_lead",
+                                            std::min(0.05, most),
+                                            1e-5,
+                                            most,
+                                            "seconds",
+                                            "at most half the latency budget (latency=" +
+                                                format_number(d_plan.latency_budget_s) +
+                                                " s): raise latency=");
+    const double min_lead = args.get_double("min_lead",
+                                            std::min(200e-6, max_lead),
+                                            1e-6,
+                                            max_lead,
+                                            "seconds",
+                                            "at most max_lead=");
+    d_plan.min_lead_ns = static_cast<uint32_t>(std::lround(min_lead * 1e9));
+    d_plan.max_lead_ns = static_cast<uint32_t>(std::lround(max_lead * 1e9));
+}
+
+void tx_stream::impl::settle_emulation(const device_args& args)
+{
+    const bool wanted =
+        args.has("tx_check") || args.has("tx_loss_ppm") || args.has("tx_fault_seed");
+    if (wanted && !d_info.has(regs::cap::emulator))
+        throw std::invalid_argument("device args: tx_check=/tx_loss_ppm=/tx_fault_seed= "
+                                    "configure the emulator; the device at " +
+                                    d_device->address().to_string() + " is not one");
+    d_plan.emulation.check = args.get_flag("tx_check", false) ? 1 : 0;
+    d_plan.emulation.loss_ppm =
+        static_cast<uint32_t>(args.get_uint("tx_loss_ppm", 0, 0, 1000000, "ppm"));
+    d_plan.emulation.fault_seed =
+        static_cast<uint32_t>(args.get_uint("tx_fault_seed", 0, 0, UINT32_MAX));
+}
+
+void tx_stream::impl::allocate_ring(const device_args& args)
+{
+    const std::string huge =
+        args.get_choice("hugepages", { "auto", "on", "off" }, "auto");
+    ring_options options;
+    options.hugepages = huge == "on"    ? hugepage_mode::required
+                        : huge == "off" ? hugepage_mode::off
+                                        : hugepage_mode::automatic;
+    const size_t page = options.hugepages == hugepage_mode::off ? system_page_size()
+                                                                : ring_hugepage_bytes;
+    options.granule = d_plan.payload_bytes;
+    options.min_bytes = ring_bytes_for(d_plan.sample_rate,
+                                       rdma::item_size(d_plan.format),
+                                       d_plan.latency_budget_s,
+                                       d_plan.payload_bytes,
+                                       page);
+    // A slot is free again only once a notification says it was fetched: the ring must
+    // hold several notification intervals, or the host waits on every one.
+    const size_t notify_bytes = size_t(d_plan.notify_interval) * d_plan.payload_bytes;
+    options.min_bytes = std::max(options.min_bytes, min_notify_intervals * notify_bytes);
+    const std::string numa = args.get("numa", "auto");
+    if (numa == "auto")
+        options.numa_node = d_nic->numa_node();
+    else if (numa != "off")
+        options.numa_node = static_cast<int>(
+            args.get_uint("numa", 0, 0, 1023, "auto, off or a NUMA node"));
+    d_ring = std::make_unique<ring_memory>(options, d_logger);
+}
+
+} // namespace rdma
+} // namespace gr

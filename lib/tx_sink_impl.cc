@@ -1,0 +1,260 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "tx_sink_impl.h"
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/io_signature.h>
+#include <gnuradio/rdma/sample_format.h>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace rdma {
+
+tx_sink::sptr
+tx_sink::make(const std::string& args, const std::string& format, double sample_rate)
+{
+    return gnuradio::make_block_sptr<tx_sink_impl>(args, format, sample_rate);
+}
+
+tx_sink_impl::tx_sink_impl(const std::string& args,
+                           const std::string& format,
+                           double sample_rate)
+    // The ring buffer type on the output signature too: GNU Radio 3.10.5.1 takes the
+    // replacement type of the upstream's buffer from the downstream block's OUTPUT
+    // signature (notes: custom buffers, §1.8).
+    : gr::block("tx_sink",
+                gr::io_signature::make(
+                    1, 1, item_size(parse_sample_format(format)), ring_buffer::type),
+                gr::io_signature::make(0, 0, 0, ring_buffer::type)),
+      d_stream(std::make_unique<tx_stream>(args, format, sample_rate)),
+      d_item(d_stream->item_size()),
+      d_message_items(d_stream->payload_bytes() / d_stream->item_size()),
+      d_port(pmt::mp("async_msgs")),
+      d_time_key(pmt::mp("tx_time"))
+{
+    message_port_register_out(d_port);
+}
+
+provided_ring tx_sink_impl::ring() const
+{
+    return { d_stream->ring_base(), d_stream->ring_items(), d_stream->item_size() };
+}
+
+std::string tx_sink_impl::error() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_error;
+}
+
+void tx_sink_impl::set_error(const std::string& text)
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        if (!d_error.empty())
+            return;
+        d_error = text;
+    }
+    d_logger->error("{}; the flowgraph ends", text);
+}
+
+bool tx_sink_impl::start()
+{
+    // The upstream's output buffer must be our ring: not behind a block whose output
+    // is a ring of its own (rx_source: the edge keeps the upstream's buffer type).
+    const auto buffer =
+        std::dynamic_pointer_cast<ring_buffer>(detail()->input(0)->buffer());
+    if (!buffer ||
+        buffer->base() != reinterpret_cast<const char*>(d_stream->ring_base())) {
+        set_error(
+            "rdma tx_sink: the buffer of its input is not its TX ring: the upstream "
+            "block "
+            "has an RDMA ring of its own (rx_source); put a blocks.copy in front of the "
+            "sink");
+        return block::start();
+    }
+    // The device starts at the first work() call: the upstream has written its first
+    // items by then (they are committed before START, so the converter has samples from
+    // its first tick), and a tx_time tag on item 0 gives the start time.
+    d_started = false;
+    return block::start();
+}
+
+uint64_t tx_sink_impl::time_of(const pmt::pmt_t& t)
+{
+    // gr-uhd's time: (uint64 full seconds, double fractional seconds); 0 if malformed.
+    if (!pmt::is_tuple(t) || pmt::length(t) != 2)
+        return 0;
+    const pmt::pmt_t secs = pmt::tuple_ref(t, 0);
+    const pmt::pmt_t frac = pmt::tuple_ref(t, 1);
+    const bool whole =
+        pmt::is_uint64(secs) || (pmt::is_integer(secs) && pmt::to_long(secs) >= 0);
+    if (!whole || !pmt::is_real(frac))
+        return 0;
+    const double f = pmt::to_double(frac);
+    if (!(f >= 0 && f < 1))
+        return 0;
+    return pmt::to_uint64(secs) * 1000000000u +
+           static_cast<uint64_t>(std::llround(f * 1e9));
+}
+
+bool tx_sink_impl::start_stream(uint64_t read, uint64_t written)
+{
+    // GNU Radio starts every buffer at index 0: item k is ring slot k mod N, as the
+    // fresh stream's item k.
+    d_started = true;
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, read, read + 1, d_time_key);
+    uint64_t at_ns = 0;
+    if (!tags.empty()) {
+        at_ns = time_of(tags.front().value);
+        if (!at_ns)
+            d_logger->warn("tx_time on item 0 is not (uint64 seconds, double fraction "
+                           "in [0, 1)): ignored, the device starts now");
+    }
+    try {
+        commit_new(written);
+        if (at_ns)
+            d_stream->start_at(at_ns);
+        else
+            d_stream->start();
+    } catch (const std::exception& e) {
+        publish_reports(); // a start time already past: time_error
+        set_error(std::string("rdma tx_sink: the stream did not start: ") + e.what());
+        return false;
+    }
+    return true;
+}
+
+bool tx_sink_impl::stop()
+{
+    d_stream->stop();
+    publish_reports();
+    return block::stop();
+}
+
+void tx_sink_impl::forecast(int, gr_vector_int& ninput_items_required)
+{
+    ninput_items_required[0] = 1;
+}
+
+void tx_sink_impl::check_pointer(const void* in)
+{
+    const uint8_t* expected =
+        d_stream->ring_base() + (nitems_read(0) % d_stream->ring_items()) * d_item;
+    if (in != expected)
+        d_pointer_mismatches++;
+}
+
+void tx_sink_impl::commit_new(uint64_t written)
+{
+    // The items beyond those committed are new: make them available to the device.
+    const uint64_t committed = d_stream->committed();
+    if (written > committed)
+        d_stream->commit(static_cast<size_t>(written - committed));
+}
+
+void tx_sink_impl::publish_reports()
+{
+    tx_event e;
+    while (d_stream->poll_event(e)) {
+        const uint64_t secs = e.time_ns / 1000000000u;
+        const double frac = (e.time_ns % 1000000000u) * 1e-9;
+        pmt::pmt_t msg = pmt::make_dict();
+        msg = pmt::dict_add(msg, pmt::mp("event_code"), pmt::mp(to_string(e.type)));
+        msg = pmt::dict_add(msg, pmt::mp("count"), pmt::from_uint64(e.count));
+        msg = pmt::dict_add(
+            msg,
+            pmt::mp("time_spec"),
+            pmt::make_tuple(pmt::from_uint64(secs), pmt::from_double(frac)));
+        msg = pmt::dict_add(msg, pmt::mp("channel"), pmt::from_long(0));
+        message_port_pub(d_port, msg);
+    }
+}
+
+int tx_sink_impl::general_work(int,
+                               gr_vector_int& ninput_items,
+                               gr_vector_const_void_star& input_items,
+                               gr_vector_void_star&)
+{
+    d_work_calls++;
+    if (!error().empty())
+        return WORK_DONE;
+    check_pointer(input_items[0]);
+    const uint64_t read = nitems_read(0);
+    const uint64_t written = read + static_cast<uint64_t>(ninput_items[0]);
+    if (!d_started && !start_stream(read, written))
+        return WORK_DONE;
+    commit_new(written);
+    if (d_stream->fetched() <= read && d_stream->committed() > d_stream->fetched()) {
+        // Nothing new fetched: wait (bounded) until the device frees more of the ring.
+        const size_t in_use = d_stream->committed() - d_stream->fetched();
+        d_stream->wait_space(d_stream->ring_items() - in_use + 1, d_wait_slice);
+    }
+    publish_reports();
+    if (!d_stream->error().empty()) {
+        set_error("rdma tx_sink: " + d_stream->error());
+        return WORK_DONE;
+    }
+    // Only what the device fetched: until consumed, the upstream cannot overwrite it.
+    const uint64_t tail = short_tail(read);
+    const uint64_t fetched = std::max(d_stream->fetched(), tail);
+    const int n = fetched > read ? static_cast<int>(fetched - read) : 0;
+    consume(0, n);
+    if (tail) {
+        // Everything is played: stop the device now, so that its last reports go out
+        // while the blocks that take them still run.
+        d_stream->stop();
+        publish_reports();
+        return WORK_DONE;
+    }
+    return n;
+}
+
+uint64_t tx_sink_impl::short_tail(uint64_t read)
+{
+    // The end of the stream: the upstream is done. The device tells what it fetched
+    // every notify= messages and fetches whole messages only, so the last items may
+    // never be reported: once it has played every whole message (its counters), let
+    // them all go. STOP counts what was not played, so the accounting still holds.
+    // Done first, then what is written: the upstream sets done after its last write,
+    // so items written after this call's ninput_items show up here, and the end waits
+    // for the next call, which commits them.
+    const gr::buffer_reader_sptr& input = detail()->input(0);
+    if (!input->done())
+        return 0;
+    const uint64_t written = read + static_cast<uint64_t>(input->items_available());
+    const uint64_t committed = d_stream->committed();
+    if (written != committed || committed <= read || !d_stream->wait_played(d_wait_slice))
+        return 0;
+    d_short_tail = committed % d_message_items;
+    return committed;
+}
+
+std::map<std::string, uint64_t> tx_sink_impl::read_counters()
+{
+    std::map<std::string, uint64_t> out = d_stream->read_counters();
+    out["host.start_time_ns"] = d_stream->start_time_ns();
+    const tx_stream::accounting a = d_stream->counts();
+    out["acct.host_committed"] = a.host_committed;
+    out["acct.played"] = a.played;
+    out["acct.late"] = a.late;
+    out["acct.not_played"] = a.not_played;
+    out["acct.underflow"] = a.underflow;
+    out["acct.final"] = a.final;
+    out["acct.identity_holds"] = a.identity_holds();
+    out["host.work_calls"] = d_work_calls;
+    out["host.pointer_mismatches"] = d_pointer_mismatches;
+    out["host.short_tail"] = d_short_tail;
+    return out;
+}
+
+} // namespace rdma
+} // namespace gr
