@@ -14,6 +14,7 @@ run: the same stand-in stream (type=null: no transport, the host side alone, as
 bench/ab.py) at one sample rate, once per setting, the settings in turn and the turns
 repeated, so that the machine's drift falls on all alike. Each run is bench/peer_gr.py's
 rdma mode: rx_source -> null_sink, host CPU read over the middle 60 % of the burst.
+About 25 s with the defaults.
 
     zc_sc16    sc16 on the wire, sc16 in the flowgraph: zero copy (the baseline)
     sc16_fc32  sc16 on the wire, fc32 in the flowgraph: VOLK converts from the ring
@@ -53,9 +54,10 @@ SETTINGS = {
 FIELDS = ["setting", "cpu_format", "otw_format", "rep", "rate_sps", "samples", "lost",
           "window_items", "host_cpu_s", "host_s_per_gs", "host_s_per_gb_out",
           "conversion_calls", "started", "load1", "args"]
-# The stand-in device, with bench/run.py's tuned setting (64 KiB messages, a hand-out
-# per 32 of them): the host's own cost, not the scheduler's wake-ups, dominates.
-ARGS = "type=null,payload=65536,notify=32,latency=0.2,work_interval=0.05"
+# The stand-in device with bench/run.py's tuned messages (64 KiB, a notification per 32
+# of them) and its 0.2 s ring, without work_interval=: at 100 MS/s a converting source
+# with it overran now and then here (docs/performance.md, "Wire format conversion").
+ARGS = "type=null,payload=65536,notify=32,latency=0.2"
 
 
 def run_one(build, cpu, otw, rate, samples):
@@ -145,8 +147,8 @@ def analyze(rows):
         by.setdefault(row["setting"], []).append(row)
     rate = float(rows[0]["rate_sps"])
     reps = max(len(v) for v in by.values())
-    lines = ["host CPU at %.0f MS/s (type=null, tuned), %d repetitions: median [min-max]"
-             % (rate / 1e6, reps),
+    lines = ["host CPU at %.0f MS/s (%s), %d repetitions: median [min-max]"
+             % (rate / 1e6, rows[0]["args"], reps),
              "  %-9s %-5s %-5s %-24s %-24s" % ("setting", "wire", "cpu", "s per 1e9 samples",
                                               "s per GB received")]
     medians = {}

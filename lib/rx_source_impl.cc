@@ -11,6 +11,7 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/rdma/sample_format.h>
 #include <boost/thread/thread.hpp>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -58,9 +59,6 @@ outputs_of(size_t num_channels, const std::string& format, const std::string& ot
         return gr::io_signature::make(n, n, item);
     return gr::io_signature::make(n, n, item, ring_buffer::type);
 }
-
-// The largest output buffer a converting source asks for, in items.
-constexpr size_t max_converted_buffer_items = size_t(1) << 20;
 
 // Several channels start this long after the device's time at start(): time for the
 // host to arm every stream before their common sample 0 (a START whose time has
@@ -179,11 +177,10 @@ rx_source_impl::rx_source_impl(const std::string& args,
     set_max_noutput_items(static_cast<int>(d_streams[0]->ring_items() / 2));
     // Converting, the output is an ordinary buffer: GNU Radio's default (some 8192
     // items) would cost a work() call, and a wake-up of every block downstream, per few
-    // thousand items at any rate. Room for what a hand-out gathers, as the ring has, up
-    // to 2^20 items (8 MiB of fc32).
+    // thousand items, and with work_interval= (one hand-out per interval) would cap the
+    // rate at a buffer per interval. The same room as zero copy: half the ring's items.
     if (d_converter)
-        set_min_output_buffer(static_cast<long>(
-            std::min(d_streams[0]->ring_items() / 2, max_converted_buffer_items)));
+        set_min_output_buffer(static_cast<long>(d_streams[0]->ring_items() / 2));
 }
 
 void rx_source_impl::on_command(const pmt::pmt_t& msg)
@@ -345,6 +342,8 @@ void rx_source_impl::start_streams()
 bool rx_source_impl::start()
 {
     d_buffers.clear();
+    if (d_converter)
+        prefault_outputs();
     for (size_t c = 0; d_converter == nullptr && c < d_streams.size(); c++) {
         auto buffer = std::dynamic_pointer_cast<ring_buffer>(detail()->output(c));
         if (!buffer ||
@@ -363,6 +362,23 @@ bool rx_source_impl::start()
         d_logger->error("{}; the stream did not start, the flowgraph ends", e.what());
     }
     return sync_block::start();
+}
+
+void rx_source_impl::prefault_outputs()
+{
+    // A converting source writes GNU Radio's buffers, half a ring each, that nothing
+    // has touched yet: the first lap would take a page fault per page on the data path
+    // and fall behind the device by tens of ms at high rates. Touch every page now,
+    // before the stream starts (one mapping of the double-mapped buffer holds them all).
+    for (size_t c = 0; c < d_streams.size(); c++) {
+        const gr::buffer_sptr out = detail()->output(c);
+        auto* base = const_cast<char*>(out->base());
+        const size_t bytes = static_cast<size_t>(out->bufsize()) *
+                             rdma::item_size(d_converter->cpu());
+        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        for (size_t at = 0; at < bytes; at += page)
+            base[at] = 0;
+    }
 }
 
 bool rx_source_impl::stop()

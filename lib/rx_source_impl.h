@@ -118,6 +118,7 @@ private:
     size_t wait_for_items(size_t chan, uint64_t written);
     uint64_t released_items(size_t chan, uint64_t written);
     void convert(size_t chan, uint64_t written, size_t items, void* out);
+    void prefault_outputs();
     void publish_events();
     void tag_time(size_t chan, uint64_t offset, uint64_t time_ns);
     void on_command(const pmt::pmt_t& msg);
