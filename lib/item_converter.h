@@ -17,8 +17,7 @@ namespace rdma {
 /*!
  * Converts complex items from the wire format (what the device writes into the ring) to
  * the CPU format (what the flowgraph sees), with VOLK, in one pass: it reads the ring in
- * place and writes GNU Radio's buffer. The scales are gr-uhd's (docs/device-args.md,
- * "Wire format and CPU format"):
+ * place and writes GNU Radio's buffer. The scales are gr-uhd's (docs/wire-format.md):
  *  - sc16 -> fc32: / 32768;  sc8 -> fc32: / 128;
  *  - fc32 -> sc16: * 32768;  fc32 -> sc8: * 128, both rounded and saturated;
  *  - sc8 -> sc16: * 256;     sc16 -> sc8: the high byte (an arithmetic shift by 8).

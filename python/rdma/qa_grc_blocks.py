@@ -223,8 +223,9 @@ class qa_grc_blocks(gr_unittest.TestCase):
                 self.assertEqual(ITEM_SIZE[out.dtype],
                                  blk.output_signature().sizeof_stream_item(0))
                 del blk
+                # The C++ generator turns the Python quotes into C++ ones (translations).
                 make = block.cpp_templates.render("make")
-                self.assertIn('"%s");' % ("" if otw == "same" else otw), make)
+                self.assertIn("'%s');" % ("" if otw == "same" else otw), make)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ namespace rdma {
  * fc32's link bandwidth, and fc32 in the flowgraph), the output buffer is an ordinary
  * GNU Radio buffer and work() converts the items from the ring, in place, with VOLK in
  * one pass: sc16 -> fc32 divides by 32768, sc8 -> fc32 by 128, as gr-uhd
- * (docs/device-args.md, "Wire format and CPU format", states every pair). Item
+ * (docs/wire-format.md states every pair). Item
  * numbering, tags, reports and loss accounting are the same either way.
  * Tags "rx_time" (tuple of uint64 seconds, double fraction: the device time of the
  * sample) and "rx_rate" on the first sample of every run, as gr-uhd does, and

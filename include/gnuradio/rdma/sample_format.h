@@ -20,7 +20,7 @@ namespace rdma {
  * \brief Sample formats on the wire, which are also the formats in the ring: the device
  * writes items of this format into host memory. Values match regs::format. A flowgraph
  * may want another format (rx_source's cpu_format): the source then converts from the
- * ring in one pass (docs/device-args.md, "Wire format and CPU format").
+ * ring in one pass (docs/wire-format.md).
  */
 enum class sample_format : uint32_t {
     sc16 = 0, //!< complex int16, I then Q, little-endian: 4-byte items

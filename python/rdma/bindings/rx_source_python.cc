@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(f9bed05b945c8cb99a3e1794f8389403) */
+/* BINDTOOL_HEADER_FILE_HASH(7397f3abc1befebb5106b5d827dd6d10) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
