@@ -174,6 +174,33 @@ class qa_wire_format(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "sc8"):
             rdma.rx_source(ARGS, cpu_format="fc32", otw_format="sc12")
 
+    def test_two_channels_convert_each_from_its_own_ring(self):
+        # Item k of both outputs is the same device instant; each output is converted
+        # from its own ring.
+        samples = int(2e6)
+        tb = gr.top_block()
+        src = rdma.rx_source(ARGS, "fc32", 4e6, samples, 2, "sc16")
+        sinks = [blocks.vector_sink_c(1, samples) for _ in range(2)]
+        for c, sink in enumerate(sinks):
+            tb.connect((src, c), sink)
+        tb.run()
+        want = expected("sc16", "fc32", samples)
+        rings = set()
+        for c, sink in enumerate(sinks):
+            got = np.array(sink.data(), dtype=np.complex64)
+            self.assertEqual(len(got), samples)
+            self.assertTrue(np.array_equal(got, want), "channel %d differs" % c)
+            reads = src.conversion_reads(c)
+            base = src.ring_base(c)
+            self.assertGreater(reads["calls"], 0)
+            self.assertGreaterEqual(reads["lowest"], base)
+            self.assertLessEqual(reads["end"], base + 2 * src.ring_bytes())
+            rings.add(base)
+        self.assertEqual(len(rings), 2)
+        time0 = [[t.value for t in sink.tags() if pmt.symbol_to_string(t.key) == "rx_time"
+                  and t.offset == 0] for sink in sinks]
+        self.assertTrue(pmt.equal(time0[0][0], time0[1][0]))
+
     def check_loss(self, wire):
         # Injected loss with a conversion: the same accounting, to the sample; the lost
         # samples are zeros in the flowgraph, the others VOLK's conversion of the ramp.

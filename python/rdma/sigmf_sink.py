@@ -171,7 +171,8 @@ class sigmf_sink(gr.hier_block2):
         # a write the disk refused shows at once (file_sink itself drops it silently).
         self._sink.set_unbuffered(True)
         self._write_meta(first, final=False)
-        self._watcher = _meta_watcher(self, np.uint32 if itemsize == 4 else np.complex64)
+        self._watcher = _meta_watcher(
+            self, {2: np.uint16, 4: np.uint32, 8: np.complex64}[itemsize])
         self.connect(self, self._sink)
         self.connect(self, self._watcher)
         self.msg_connect(self, "events", self._watcher, "events")
