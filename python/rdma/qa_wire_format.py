@@ -124,6 +124,32 @@ class qa_wire_format(gr_unittest.TestCase):
     def test_sc16_wire_sc8_flowgraph(self):
         self.check_conversion("sc16", "sc8")
 
+    def test_fc32_wire_to_integer_flowgraphs_round_and_saturate(self):
+        # fc32 on the wire, sc16 or sc8 in the flowgraph: x * 32768 (x * 128), rounded
+        # to nearest, saturated. The emulator's clipped tone (full scale +-1.0 reached
+        # half the time, values in between on the edges) is a function of the sample
+        # index: a zero-copy fc32 run gives the values the converting runs start from.
+        args = "type=emu,signal=clipped_tone,freq=123e3"
+        n = 200000
+
+        def run(cpu, otw):
+            tb = gr.top_block()
+            src = rdma.rx_source(args, cpu_format=cpu, otw_format=otw,
+                                 sample_rate=1e6, num_samples=n)
+            sink = sink_for(cpu, n)
+            tb.connect(src, sink)
+            tb.run()
+            return received(sink, cpu)
+
+        x = run("fc32", "fc32")
+        iq = np.stack([x.real, x.imag], axis=1).astype(np.float32)
+        for cpu, scale, lo, hi in (("sc16", 32768.0, -32768, 32767), ("sc8", 128.0, -128, 127)):
+            want = np.clip(np.rint(iq * np.float32(scale)), lo, hi)
+            got = run(cpu, "fc32").astype(np.float64)
+            self.assertEqual(got.shape, want.shape)
+            self.assertTrue(np.array_equal(got, want), cpu)
+            self.assertEqual((got.min(), got.max()), (lo, hi))  # +1.0 saturated
+
     def test_fc32_scale_is_full_scale_one(self):
         # The scale the docs state, at the extremes: -32768 -> -1.0, 32767 -> 1 - 2^-15.
         want = expected("sc16", "fc32", 1 << 16)
