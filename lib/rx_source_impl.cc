@@ -10,8 +10,8 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/rdma/sample_format.h>
-#include <boost/thread/thread.hpp>
 #include <unistd.h>
+#include <boost/thread/thread.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -373,8 +373,8 @@ void rx_source_impl::prefault_outputs()
     for (size_t c = 0; c < d_streams.size(); c++) {
         const gr::buffer_sptr out = detail()->output(c);
         auto* base = const_cast<char*>(out->base());
-        const size_t bytes = static_cast<size_t>(out->bufsize()) *
-                             rdma::item_size(d_converter->cpu());
+        const size_t bytes =
+            static_cast<size_t>(out->bufsize()) * rdma::item_size(d_converter->cpu());
         const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
         for (size_t at = 0; at < bytes; at += page)
             base[at] = 0;

@@ -127,7 +127,7 @@ public:
         const test_signal s(config(test_signal_kind::extremes, sample_format::sc8));
         int8_t iq[16];
         s.generate(64, 8, reinterpret_cast<uint8_t*>(iq)); // the cycle's start
-        const int8_t expect[16] = { -128, -128, 127, 127, -128, 127, 127, -128,
+        const int8_t expect[16] = { -128, -128, 127, 127, -128, 127, 127,  -128,
                                     0,    0,    -1,  -1,  1,    -1,  -128, 0 };
         for (int n = 0; n < 16; n++)
             CPPUNIT_ASSERT_EQUAL(expect[n], iq[n]);
