@@ -39,6 +39,7 @@ constexpr named_bit capability_table[] = {
 constexpr named_bit format_table[] = {
     { 1u << regs::format::sc16, "sc16" },
     { 1u << regs::format::fc32, "fc32" },
+    { 1u << regs::format::sc8, "sc8" },
 };
 
 template <size_t N>

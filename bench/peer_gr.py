@@ -8,13 +8,15 @@
 """One benchmark run of a GNU Radio receiver; prints one JSON object.
 
     peer_gr.py udp  --port P --rate R --samples N --payload B --variant shipped|tuned
-    peer_gr.py rdma --args ARGS --rate R --samples N [--check]
+    peer_gr.py rdma --args ARGS --rate R --samples N [--check] [--format F --otw W]
 
 udp:  network.udp_source (64-bit sequence number header) -> null_sink, fed by
       bench_udp_sender. "tuned" calls set_blkd_input_timer_value(1); the socket
       buffer comes from net.core.rmem_default, which the runner sets.
 rdma: rdma.rx_source(ARGS, "sc16", R, N) -> null_sink, the production path; the
-      device args pick the backend (type=emu, wire=inproc, type=null, ...).
+      device args pick the backend (type=emu, wire=inproc, type=null, ...). --format
+      and --otw: the flowgraph's and the wire's formats (default sc16 both: zero
+      copy); different ones make the source convert (bench/convert.py).
 
 CPU is read twice, at 20 % and 80 % of the burst after the first item arrived, with
 per-thread CPU clocks (rdma.process_cpu_by_role(): host / NIC / device, and every
@@ -32,6 +34,8 @@ import threading
 import time
 
 from gnuradio import blocks, gr
+
+ITEM_SIZE = {"sc16": 4, "fc32": 8, "sc8": 2}
 
 
 def copy_census():
@@ -83,7 +87,7 @@ def window(a, b):
 
 def build(opts, rdma):
     tb = gr.top_block("bench")
-    sink = blocks.null_sink(4)
+    sink = blocks.null_sink(ITEM_SIZE[opts.format] if opts.mode == "rdma" else 4)
     if opts.mode == "udp":
         from gnuradio import network
         header_seqnum = 1  # "64-bit Sequence Number" (gr-network udp_header_types.h)
@@ -92,11 +96,12 @@ def build(opts, rdma):
         if opts.variant == "tuned":
             src.set_blkd_input_timer_value(1)
     else:
-        src = rdma.rx_source(opts.args, "sc16", opts.rate, opts.samples)
+        src = rdma.rx_source(opts.args, opts.format, opts.rate, opts.samples, 1,
+                             opts.otw or opts.format)
     tb.connect(src, sink)
     check = None
     if opts.check:
-        check = rdma.ramp_check("sc16", src.ring_base(), 2 * src.ring_bytes())
+        check = rdma.ramp_check(opts.format, src.ring_base(), 2 * src.ring_bytes())
         tb.connect(src, check)
         tb.msg_connect((src, "async_msgs"), (check, "events"))
     return tb, src, sink, check
@@ -154,6 +159,7 @@ def run(opts):
             "delivered": counters["host.delivered"],
             "lost": counters["host.lost"],
             "ring_bytes": src.ring_bytes(),
+            "conversion_reads": src.conversion_reads(),
             "hugepages": src.hugepages(),
             "counters": {k: v for k, v in counters.items()
                          if not k.startswith("host.latency.hist.")},
@@ -180,6 +186,10 @@ def main():
     p.add_argument("--variant", choices=["shipped", "tuned"], default="tuned")
     p.add_argument("--args", default="type=emu")
     p.add_argument("--check", action="store_true")
+    p.add_argument("--format", choices=sorted(ITEM_SIZE), default="sc16",
+                   help="rdma: the flowgraph's items (rx_source's format)")
+    p.add_argument("--otw", choices=sorted(ITEM_SIZE),
+                   help="rdma: the wire format (default: --format, zero copy)")
     p.add_argument("--timeout", type=float, default=10.0)
     opts = p.parse_args()
     result = run(opts)

@@ -107,6 +107,11 @@ uint64_t ramp_check_impl::data_sample(const uint8_t* item) const
         std::memcpy(&k, item, 4);
         return k; // the sample index mod 2^32
     }
+    if (d_format == sample_format::sc8) {
+        uint16_t k;
+        std::memcpy(&k, item, 2);
+        return k; // the sample index mod 2^16
+    }
     float i;
     std::memcpy(&i, item, 4);
     return static_cast<uint64_t>(i); // the sample index mod 2^24
@@ -135,8 +140,9 @@ void ramp_check_impl::on_tag(const tag_t& tag, const uint8_t* item_data)
         d_time_tags++;
         // The ramp carries its own sample number: the tag must name the same sample.
         if (is_ramp() && tag.offset >= d_gap_end) {
-            const uint64_t modulus =
-                d_format == sample_format::sc16 ? (1ull << 32) : (1ull << 24);
+            const uint64_t modulus = d_format == sample_format::sc16  ? (1ull << 32)
+                                     : d_format == sample_format::sc8 ? (1ull << 16)
+                                                                      : (1ull << 24);
             if (data_sample(item_data) != static_cast<uint64_t>(device) % modulus) {
                 std::lock_guard<std::mutex> lock(d_ranges_mutex);
                 d_time_error_items.push_back(tag.offset);

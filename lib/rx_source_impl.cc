@@ -10,6 +10,7 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/rdma/sample_format.h>
+#include <unistd.h>
 #include <boost/thread/thread.hpp>
 #include <algorithm>
 #include <chrono>
@@ -31,9 +32,32 @@ std::chrono::microseconds wait_slice_for(size_t ring_items, double sample_rate)
         static_cast<int64_t>(std::min(20000.0, std::max(1000.0, us))));
 }
 
-size_t item_size_of(const std::string& format)
+// The wire format: otw_format, or the CPU format when it is empty.
+std::string wire_format_of(const std::string& format, const std::string& otw_format)
 {
-    return rdma::item_size(parse_sample_format(format));
+    return otw_format.empty() ? format : otw_format;
+}
+
+std::unique_ptr<const item_converter> converter_for(const std::string& format,
+                                                    const std::string& otw_format)
+{
+    const sample_format cpu = parse_sample_format(format);
+    const sample_format wire = parse_sample_format(wire_format_of(format, otw_format));
+    if (cpu == wire)
+        return nullptr;
+    return std::make_unique<const item_converter>(wire, cpu);
+}
+
+// Zero copy (equal formats): the output buffer is the ring. Else an ordinary GNU Radio
+// buffer, which work() fills from the ring.
+gr::io_signature::sptr
+outputs_of(size_t num_channels, const std::string& format, const std::string& otw_format)
+{
+    const int n = static_cast<int>(num_channels);
+    const int item = static_cast<int>(rdma::item_size(parse_sample_format(format)));
+    if (converter_for(format, otw_format))
+        return gr::io_signature::make(n, n, item);
+    return gr::io_signature::make(n, n, item, ring_buffer::type);
 }
 
 // Several channels start this long after the device's time at start(): time for the
@@ -112,24 +136,29 @@ rx_source::sptr rx_source::make(const std::string& args,
                                 const std::string& format,
                                 double sample_rate,
                                 uint64_t num_samples,
-                                size_t num_channels)
+                                size_t num_channels,
+                                const std::string& otw_format)
 {
     return gnuradio::make_block_sptr<rx_source_impl>(
-        args, format, sample_rate, num_samples, num_channels);
+        args, format, sample_rate, num_samples, num_channels, otw_format);
 }
 
 rx_source_impl::rx_source_impl(const std::string& args,
                                const std::string& format,
                                double sample_rate,
                                uint64_t num_samples,
-                               size_t num_channels)
+                               size_t num_channels,
+                               const std::string& otw_format)
     : gr::sync_block("rx_source",
                      gr::io_signature::make(0, 0, 0),
-                     gr::io_signature::make(static_cast<int>(num_channels),
-                                            static_cast<int>(num_channels),
-                                            item_size_of(format),
-                                            ring_buffer::type)),
-      d_streams(open_channels(args, format, sample_rate, num_samples, num_channels)),
+                     outputs_of(num_channels, format, otw_format)),
+      d_streams(open_channels(args,
+                              wire_format_of(format, otw_format),
+                              sample_rate,
+                              num_samples,
+                              num_channels)),
+      d_converter(converter_for(format, otw_format)),
+      d_reads(std::make_unique<read_record[]>(num_channels)),
       d_radio(args,
               static_cast<unsigned>(first_stream_of(args)),
               num_channels,
@@ -146,6 +175,12 @@ rx_source_impl::rx_source_impl(const std::string& args,
     // GNU Radio caps work() at the size it asked the buffer factory for, not at what the
     // ring holds; let a call take up to half the ring, as a default buffer would.
     set_max_noutput_items(static_cast<int>(d_streams[0]->ring_items() / 2));
+    // Converting, the output is an ordinary buffer: GNU Radio's default (some 8192
+    // items) would cost a work() call, and a wake-up of every block downstream, per few
+    // thousand items, and with work_interval= (one hand-out per interval) would cap the
+    // rate at a buffer per interval. The same room as zero copy: half the ring's items.
+    if (d_converter)
+        set_min_output_buffer(static_cast<long>(d_streams[0]->ring_items() / 2));
 }
 
 void rx_source_impl::on_command(const pmt::pmt_t& msg)
@@ -261,6 +296,23 @@ std::string rx_source_impl::device_note() const
     return out;
 }
 
+std::string rx_source_impl::cpu_format() const
+{
+    return d_converter ? to_string(d_converter->cpu()) : d_streams[0]->format();
+}
+
+std::string rx_source_impl::otw_format() const { return d_streams[0]->format(); }
+
+std::map<std::string, uint64_t> rx_source_impl::conversion_reads(size_t chan) const
+{
+    stream(chan); // checks chan
+    const read_record& r = d_reads[chan];
+    return { { "calls", r.calls.load() },
+             { "items", r.items.load() },
+             { "lowest", r.calls.load() ? r.lowest.load() : 0 },
+             { "end", r.end.load() } };
+}
+
 provided_ring rx_source_impl::ring() const
 {
     const rx_stream& s = *d_streams[d_next_ring++ % d_streams.size()];
@@ -290,7 +342,9 @@ void rx_source_impl::start_streams()
 bool rx_source_impl::start()
 {
     d_buffers.clear();
-    for (size_t c = 0; c < d_streams.size(); c++) {
+    if (d_converter)
+        prefault_outputs();
+    for (size_t c = 0; d_converter == nullptr && c < d_streams.size(); c++) {
         auto buffer = std::dynamic_pointer_cast<ring_buffer>(detail()->output(c));
         if (!buffer ||
             buffer->base() != reinterpret_cast<const char*>(d_streams[c]->ring_base()))
@@ -310,6 +364,23 @@ bool rx_source_impl::start()
     return sync_block::start();
 }
 
+void rx_source_impl::prefault_outputs()
+{
+    // A converting source writes GNU Radio's buffers, half a ring each, that nothing
+    // has touched yet: the first lap would take a page fault per page on the data path
+    // and fall behind the device by tens of ms at high rates. Touch every page now,
+    // before the stream starts (one mapping of the double-mapped buffer holds them all).
+    for (size_t c = 0; c < d_streams.size(); c++) {
+        const gr::buffer_sptr out = detail()->output(c);
+        auto* base = const_cast<char*>(out->base());
+        const size_t bytes =
+            static_cast<size_t>(out->bufsize()) * rdma::item_size(d_converter->cpu());
+        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        for (size_t at = 0; at < bytes; at += page)
+            base[at] = 0;
+    }
+}
+
 bool rx_source_impl::stop()
 {
     for (auto& s : d_streams)
@@ -324,8 +395,8 @@ size_t rx_source_impl::wait_for_items(size_t chan, uint64_t written)
     // scheduler. Bounded slices with interruption points keep tb.stop() prompt.
     rx_stream& s = *d_streams[chan];
     size_t ready;
-    while ((ready = s.wait_items(
-                written, d_buffers[chan]->released_items(), d_wait_slice)) == 0) {
+    while ((ready = s.wait_items(written, released_items(chan, written), d_wait_slice)) ==
+           0) {
         if (s.end_of_stream(written))
             break;
         boost::this_thread::interruption_point();
@@ -333,11 +404,35 @@ size_t rx_source_impl::wait_for_items(size_t chan, uint64_t written)
         // each at one device time, which must not pass while this one waits.
         for (size_t c = 0; c < d_streams.size(); c++)
             if (c != chan)
-                d_streams[c]->wait_items(written,
-                                         d_buffers[c]->released_items(),
-                                         std::chrono::microseconds(0));
+                d_streams[c]->wait_items(
+                    written, released_items(c, written), std::chrono::microseconds(0));
     }
     return ready;
+}
+
+uint64_t rx_source_impl::released_items(size_t chan, uint64_t written)
+{
+    // Zero copy: the readers of the ring hold items. Converting: the block itself is
+    // the ring's only reader, and it converted every item before the one it writes.
+    return d_converter ? written : d_buffers[chan]->released_items();
+}
+
+void rx_source_impl::convert(size_t chan, uint64_t written, size_t items, void* out)
+{
+    // In place in the ring: items [written, written + items) are contiguous from their
+    // slot (the ring is mapped twice), and the device leaves them alone until the next
+    // wait_items() releases them.
+    const rx_stream& s = *d_streams[chan];
+    const uint8_t* in = s.ring_base() + (written % s.ring_items()) * s.item_size();
+    d_converter->convert(in, out, items);
+    read_record& r = d_reads[chan];
+    const auto begin = reinterpret_cast<uintptr_t>(in);
+    r.calls.fetch_add(1, std::memory_order_relaxed);
+    r.items.fetch_add(items, std::memory_order_relaxed);
+    if (begin < r.lowest.load(std::memory_order_relaxed))
+        r.lowest.store(begin, std::memory_order_relaxed);
+    if (begin + items * s.item_size() > r.end.load(std::memory_order_relaxed))
+        r.end.store(begin + items * s.item_size(), std::memory_order_relaxed);
 }
 
 void rx_source_impl::tag_time(size_t chan, uint64_t offset, uint64_t time_ns)
@@ -418,10 +513,12 @@ int rx_source_impl::work(int noutput_items,
         // skip whole rings): the write pointer must be the slot the device wrote.
         const rx_stream& s = *d_streams[c];
         const auto* expected = s.ring_base() + (written % s.ring_items()) * s.item_size();
-        if (output_items[c] != expected)
+        if (!d_converter && output_items[c] != expected)
             throw std::logic_error(
                 "rx_source: GNU Radio's write position left the RDMA ring slot");
         d_streams[c]->commit(written, ready);
+        if (d_converter)
+            convert(c, written, ready, output_items[c]);
     }
     publish_events();
     return static_cast<int>(ready);

@@ -8,11 +8,13 @@
 #ifndef INCLUDED_RDMA_RX_SOURCE_IMPL_H
 #define INCLUDED_RDMA_RX_SOURCE_IMPL_H
 
+#include "item_converter.h"
 #include "radio_commands.h"
 #include "ring_buffer.h"
 #include <gnuradio/rdma/rx_source.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <pmt/pmt.h>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -28,7 +30,8 @@ public:
                    const std::string& format,
                    double sample_rate,
                    uint64_t num_samples,
-                   size_t num_channels);
+                   size_t num_channels,
+                   const std::string& otw_format);
 
     size_t num_channels() const override { return d_streams.size(); }
     void set_start_time(uint64_t device_time_ns) override
@@ -95,6 +98,9 @@ public:
     std::vector<rx_stream::injected_fault> read_injected_faults(size_t chan) override;
     std::string error() const override;
     std::string device_note() const override;
+    std::string cpu_format() const override;
+    std::string otw_format() const override;
+    std::map<std::string, uint64_t> conversion_reads(size_t chan) const override;
 
     //! The rings in port order: GNU Radio asks for the output buffers one port after
     //! the other, each time it allocates them.
@@ -110,6 +116,9 @@ private:
     rx_stream& stream(size_t chan) const;
     void start_streams();
     size_t wait_for_items(size_t chan, uint64_t written);
+    uint64_t released_items(size_t chan, uint64_t written);
+    void convert(size_t chan, uint64_t written, size_t items, void* out);
+    void prefault_outputs();
     void publish_events();
     void tag_time(size_t chan, uint64_t offset, uint64_t time_ns);
     void on_command(const pmt::pmt_t& msg);
@@ -118,9 +127,21 @@ private:
     // Own the rings: allocated before any buffer.
     std::vector<std::unique_ptr<rx_stream>> d_streams;
     std::vector<std::shared_ptr<ring_buffer>> d_buffers; // this run's outputs (start())
-    mutable size_t d_next_ring = 0;                      // ring() hands out port order
-    radio_commands d_radio;    // output c is RF channel (first stream) + c
-    uint64_t d_start_time = 0; // 0: as soon as possible
+    // Formats differ: work() converts from the ring into GNU Radio's buffers. Null:
+    // zero copy, the rings are the buffers.
+    const std::unique_ptr<const item_converter> d_converter;
+    // Where the conversions read, per channel (conversion_reads()): written by work(),
+    // read by tests from any thread.
+    struct read_record {
+        std::atomic<uint64_t> calls{ 0 };
+        std::atomic<uint64_t> items{ 0 };
+        std::atomic<uint64_t> lowest{ UINT64_MAX };
+        std::atomic<uint64_t> end{ 0 };
+    };
+    const std::unique_ptr<read_record[]> d_reads;
+    mutable size_t d_next_ring = 0; // ring() hands out port order
+    radio_commands d_radio;         // output c is RF channel (first stream) + c
+    uint64_t d_start_time = 0;      // 0: as soon as possible
     const pmt::pmt_t d_id;
     const std::chrono::microseconds d_wait_slice;
     std::mutex d_rate_mutex; // guards d_asked_rate: set_samp_rate runs on any thread

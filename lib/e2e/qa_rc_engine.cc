@@ -380,6 +380,15 @@ public:
         CPPUNIT_ASSERT_EQUAL(regs::error_code::bad_transport, engine.start(d));
         d.transport = 7;
         CPPUNIT_ASSERT_EQUAL(regs::error_code::bad_transport, emu::validate(d, 1500));
+        // RX_FORMAT: 0 sc16, 1 fc32, 2 sc8 stream; any other value is error 1.
+        d.transport = regs::transport_type::uc;
+        for (uint32_t f : { 0u, 1u, 2u }) {
+            d.format = static_cast<sample_format>(f);
+            d.signal.format = d.format;
+            CPPUNIT_ASSERT_EQUAL(0u, emu::validate(d, 1500));
+        }
+        d.format = d.signal.format = static_cast<sample_format>(3);
+        CPPUNIT_ASSERT_EQUAL(regs::error_code::bad_format, emu::validate(d, 1500));
     }
 };
 

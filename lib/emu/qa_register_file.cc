@@ -231,6 +231,8 @@ public:
         CPPUNIT_ASSERT(caps & regs::cap::loss_injection);
         CPPUNIT_ASSERT(caps & regs::cap::emulator);
         CPPUNIT_ASSERT_EQUAL(16u, axi.read32(regs::id_max_burst_words));
+        // ID_FORMATS: sc16 (bit 0), fc32 (bit 1), sc8 (bit 2); bits 31..3 read 0.
+        CPPUNIT_ASSERT_EQUAL(0x7u, axi.read32(regs::id_formats));
         emu::emulator plain(emu::emulator_config{});
         axioe::client axi256(plain.control_address());
         CPPUNIT_ASSERT_EQUAL(uint32_t(axioe::max_burst_words),

@@ -62,7 +62,8 @@ regs::identity_values identity_of(const device_identity& id,
     v.num_tx_streams =
         id.capabilities & regs::cap::tx ? static_cast<uint32_t>(tx_streams) : 0;
     v.max_payload = 4096;
-    v.formats = (1u << regs::format::sc16) | (1u << regs::format::fc32);
+    v.formats = (1u << regs::format::sc16) | (1u << regs::format::fc32) |
+                (1u << regs::format::sc8);
     v.serial = id.serial;
     v.max_burst_words = id.max_burst_words;
     v.num_rf_channels =

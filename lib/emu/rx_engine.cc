@@ -47,7 +47,8 @@ uint32_t validate(const rx_descriptor& d, unsigned link_mtu)
 {
     namespace ec = regs::error_code;
     const uint32_t fmt = static_cast<uint32_t>(d.signal.format);
-    if (fmt != regs::format::sc16 && fmt != regs::format::fc32)
+    if (fmt != regs::format::sc16 && fmt != regs::format::fc32 &&
+        fmt != regs::format::sc8)
         return ec::bad_format;
     const size_t item = item_size(d.signal.format);
     if (d.payload_bytes == 0 || d.payload_bytes % item ||

@@ -66,6 +66,7 @@ constexpr uint32_t ownership = 1u << 8; // RX_OWNER_* and RX_LEASE_MS: streams h
 namespace format {
 constexpr uint32_t sc16 = 0; // complex int16, I then Q, little-endian: 4-byte items
 constexpr uint32_t fc32 = 1; // complex float32, I then Q, little-endian: 8-byte items
+constexpr uint32_t sc8 = 2;  // complex int8, I then Q: 2-byte items
 } // namespace format
 
 // ---- Clock ----------------------------------------------------------------------------

@@ -197,7 +197,7 @@ inline constexpr register_info register_table[] = {
     ROW(rx,       0x34, "RX_NOTIFY_INTERVAL",  32, RW, detail::desc, 0, V, 16, "every N-th message WITH IMMEDIATE"),
     ROW(rx,       0x38, "RX_RATE_NUM",         32, RW, detail::desc, 0, V, 0, "sample rate numerator"),
     ROW(rx,       0x3C, "RX_RATE_DEN",         32, RW, detail::desc, 0, V, 1, "sample rate denominator"),
-    ROW(rx,       0x40, "RX_FORMAT",           32, RW, detail::desc, 0, V, 0, "0 sc16, 1 fc32"),
+    ROW(rx,       0x40, "RX_FORMAT",           32, RW, detail::desc, 0, V, 0, "0 sc16, 1 fc32, 2 sc8"),
     ROW(rx,       0x44, "RX_LINK_MASK",        32, RW, detail::desc, 0, V, 1, "links to send on"),
     ROW(rx,       0x48, "RX_TRANSPORT",        32, RW, detail::desc, 0, V, 0, "0 UC, 1 RC, 2 UDP"),
     ROW(rx,       0x4C, "RX_SOURCE_QPN",       32, RO, 0, 0, D, 0, "the device's QPN for this stream"),

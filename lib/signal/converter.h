@@ -19,8 +19,9 @@
 
 /*
  * The emulated converter's output stage, shared by the test signals and the RF scene:
- * fc32 passes values as computed; sc16 scales by 32768, rounds and saturates as a two's
- * complement converter does. And the unit Gaussian values the noise signals draw from.
+ * fc32 passes values as computed; sc16 scales by 32768 (sc8 by 128), rounds and
+ * saturates as a two's complement converter does. And the unit Gaussian values the noise
+ * signals draw from.
  */
 
 namespace gr {
@@ -52,13 +53,24 @@ inline int16_t to_int16(float v)
         static_cast<int32_t>(scaled + std::copysign(0.5f, scaled)));
 }
 
+// The same converter with 8 bits: full scale 128, [-128, +127].
+inline int8_t to_int8(float v)
+{
+    const float scaled = saturate(v * 128.0f, -128.0f, 127.0f);
+    return static_cast<int8_t>(
+        static_cast<int32_t>(scaled + std::copysign(0.5f, scaled)));
+}
+
 inline void store_sample(sample_format format, float i, float q, uint8_t* out)
 {
     if (format == sample_format::fc32) {
         const float iq[2] = { i, q };
         std::memcpy(out, iq, sizeof(iq));
-    } else {
+    } else if (format == sample_format::sc16) {
         const int16_t iq[2] = { to_int16(i), to_int16(q) };
+        std::memcpy(out, iq, sizeof(iq));
+    } else {
+        const int8_t iq[2] = { to_int8(i), to_int8(q) };
         std::memcpy(out, iq, sizeof(iq));
     }
 }

@@ -24,6 +24,9 @@ class qa_test_signal : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_test_signal);
     CPPUNIT_TEST(test_ramp_sc16);
     CPPUNIT_TEST(test_ramp_fc32);
+    CPPUNIT_TEST(test_ramp_sc8);
+    CPPUNIT_TEST(test_sc8_saturates_like_twos_complement);
+    CPPUNIT_TEST(test_sc8_extremes_are_the_8_bit_corners);
     CPPUNIT_TEST(test_ramp_fill_is_ramp_item_across_wraps);
     CPPUNIT_TEST(test_tone_is_continuous_across_calls);
     CPPUNIT_TEST(test_noise_is_deterministic_with_right_power);
@@ -82,6 +85,54 @@ public:
         CPPUNIT_ASSERT(std::memcmp(item, &iq[6], 8) == 0);
     }
 
+    void test_ramp_sc8()
+    {
+        // I = low 8 bits of k, Q = the next 8, as int8: the item is k mod 2^16.
+        test_signal s(config(test_signal_kind::ramp, sample_format::sc8));
+        const uint64_t first = 0x3412FFFEull; // crosses an 8-bit and the 16-bit boundary
+        int8_t iq[4 * 2];
+        s.generate(first, 4, reinterpret_cast<uint8_t*>(iq));
+        CPPUNIT_ASSERT_EQUAL(int8_t(-2), iq[0]); // 0xFE as int8
+        CPPUNIT_ASSERT_EQUAL(int8_t(-1), iq[1]); // 0xFF: bits 15..8 of 0x...FFFE
+        CPPUNIT_ASSERT_EQUAL(int8_t(-1), iq[2]);
+        CPPUNIT_ASSERT_EQUAL(int8_t(-1), iq[3]);
+        CPPUNIT_ASSERT_EQUAL(int8_t(0), iq[4]); // k = 0x34130000: wrapped
+        CPPUNIT_ASSERT_EQUAL(int8_t(0), iq[5]);
+        CPPUNIT_ASSERT_EQUAL(int8_t(1), iq[6]);
+        CPPUNIT_ASSERT_EQUAL(int8_t(0), iq[7]);
+        for (int n = 0; n < 4; n++) {
+            uint16_t word;
+            std::memcpy(&word, &iq[2 * n], 2);
+            CPPUNIT_ASSERT_EQUAL(static_cast<uint16_t>((first + n) & 0xFFFF), word);
+        }
+    }
+
+    void test_sc8_saturates_like_twos_complement()
+    {
+        // The 8-bit converter: scale 128, +1.0 saturates at +127, -1.0 is -128.
+        test_signal_config c = config(test_signal_kind::tone, sample_format::sc8);
+        c.amplitude = 1.0f;
+        c.freq_hz = c.sample_rate / 2;
+        int8_t iq[4];
+        test_signal(c).generate(0, 2, reinterpret_cast<uint8_t*>(iq));
+        CPPUNIT_ASSERT_EQUAL(int8_t(127), iq[0]);
+        CPPUNIT_ASSERT_EQUAL(int8_t(-128), iq[2]);
+        c.amplitude = 0.5f; // half scale is 64: the scale is 128, not 127
+        test_signal(c).generate(0, 1, reinterpret_cast<uint8_t*>(iq));
+        CPPUNIT_ASSERT_EQUAL(int8_t(64), iq[0]);
+    }
+
+    void test_sc8_extremes_are_the_8_bit_corners()
+    {
+        const test_signal s(config(test_signal_kind::extremes, sample_format::sc8));
+        int8_t iq[16];
+        s.generate(64, 8, reinterpret_cast<uint8_t*>(iq)); // the cycle's start
+        const int8_t expect[16] = { -128, -128, 127, 127, -128, 127, 127,  -128,
+                                    0,    0,    -1,  -1,  1,    -1,  -128, 0 };
+        for (int n = 0; n < 16; n++)
+            CPPUNIT_ASSERT_EQUAL(expect[n], iq[n]);
+    }
+
     void test_ramp_fill_is_ramp_item_across_wraps()
     {
         // Runs that cross where each format's ramp wraps (2^32 items of sc16, 2^24 of
@@ -91,6 +142,8 @@ public:
             { sample_format::sc16, (5ull << 32) - 1 },
             { sample_format::fc32, (1ull << 24) - 37 },
             { sample_format::fc32, (7ull << 24) - 1 },
+            { sample_format::sc8, (1ull << 16) - 37 },
+            { sample_format::sc8, (9ull << 16) - 1 },
         };
         for (const auto& [format, wrap] : cases) {
             const size_t size = item_size(format);

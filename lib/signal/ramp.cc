@@ -17,6 +17,10 @@ void ramp_item(sample_format format, uint64_t k, uint8_t* out)
         const uint16_t iq[2] = { static_cast<uint16_t>(k & 0xFFFF),
                                  static_cast<uint16_t>((k >> 16) & 0xFFFF) };
         std::memcpy(out, iq, sizeof(iq));
+    } else if (format == sample_format::sc8) {
+        const uint8_t iq[2] = { static_cast<uint8_t>(k & 0xFF),
+                                static_cast<uint8_t>((k >> 8) & 0xFF) };
+        std::memcpy(out, iq, sizeof(iq));
     } else {
         const float iq[2] = { static_cast<float>(k & 0xFFFFFF), 0.0f };
         std::memcpy(out, iq, sizeof(iq));
@@ -32,6 +36,12 @@ void ramp_fill(sample_format format, uint64_t first, size_t count, uint8_t* out)
         for (size_t n = 0; n < count; n++) {
             const uint32_t item = k0 + static_cast<uint32_t>(n); // k mod 2^32
             std::memcpy(out + 4 * n, &item, 4);
+        }
+    } else if (format == sample_format::sc8) {
+        const uint16_t k0 = static_cast<uint16_t>(first);
+        for (size_t n = 0; n < count; n++) {
+            const uint16_t item = static_cast<uint16_t>(k0 + n); // k mod 2^16
+            std::memcpy(out + 2 * n, &item, 2);
         }
     } else {
         const uint32_t k0 = static_cast<uint32_t>(first & 0xFFFFFF);

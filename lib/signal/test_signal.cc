@@ -49,6 +49,7 @@ float float_of_bits(uint32_t bits)
 struct extreme_item {
     int16_t i16, q16;
     uint32_t i32, q32; // float bits
+    int8_t i8, q8;     // sc8: the same extremes of an 8-bit converter
 };
 const std::array<extreme_item, 8>& extremes_cycle()
 {
@@ -62,14 +63,14 @@ const std::array<extreme_item, 8>& extremes_cycle()
         const float tiny = std::numeric_limits<float>::denorm_min();
         const float big = std::numeric_limits<float>::max();
         return std::array<extreme_item, 8>{ {
-            { -32768, -32768, 0x7FC0DEADu, 0x7FC0DEADu },
-            { 32767, 32767, 0x7FC0BEEFu, 0x7FC0BEEFu },
-            { -32768, 32767, bits(1.0f), bits(-1.0f) },
-            { 32767, -32768, bits(-1.0f), bits(1.0f) },
-            { 0, 0, bits(inf), bits(-inf) },
-            { -1, -1, bits(tiny), bits(-tiny) },
-            { 1, -1, bits(big), bits(-big) },
-            { -32768, 0, bits(0.0f), bits(-0.0f) },
+            { -32768, -32768, 0x7FC0DEADu, 0x7FC0DEADu, -128, -128 },
+            { 32767, 32767, 0x7FC0BEEFu, 0x7FC0BEEFu, 127, 127 },
+            { -32768, 32767, bits(1.0f), bits(-1.0f), -128, 127 },
+            { 32767, -32768, bits(-1.0f), bits(1.0f), 127, -128 },
+            { 0, 0, bits(inf), bits(-inf), 0, 0 },
+            { -1, -1, bits(tiny), bits(-tiny), -1, -1 },
+            { 1, -1, bits(big), bits(-big), 1, -1 },
+            { -32768, 0, bits(0.0f), bits(-0.0f), -128, 0 },
         } };
     }();
     return cycle;
@@ -240,8 +241,11 @@ void test_signal::generate_extremes(uint64_t first, size_t count, uint8_t* out) 
                          float_of_bits(e.i32),
                          float_of_bits(e.q32),
                          out + n * size);
-        } else {
+        } else if (d_config.format == sample_format::sc16) {
             const int16_t iq[2] = { e.i16, e.q16 };
+            std::memcpy(out + n * size, iq, sizeof(iq));
+        } else {
+            const int8_t iq[2] = { e.i8, e.q8 };
             std::memcpy(out + n * size, iq, sizeof(iq));
         }
     }

@@ -18,9 +18,11 @@ void placeholder::renew()
 {
     std::random_device source;
     const auto word = [&] {
-        const uint64_t mask = d_item == 4 ? 0xFFFFFFFFull : ~0ull;
+        const uint64_t mask = d_item == 8 ? ~0ull : 0xFFFFFFFFull;
         uint64_t w = 0;
-        while (w == 0) // never a word of zeros: lost samples read as zeros
+        // Never a word of zeros, nor a first item of zeros (a one-item sc8 packet):
+        // lost samples read as zeros.
+        while (w == 0 || (w & 0xFFFF) == 0)
             w = ((uint64_t(source()) << 32) | source()) & mask;
         return w;
     };
@@ -30,8 +32,9 @@ void placeholder::renew()
 
 void placeholder::set_mark(uint64_t first, uint64_t second)
 {
-    const uint64_t mask = d_item == 4 ? 0xFFFFFFFFull : ~0ull;
-    if ((first & mask) == 0 || (second & mask) == 0)
+    const uint64_t mask = d_item == 8 ? ~0ull : 0xFFFFFFFFull;
+    if ((first & mask) == 0 || (second & mask) == 0 ||
+        (d_item == 2 && (first & 0xFFFF) == 0))
         throw std::invalid_argument("placeholder: a mark word of zeros reads as lost");
     d_first = first & mask;
     d_second = second & mask;

@@ -15,6 +15,7 @@
 #include <cppunit/extensions/HelperMacros.h>
 #include <cstring>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -128,9 +129,46 @@ class qa_loss_tracker : public CppUnit::TestFixture
     CPPUNIT_TEST(test_old_fixed_marks_are_data_now);
     CPPUNIT_TEST(test_samples_equal_to_the_mark_need_a_proof);
     CPPUNIT_TEST(test_gap_overwritten_while_unread_is_told_again);
+    CPPUNIT_TEST(test_sc8_mark_is_64_bits_and_fits_short_packets);
     CPPUNIT_TEST_SUITE_END();
 
 public:
+    void test_sc8_mark_is_64_bits_and_fits_short_packets()
+    {
+        // sc8 items are 2 bytes: the mark is two 32-bit words (four items), as sc16's;
+        // a packet shorter than that holds what fits of the first word, and arming it
+        // writes nothing past it.
+        placeholder mark(sample_format::sc8);
+        CPPUNIT_ASSERT_THROW(mark.set_mark(0x12340000u, 1), std::invalid_argument);
+        mark.set_mark(0x89ABCDEFu, 0x01234567u);
+        for (size_t items : { size_t(1), size_t(2), size_t(3), size_t(4), size_t(512) }) {
+            std::vector<uint8_t> slot(2 * items + 8, 0x5A);
+            mark.arm(slot.data(), items);
+            CPPUNIT_ASSERT(mark.present(slot.data(), items));
+            const size_t bytes = 2 * items;
+            const size_t written = bytes >= 8 ? 8 : bytes >= 4 ? 4 : bytes;
+            for (size_t b = written; b < slot.size(); b++)
+                CPPUNIT_ASSERT_EQUAL(uint8_t(0x5A), slot[b]); // nothing beyond
+            // Any sample of the mark's items landing differently clears it.
+            for (size_t b = 0; b < written; b++) {
+                std::vector<uint8_t> landed = slot;
+                landed[b] ^= 0x01;
+                CPPUNIT_ASSERT(!mark.present(landed.data(), items));
+            }
+        }
+        uint32_t first;
+        std::vector<uint8_t> slot(16, 0);
+        mark.arm(slot.data(), 8);
+        std::memcpy(&first, slot.data(), 4);
+        CPPUNIT_ASSERT_EQUAL(0x89ABCDEFu, first);
+        // A fresh random mark never has a first item of zeros (lost samples' value).
+        for (int run = 0; run < 1000; run++) {
+            mark.renew();
+            CPPUNIT_ASSERT((mark.first_word() & 0xFFFF) != 0);
+            CPPUNIT_ASSERT(mark.first_word() <= 0xFFFFFFFFu);
+        }
+    }
+
     void test_clean_stream_over_many_wraps()
     {
         bench b;

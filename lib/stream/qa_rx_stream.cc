@@ -185,7 +185,7 @@ public:
         };
         CPPUNIT_ASSERT(message("type=emu,sgnal=ramp", "sc16", 1e6).find("sgnal") !=
                        std::string::npos);
-        CPPUNIT_ASSERT(message("type=emu", "sc8", 1e6).find("fc32") != std::string::npos);
+        CPPUNIT_ASSERT(message("type=emu", "sc12", 1e6).find("sc8") != std::string::npos);
         CPPUNIT_ASSERT(
             message("type=emu,payload=1000", "sc16", 1e6).find("power of two") !=
             std::string::npos);

@@ -17,14 +17,24 @@ sample_format parse_sample_format(const std::string& name)
         return sample_format::sc16;
     if (name == "fc32")
         return sample_format::fc32;
-    throw std::invalid_argument(
-        "unknown sample format '" + name +
-        "': use \"sc16\" (complex int16) or \"fc32\" (complex float)");
+    if (name == "sc8")
+        return sample_format::sc8;
+    throw std::invalid_argument("unknown sample format '" + name +
+                                "': use \"sc16\" (complex int16), \"fc32\" (complex "
+                                "float) or \"sc8\" (complex int8)");
 }
 
 const char* to_string(sample_format f)
 {
-    return f == sample_format::sc16 ? "sc16" : "fc32";
+    switch (f) {
+    case sample_format::sc16:
+        return "sc16";
+    case sample_format::sc8:
+        return "sc8";
+    case sample_format::fc32:
+        break;
+    }
+    return "fc32";
 }
 
 } // namespace rdma

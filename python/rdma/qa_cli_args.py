@@ -80,6 +80,14 @@ class qa_cli_args(gr_unittest.TestCase):
             proc = self.run_app(RX, "--args", args, "--check", "--duration", "0.1")
             self.assert_usage_error(proc, "--check", args)
             self.assertIn(why, proc.stderr)
+        # The check reads the ring in place, in the wire format: not with a conversion.
+        proc = self.run_app(RX, "--check", "--otw", "sc16", "--format", "fc32",
+                            "--duration", "0.1")
+        self.assert_usage_error(proc, "--check", "--check --otw sc16")
+        self.assertIn("--otw", proc.stderr)
+        proc = self.run_app(RX, "--otw", "sc12")
+        self.assert_usage_error(proc, "--otw", "--otw sc12")
+        self.assertIn("sc8", proc.stderr)
 
     def test_rx_check_verifies_every_test_signal(self):
         # The checker recomputes each of the emulator's signals: no refusal, and every

@@ -8,6 +8,7 @@
 """Every command of docs/recording.md and docs/rx-server.md, run as written (gr-rdma-rx
 being the build tree's), in a scratch directory: each must succeed."""
 
+import json
 import os
 import re
 import shutil
@@ -60,13 +61,20 @@ class qa_doc_commands(gr_unittest.TestCase):
 
     def test_rx_server_md(self):
         sh = blocks_of("rx-server.md", "sh")
-        self.assertEqual(len(sh), 1)
+        self.assertEqual(len(sh), 2)
         proc = self.run_shell(sh[0])
         self.assertEqual(proc.returncode, 0, proc.stderr)
         kinds = [line.split('"kind": "')[1].split('"')[0]
                  for line in proc.stdout.splitlines()]
         self.assertEqual(kinds[-1], "report")
         self.assertIn("status", kinds)
+        # The wire format differs from the flowgraph's: converted, every sample counted.
+        proc = self.run_shell(sh[1])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.loads(proc.stdout)
+        self.assertEqual((report["otw_format"], report["format"]), ("sc16", "fc32"))
+        self.assertEqual(report["samples_delivered"], 1000000)
+        self.assertTrue(report["identity_holds"])
 
 
 if __name__ == '__main__':

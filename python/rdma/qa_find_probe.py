@@ -317,7 +317,7 @@ class qa_find_probe(gr_unittest.TestCase):
         self.assertIn("    capabilities: %s\n" % identity_of(self.port_a)[1], out)
         self.assertIn("    serial: 0xa11ce\n", out)
         self.assertIn("    rx streams: 3\n", out)
-        self.assertIn("    formats: sc16 fc32\n", out)
+        self.assertIn("    formats: sc16 fc32 sc8\n", out)
         for s in range(3):
             self.assertIn("\n  RX stream %d\n" % s, out)
         self.assertNotIn("RX stream 3", out)

@@ -26,7 +26,7 @@ from gnuradio import gr, gr_unittest
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GRC_DIR = os.path.join(SRC, "grc")
 YMLS = sorted(glob.glob(os.path.join(GRC_DIR, "*.block.yml")))
-ITEM_SIZE = {"complex": 8, "sc16": 4}
+ITEM_SIZE = {"complex": 8, "sc16": 4, "sc8": 2}
 # Every block has this input; GRC does not show it.
 HIDDEN_PORTS = {"system"}
 
@@ -204,6 +204,28 @@ class qa_grc_blocks(gr_unittest.TestCase):
         d = yaml.safe_load(open(os.path.join(GRC_DIR, "rdma_rx_source.block.yml")))
         args = next(p for p in d["parameters"] if p["id"] == "args")["default"]
         self.assertIn("signal=tone", args)
+
+    def test_006_rx_source_wire_format(self):
+        # Wire Format (gr-uhd's otw_format) reaches the block in Python and in C++: the
+        # default keeps the output's format (zero copy), another converts.
+        for otw, out_type, want in (("same", "fc32", ("fc32", "fc32")),
+                                    ("sc16", "fc32", ("fc32", "sc16")),
+                                    ("sc8", "sc16", ("sc16", "sc8"))):
+            with self.subTest(otw=otw, type=out_type):
+                block = self.grc_block("rdma_rx_source")
+                block.params["otw"].set_value(otw)
+                block.params["type"].set_value(out_type)
+                block.params["args"].set_value("'type=emu,signal=ramp'")
+                block.rewrite()
+                blk = self.build(block)
+                self.assertEqual((blk.cpu_format(), blk.otw_format()), want)
+                out = [p for p in block.sources if p.domain == "stream"][0]
+                self.assertEqual(ITEM_SIZE[out.dtype],
+                                 blk.output_signature().sizeof_stream_item(0))
+                del blk
+                # The C++ generator turns the Python quotes into C++ ones (translations).
+                make = block.cpp_templates.render("make")
+                self.assertIn("'%s');" % ("" if otw == "same" else otw), make)
 
 
 if __name__ == "__main__":

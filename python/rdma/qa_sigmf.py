@@ -118,6 +118,20 @@ class qa_sigmf(gr_unittest.TestCase):
             if start + count < len(data):
                 self.assertEqual(data[start + count], start + count)
 
+    def test_sc8_recording_is_ci8(self):
+        # sc8 on the wire and in the file: SigMF's ci8, two bytes an item, the ramp's
+        # item being its index mod 2^16.
+        base = os.path.join(self.dir, "sc8")
+        proc = self.run_app("--args", "type=emu,signal=ramp", "--format", "sc8",
+                            "--rate", "1e6", "--samples", "300000", "--sigmf", base,
+                            "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assert_valid(base)
+        self.assertEqual(meta_of(base)["global"]["core:datatype"], "ci8")
+        self.assertEqual(items_of(base, 2), 300000)
+        data = np.fromfile(base + ".sigmf-data", dtype="<u2")
+        self.assertTrue(np.array_equal(data, np.arange(300000) % 65536))
+
     def test_rotation_adds_up_to_the_delivered_count(self):
         base = os.path.join(self.dir, "rot")
         proc = self.run_app("--args", "type=emu,signal=ramp,device_timeout=5",

@@ -94,9 +94,15 @@ def parse_args(argv):
     p.add_argument("--args", default="type=emu,signal=ramp",
                    help="device args, e.g. type=emu,signal=ramp (docs/device-args.md)")
     # rx_source's default: a flowgraph and the app receive the same by default.
-    p.add_argument("--format", default="fc32", choices=["sc16", "fc32"],
-                   help="sample format on the wire and in memory (default fc32, as "
-                        "rx_source)")
+    p.add_argument("--format", default="fc32", choices=["sc16", "fc32", "sc8"],
+                   help="the flowgraph's sample format (rx_source's format, gr-uhd's "
+                        "cpu_format; default fc32, as rx_source); also the wire format "
+                        "unless --otw names another")
+    p.add_argument("--otw", choices=["sc16", "fc32", "sc8"],
+                   help="the wire format the device sends (gr-uhd's otw_format; default: "
+                        "--format, zero copy); another than --format is converted by VOLK "
+                        "from the ring, e.g. --otw sc16 --format fc32 halves the link's "
+                        "bandwidth (docs/device-args.md)")
     # The stream's own limit (rx_stream: 4e9 S/s).
     p.add_argument("--rate", type=_number("S/s", 0, 4e9, low_open=True), default=20e6,
                    help="sample rate in S/s, at most 4e9 (default 20e6)")
@@ -153,6 +159,10 @@ def parse_args(argv):
         if getattr(opts, flag) is not None and not opts.sigmf:
             p.error("argument --%s: rotates a SigMF recording: add --sigmf PATH"
                     % flag.replace("_", "-"))
+    opts.otw = opts.otw or opts.format
+    if opts.check and opts.otw != opts.format:
+        p.error("argument --check: verifies the items in place in the ring, in the wire "
+                "format: leave --otw out (or equal to --format) to check the link")
     if opts.check:
         refusal = check_refusal(opts.args)
         if refusal:
@@ -218,8 +228,9 @@ class report_collector(gr.basic_block):
 class receiver(gr.top_block):
     def __init__(self, opts):
         gr.top_block.__init__(self, "gr-rdma-rx")
-        self.src = rdma.rx_source(opts.args, opts.format, opts.rate, opts.num_samples)
-        item = 8 if opts.format == "fc32" else 4
+        self.src = rdma.rx_source(opts.args, opts.format, opts.rate, opts.num_samples, 1,
+                                  opts.otw)
+        item = {"fc32": 8, "sc16": 4, "sc8": 2}[opts.format]
         self.recorder = None
         if opts.sigmf:
             self.recorder = sigmf_sink(
@@ -373,6 +384,7 @@ def run(opts, tb, stop):
         "kind": "report",
         "args": opts.args,
         "format": opts.format,
+        "otw_format": opts.otw,
         "rate_requested": opts.rate,
         # None: continuous, until a signal.
         "samples_requested": None if opts.continuous else opts.num_samples,

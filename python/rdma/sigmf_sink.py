@@ -25,7 +25,7 @@ from gnuradio import blocks, gr
 
 SIGMF_VERSION = "1.2.0"
 EXTENSION = {"name": "rdma", "version": "1.0.0", "optional": True}
-DATATYPES = {"sc16": ("ci16_le", 4), "fc32": ("cf32_le", 8)}
+DATATYPES = {"sc16": ("ci16_le", 4), "fc32": ("cf32_le", 8), "sc8": ("ci8", 2)}
 # A new capture starts where the device time leaps off the current capture's timeline
 # (an overrun skipped samples, a re-armed run): by more than this, or half a sample.
 TIME_LEAP_NS = 1000
@@ -122,7 +122,7 @@ class sigmf_sink(gr.hier_block2):
                  description="", rotate_size=0, rotate_seconds=0.0,
                  max_annotations=100000):
         if format not in DATATYPES:
-            raise ValueError("sigmf_sink: format=%r is invalid: expected sc16 or fc32"
+            raise ValueError("sigmf_sink: format=%r is invalid: expected sc16, fc32 or sc8"
                              % (format,))
         if not path:
             raise ValueError("sigmf_sink: path is empty: expected a path without the "
@@ -171,7 +171,8 @@ class sigmf_sink(gr.hier_block2):
         # a write the disk refused shows at once (file_sink itself drops it silently).
         self._sink.set_unbuffered(True)
         self._write_meta(first, final=False)
-        self._watcher = _meta_watcher(self, np.uint32 if itemsize == 4 else np.complex64)
+        self._watcher = _meta_watcher(
+            self, {2: np.uint16, 4: np.uint32, 8: np.complex64}[itemsize])
         self.connect(self, self._sink)
         self.connect(self, self._watcher)
         self.msg_connect(self, "events", self._watcher, "events")

@@ -22,6 +22,9 @@ namespace rdma {
  * Item k of a stream (k counted from sample 0 of the run):
  *  - sc16: I = low 16 bits of k, Q = the next 16 bits (as int16), so the 4-byte item,
  *    read as a little-endian uint32, equals k mod 2^32;
+ *  - sc8: I = low 8 bits of k, Q = the next 8 bits (as int8: two's complement, so I
+ *    runs 0, 1, ..., 127, -128, ..., -1), so the 2-byte item, read as a little-endian
+ *    uint16, equals k mod 2^16;
  *  - fc32: I = k mod 2^24 (exact in float32), Q = 0.
  */
 RDMA_TRANSPORT_API void ramp_item(sample_format format, uint64_t k, uint8_t* out);

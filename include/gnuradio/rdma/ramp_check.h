@@ -42,7 +42,8 @@ public:
     typedef std::shared_ptr<ramp_check> sptr;
 
     /*!
-     * \param format "fc32" or "sc16"
+     * \param format "fc32", "sc16" or "sc8": the items' format, which must be the
+     *        wire format (the ramp is defined per wire format)
      * \param range_base start of the memory range the input must lie in (0: no check)
      * \param range_bytes length of that range
      * \param signal the source's device args, or just their signal keys (signal=,
@@ -61,7 +62,8 @@ public:
     virtual uint64_t unexplained_mismatches() const = 0;
     //! The first \p max unexplained mismatches as [first item, count] runs, to see
     //! where they are.
-    virtual std::vector<std::vector<uint64_t>> unexplained_ranges(size_t max = 16) const = 0;
+    virtual std::vector<std::vector<uint64_t>>
+    unexplained_ranges(size_t max = 16) const = 0;
     //! Item index of the first mismatch, or 2^64-1 if none.
     virtual uint64_t first_mismatch() const = 0;
     //! Items inside reported gaps (all were zeros unless counted as mismatches).

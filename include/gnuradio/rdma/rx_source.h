@@ -31,7 +31,15 @@ namespace rdma {
  * (docs/device-args.md); the default, type=emu, runs the built-in SDR emulator and
  * the userspace NIC on loopback.
  *
- * Output: complex float (fc32, 8-byte items) or complex int16 (sc16, 4-byte items).
+ * Output: complex float (fc32, 8-byte items), complex int16 (sc16, 4-byte items) or
+ * complex int8 (sc8, 2-byte items): the CPU format (gr-uhd's cpu_format). The device
+ * sends the wire format (gr-uhd's otw_format), by default the same: then the ring is
+ * the output buffer, zero copy. When they differ (e.g. sc16 on the wire, half of
+ * fc32's link bandwidth, and fc32 in the flowgraph), the output buffer is an ordinary
+ * GNU Radio buffer and work() converts the items from the ring, in place, with VOLK in
+ * one pass: sc16 -> fc32 divides by 32768, sc8 -> fc32 by 128, as gr-uhd
+ * (docs/wire-format.md states every pair). Item
+ * numbering, tags, reports and loss accounting are the same either way.
  * Tags "rx_time" (tuple of uint64 seconds, double fraction: the device time of the
  * sample) and "rx_rate" on the first sample of every run, as gr-uhd does, and
  * "rx_time" again after every discontinuity. With a device that has an RF front end
@@ -67,18 +75,34 @@ public:
 
     /*!
      * \param args device args, e.g. "type=emu,signal=ramp"
-     * \param format "fc32" or "sc16"
+     * \param format the output items' format (gr-uhd's cpu_format): "fc32", "sc16" or
+     *        "sc8"; also the wire format unless \p otw_format names another
      * \param sample_rate samples per second
      * \param num_samples 0: stream until stopped; else a burst of that many samples
      * \param num_channels outputs: RX streams of the device, started in step
+     * \param otw_format the wire format the device sends (gr-uhd's otw_format): "sc16",
+     *        "sc8" or "fc32"; empty (the default): \p format, zero copy
      */
     static sptr make(const std::string& args = "type=emu",
                      const std::string& format = "fc32",
                      double sample_rate = 1e6,
                      uint64_t num_samples = 0,
-                     size_t num_channels = 1);
+                     size_t num_channels = 1,
+                     const std::string& otw_format = "");
 
     virtual size_t num_channels() const = 0;
+    //! The output items' format: "fc32", "sc16" or "sc8".
+    virtual std::string cpu_format() const = 0;
+    //! The format the device sends and the ring holds; cpu_format(): zero copy.
+    virtual std::string otw_format() const = 0;
+    /*!
+     * Where the conversions of channel \p chan read (formats differ), for the zero-copy
+     * check: "calls" (work() calls that converted), "items", "lowest" (address of the
+     * lowest item read) and "end" (one past the highest byte read). Every read lies in
+     * the ring when ring_base() <= lowest and end <= ring_base() + 2 * ring_bytes()
+     * (the ring is mapped twice). All zero with equal formats (nothing is converted).
+     */
+    virtual std::map<std::string, uint64_t> conversion_reads(size_t chan = 0) const = 0;
     /*!
      * Take sample 0 of the next start() at device time \p device_time_ns (ns since the
      * epoch), as gr-uhd's set_start_time; 0 (the default): as soon as possible (with

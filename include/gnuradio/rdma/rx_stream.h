@@ -53,7 +53,8 @@ public:
 
     /*!
      * \param args        device args, e.g. "type=emu,signal=ramp"
-     * \param format      "sc16" (4-byte complex int16) or "fc32" (8-byte complex float)
+     * \param format      "sc16" (4-byte complex int16), "fc32" (8-byte complex float)
+     *                    or "sc8" (2-byte complex int8): the wire format, in the ring
      * \param sample_rate samples per second
      * \param num_samples 0 to stream continuously, rx_stream::queued for queued bursts
      *                    (queue_burst()), else a finite burst of that many

@@ -76,7 +76,9 @@ struct test_signal_config {
  *
  * Converter model: fc32 passes values as computed, but the saturating signals clip to
  * [-1, +1]; sc16 scales by 32768, rounds and saturates to [-32768, +32767] as a two's
- * complement converter does (full scale +1.0 gives +32767, -1.0 gives -32768).
+ * complement converter does (full scale +1.0 gives +32767, -1.0 gives -32768); sc8 is
+ * the same converter with 8 bits: scale 128, saturating to [-128, +127]. The extremes
+ * cycle has an sc8 form with the same pattern (-128, -128), (+127, +127), ...
  */
 class RDMA_TRANSPORT_API test_signal
 {

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(ramp_check.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(e6ea64dfe95f8c17f2c3c6e35f9fe8dd) */
+/* BINDTOOL_HEADER_FILE_HASH(72286905400b3ea149a3cd3950a5cabf) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

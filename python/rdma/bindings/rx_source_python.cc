@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(bde9febe3ed899285d52d56c64f5616a) */
+/* BINDTOOL_HEADER_FILE_HASH(7397f3abc1befebb5106b5d827dd6d10) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -43,9 +43,37 @@ void bind_rx_source(py::module& m)
              py::arg("sample_rate") = 1e6,
              py::arg("num_samples") = 0,
              py::arg("num_channels") = 1,
+             py::arg("otw_format") = "",
              D(rx_source, make))
+        // gr-uhd's stream_args names: rx_source(args, cpu_format="fc32", otw_format=
+        // "sc16", sample_rate=...). Keywords only past args, so that a call with
+        // format= or positional arguments takes the overload above.
+        .def(
+            py::init([](const std::string& args,
+                        const std::string& cpu_format,
+                        const std::string& otw_format,
+                        double sample_rate,
+                        uint64_t num_samples,
+                        size_t num_channels) {
+                return rx_source::make(
+                    args, cpu_format, sample_rate, num_samples, num_channels, otw_format);
+            }),
+            py::arg("args") = "type=emu",
+            py::kw_only(),
+            py::arg("cpu_format"),
+            py::arg("otw_format") = "",
+            py::arg("sample_rate") = 1e6,
+            py::arg("num_samples") = 0,
+            py::arg("num_channels") = 1,
+            D(rx_source, make, 2))
 
         .def("num_channels", &rx_source::num_channels, D(rx_source, num_channels))
+        .def("cpu_format", &rx_source::cpu_format, D(rx_source, cpu_format))
+        .def("otw_format", &rx_source::otw_format, D(rx_source, otw_format))
+        .def("conversion_reads",
+             &rx_source::conversion_reads,
+             py::arg("chan") = 0,
+             D(rx_source, conversion_reads))
         .def("set_start_time",
              &rx_source::set_start_time,
              py::arg("device_time_ns"),

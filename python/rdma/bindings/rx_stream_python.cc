@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(2c47034921207481e48380cb5759a5c3) */
+/* BINDTOOL_HEADER_FILE_HASH(3d1f01fc2116c516ad06d43028bbe3f2) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -40,7 +40,7 @@ std::chrono::microseconds seconds_to_us(double seconds)
 
 // A read-only numpy view of a chunk, in place in the ring; it keeps the stream (and
 // so the ring) alive for as long as the view exists. fc32: complex64 of shape (n,);
-// sc16: int16 of shape (n, 2) (I, Q).
+// sc16: int16 of shape (n, 2) (I, Q); sc8: int8 of shape (n, 2).
 py::array view_of(const rx_stream::chunk& c, const rx_stream& s, py::handle owner)
 {
     py::array view;
@@ -48,6 +48,12 @@ py::array view_of(const rx_stream::chunk& c, const rx_stream& s, py::handle owne
         view = py::array(py::dtype::of<std::complex<float>>(),
                          { static_cast<py::ssize_t>(c.items) },
                          { static_cast<py::ssize_t>(8) },
+                         c.data,
+                         owner);
+    } else if (s.item_size() == 2) {
+        view = py::array(py::dtype::of<int8_t>(),
+                         { static_cast<py::ssize_t>(c.items), py::ssize_t(2) },
+                         { py::ssize_t(2), py::ssize_t(1) },
                          c.data,
                          owner);
     } else {

@@ -12,7 +12,11 @@
  */
 
 static const char* __doc_gr_rdma_rx_source = R"doc(Receive samples from an RDMA SDR, zero copy: the block's output buffer is the RDMA ring. See docs/device-args.md.)doc";
-static const char* __doc_gr_rdma_rx_source_make = R"doc(rx_source(args="type=emu", format="fc32", sample_rate=1e6, num_samples=0, num_channels=1): num_channels outputs, RX streams stream=s..s+N-1 of the device, started in step.)doc";
+static const char* __doc_gr_rdma_rx_source_make = R"doc(rx_source(args="type=emu", format="fc32", sample_rate=1e6, num_samples=0, num_channels=1, otw_format=""): num_channels outputs, RX streams stream=s..s+N-1 of the device, started in step. format: the output items (fc32, sc16, sc8); otw_format: what the device sends (sc16, sc8, fc32), empty: format (zero copy); when they differ the block converts with VOLK (sc16 -> fc32: / 32768, sc8 -> fc32: / 128).)doc";
+static const char* __doc_gr_rdma_rx_source_make_2 = R"doc(rx_source(args="type=emu", *, cpu_format, otw_format="", sample_rate=1e6, num_samples=0, num_channels=1): gr-uhd's stream_args names; cpu_format is format.)doc";
+static const char* __doc_gr_rdma_rx_source_cpu_format = R"doc(The output items' format: fc32, sc16 or sc8.)doc";
+static const char* __doc_gr_rdma_rx_source_otw_format = R"doc(The wire format the device sends and the ring holds; equal to cpu_format(): zero copy.)doc";
+static const char* __doc_gr_rdma_rx_source_conversion_reads = R"doc(Where the conversions of channel chan read: {calls, items, lowest, end} (addresses); inside the ring when ring_base() <= lowest and end <= ring_base() + 2 * ring_bytes(). All zero with equal formats.)doc";
 static const char* __doc_gr_rdma_rx_source_num_channels = R"doc(Outputs: RX streams of the device, started in step.)doc";
 static const char* __doc_gr_rdma_rx_source_set_start_time = R"doc(set_start_time(device_time_ns): sample 0 of the next start() at that device time (ns since the epoch; 0: as soon as possible).)doc";
 static const char* __doc_gr_rdma_rx_source_set_samp_rate = R"doc(Change the sample rate of every output while it runs, as gr-uhd's set_samp_rate, without losing a sample: the item where it takes effect is tagged rx_rate and rx_time on every output. A refusal is reported on async_msgs.)doc";

@@ -28,7 +28,7 @@ static const char* __doc_gr_rdma_rx_stream_queue_burst = R"doc(queue_burst(num_s
 static const char* __doc_gr_rdma_rx_stream_queued = R"doc(num_samples of a stream that sends only the bursts queued with queue_burst() (all ones).)doc";
 static const char* __doc_gr_rdma_rx_stream_stop = R"doc(Stop the device; returns once no more samples of this run can land.)doc";
 static const char* __doc_gr_rdma_rx_stream_running = R"doc(Whether the stream is started.)doc";
-static const char* __doc_gr_rdma_rx_stream_recv = R"doc(recv(max_items=2**20, timeout=0.1): landed items at the read position as a read-only numpy view into the ring (complex64 for fc32, int16 pairs for sc16); empty on timeout.)doc";
+static const char* __doc_gr_rdma_rx_stream_recv = R"doc(recv(max_items=2**20, timeout=0.1): landed items at the read position as a read-only numpy view into the ring (complex64 for fc32, int16 pairs for sc16, int8 pairs for sc8); empty on timeout.)doc";
 static const char* __doc_gr_rdma_rx_stream_release = R"doc(release(items): give back the first items of the last recv().)doc";
 static const char* __doc_gr_rdma_rx_stream_wait_items = R"doc(wait_items(next, released, timeout=0.1): items ready from `next` on (the consumer no longer needs items below `released`).)doc";
 static const char* __doc_gr_rdma_rx_stream_commit = R"doc(commit(next, count): hand out items [next, next+count); queues the reports.)doc";
@@ -38,8 +38,8 @@ static const char* __doc_gr_rdma_rx_stream_burst_items = R"doc(Items in the fini
 static const char* __doc_gr_rdma_rx_stream_ring_base = R"doc(Address of the ring (first copy) as an integer.)doc";
 static const char* __doc_gr_rdma_rx_stream_ring_bytes = R"doc(Bytes in one copy of the ring.)doc";
 static const char* __doc_gr_rdma_rx_stream_ring_items = R"doc(Items in the ring.)doc";
-static const char* __doc_gr_rdma_rx_stream_item_size = R"doc(Bytes per item: 4 (sc16) or 8 (fc32).)doc";
-static const char* __doc_gr_rdma_rx_stream_format = R"doc(Sample format, "sc16" or "fc32".)doc";
+static const char* __doc_gr_rdma_rx_stream_item_size = R"doc(Bytes per item: 4 (sc16), 8 (fc32) or 2 (sc8).)doc";
+static const char* __doc_gr_rdma_rx_stream_format = R"doc(Sample format, "sc16", "fc32" or "sc8".)doc";
 static const char* __doc_gr_rdma_rx_stream_sample_rate = R"doc(Samples per second.)doc";
 static const char* __doc_gr_rdma_rx_stream_hugepages = R"doc(Whether the ring is backed by hugepages.)doc";
 static const char* __doc_gr_rdma_rx_stream_memory_locked = R"doc(Whether the ring is locked in memory.)doc";

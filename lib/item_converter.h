@@ -1,0 +1,52 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_ITEM_CONVERTER_H
+#define INCLUDED_RDMA_ITEM_CONVERTER_H
+
+#include <gnuradio/rdma/sample_format.h>
+#include <cstddef>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * Converts complex items from the wire format (what the device writes into the ring) to
+ * the CPU format (what the flowgraph sees), with VOLK, in one pass: it reads the ring in
+ * place and writes GNU Radio's buffer. The scales are gr-uhd's (docs/wire-format.md):
+ *  - sc16 -> fc32: / 32768;  sc8 -> fc32: / 128;
+ *  - fc32 -> sc16: * 32768;  fc32 -> sc8: * 128, both rounded and saturated;
+ *  - sc8 -> sc16: * 256;     sc16 -> sc8: the high byte (an arithmetic shift by 8).
+ * With equal formats there is nothing to convert: the source is zero copy then.
+ */
+class item_converter
+{
+public:
+    //! Throws std::invalid_argument for equal formats (no conversion to do).
+    item_converter(sample_format wire, sample_format cpu);
+
+    //! Convert \p items complex items from \p in (wire format) to \p out (CPU format).
+    void convert(const void* in, void* out, size_t items) const
+    {
+        d_convert(in, out, 2 * items);
+    }
+    sample_format wire() const { return d_wire; }
+    sample_format cpu() const { return d_cpu; }
+
+private:
+    using function = void (*)(const void* in, void* out, size_t scalars);
+    static function pick(sample_format wire, sample_format cpu);
+
+    sample_format d_wire;
+    sample_format d_cpu;
+    function d_convert;
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif
