@@ -8,6 +8,7 @@
 #  1. debian/ agrees with the project: the changelog's version is CMakeLists.txt's, and
 #     every Build-Depends is a package .ci/build installs;
 #  2. README.md's "Debian packages" commands build the .debs (dpkg-buildpackage);
+#     docs/tutorial.md's install commands must be the same;
 #  3. the library package is named after the libraries' SONAME, and each package holds
 #     what it must: headers, CMake configs, pkg-config files, .so links, the Python
 #     module, the GRC blocks, the apps, the systemd unit and the example configuration;
@@ -89,6 +90,11 @@ step "README.md: Debian packages (the .debs)"
 sh_blocks "$SRC/README.md" "Debian packages" >"$WORK/readme.sh"
 [ -s "$WORK/readme.sh" ] || fail "README.md has no sh commands under 'Debian packages'"
 cat "$WORK/readme.sh"
+# The tutorial installs the same way: what runs here (and in step 6) runs its commands.
+{ sh_blocks "$SRC/docs/tutorial.md" "1. Install" |
+    grep -E '^(dpkg-buildpackage|sudo apt(-get)? install) ' || true; } >"$WORK/tutorial.sh"
+diff -u "$WORK/readme.sh" "$WORK/tutorial.sh" ||
+    fail "docs/tutorial.md's install commands are not README.md's Debian packages commands"
 # The build's command runs here, in the copy; the apt install (it changes the machine)
 # only in step 6. The package build compiles with ccache when there is one, builds no
 # debug symbol packages and runs no tests (ctest does).
