@@ -99,7 +99,9 @@ class qa_wire_format(gr_unittest.TestCase):
         want = expected(wire, cpu, SAMPLES)
         bad = np.nonzero(got != want)[0]
         self.assertEqual(len(bad), 0,
-                         "first difference at item %s" % (bad[:1],))
+                         "first difference at item %s; host counters %s" % (
+                             bad[:1], {k: v for k, v in src.read_counters().items()
+                                       if k.startswith("host.")}))
         reads = self.assert_read_in_ring(src)
         self.assertEqual(reads["items"], SAMPLES)
         c = src.read_counters()
@@ -215,7 +217,8 @@ class qa_wire_format(gr_unittest.TestCase):
         for c, sink in enumerate(sinks):
             got = np.array(sink.data(), dtype=np.complex64)
             self.assertEqual(len(got), samples)
-            self.assertTrue(np.array_equal(got, want), "channel %d differs" % c)
+            self.assertTrue(np.array_equal(got, want), "channel %d differs; host counters %s" % (
+                c, {k: v for k, v in src.read_counters(c).items() if k.startswith("host.")}))
             reads = src.conversion_reads(c)
             base = src.ring_base(c)
             self.assertGreater(reads["calls"], 0)
