@@ -9,22 +9,16 @@
 // count of what it emitted, and what the stream does when the device fails it (lost,
 // stopped under us, in error) or the NIC does. The data path is in rx_stream_impl.cc.
 
+#include "psn.h"
 #include "rx_stream_impl.h"
 #include <algorithm>
 #include <cstdio>
-#include <random>
 #include <stdexcept>
 
 namespace gr {
 namespace rdma {
 
 namespace {
-
-uint32_t random_psn()
-{
-    std::random_device rd;
-    return rd() & 0xFFFFFF;
-}
 
 constexpr int64_t ns_per_ms = 1000000;
 // A re-armed run starts this far ahead of the device's clock: time to program it.

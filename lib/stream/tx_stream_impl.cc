@@ -9,22 +9,16 @@
 // notifications and the run's accounting. Construction is in tx_stream_setup.cc.
 
 #include "../util/host_time.h"
+#include "psn.h"
 #include "tx_stream_impl.h"
 #include <algorithm>
 #include <cstring>
-#include <random>
 #include <stdexcept>
 
 namespace gr {
 namespace rdma {
 
 namespace {
-
-uint32_t random_psn()
-{
-    std::random_device rd;
-    return rd() & 0xFFFFFF;
-}
 
 // What a fetch claim may exceed the clock's bound by: the READs in flight and one
 // notification interval (messages), and this much time (scheduling, the clock's error).
