@@ -12,6 +12,7 @@
 #include "psn.h"
 #include "tx_stream_impl.h"
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -23,6 +24,9 @@ namespace {
 // What a fetch claim may exceed the clock's bound by: the READs in flight and one
 // notification interval (messages), and this much time (scheduling, the clock's error).
 constexpr int64_t fetch_slack_ns = 20000000;
+// How long stop() waits for the device's last notifications (they follow its STOP
+// answer by a wire's delay at most).
+constexpr std::chrono::milliseconds notify_drain_timeout(200);
 
 } // namespace
 
@@ -132,6 +136,7 @@ void tx_stream::impl::stop()
     d_cq->interrupt();
     d_watch->stop();
     settle_stop();
+    drain_notifications();
     d_qp->to_reset();
     nic::work_completion wc[32];
     while (d_cq->poll(wc, 32) > 0) {
@@ -157,6 +162,32 @@ void tx_stream::impl::settle_stop()
                         d_device->address().to_string(),
                         e.what());
     }
+}
+
+void tx_stream::impl::drain_notifications()
+{
+    // The device's last notifications may still be on the wire (or in the soft NIC's
+    // queue) when STOP is answered: take them, so that what the host counts fetched is
+    // the device's final word. Bounded: a notification lost for good is waited for no
+    // longer than this, and fetched() stays at what did arrive.
+    if (!d_final_known || !d_error.empty())
+        return;
+    const auto deadline = std::chrono::steady_clock::now() + notify_drain_timeout;
+    for (;;) {
+        pump_completions();
+        if (d_notifications >= d_final.notifies_sent)
+            return;
+        const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            break;
+        d_cq->wait(std::min<std::chrono::microseconds>(left, std::chrono::milliseconds(5)));
+    }
+    d_logger->warn("TX stream {}: {} of the device's {} fetch notifications arrived "
+                   "before the stream stopped",
+                   d_plan.stream_index,
+                   d_notifications,
+                   d_final.notifies_sent);
 }
 
 void tx_stream::impl::fail(tx_event::kind why, uint64_t value, const std::string& text)

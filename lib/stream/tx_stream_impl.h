@@ -89,6 +89,7 @@ private:
     // tx_stream_impl.cc
     uint64_t program_device(uint64_t start_time_ns);
     void settle_stop();
+    void drain_notifications();
     void pump_completions();
     uint64_t fetch_bound() const;
     //! A new run's host state: nothing committed or fetched (primed from here on).
