@@ -321,6 +321,17 @@ if [ -d /run/systemd/system ]; then
 else
     echo "NOT RUN: docs/server.md's systemctl commands (systemd is not running here)"
 fi
+if command -v systemd-analyze >/dev/null; then
+    # The unit as installed, unchanged: its ExecStart is the installed gr-rdma-rx.
+    mkdir -p "$WORK/installed-units"
+    cp /lib/systemd/system/gr-rdma-rx@.service \
+        "$WORK/installed-units/gr-rdma-rx@installed.service"
+    systemd-analyze verify --man=no "$WORK/installed-units/gr-rdma-rx@installed.service" \
+        >"$WORK/verify-installed.log" 2>&1 || true
+    [ ! -s "$WORK/verify-installed.log" ] ||
+        fail "systemd-analyze verify (installed unit): $(cat "$WORK/verify-installed.log")"
+    echo "the installed unit passes systemd-analyze verify"
+fi
 step "apt remove"
 # shellcheck disable=SC2046
 sudo apt-get remove -y -q --purge $(installed)
