@@ -8,7 +8,7 @@
 """Transmit: what a GB of samples sent costs the host, gr-rdma next to the socket path.
 
     bench/tx.py run [--build BUILD] [--rates 10e6,20e6] [--seconds 3] [--reps 3]
-                    [--ladder 5e6,10e6,...] [--no-tune] [--out DIR]
+                    [--ladder 5e6,10e6,...] [--ladder-reps 3] [--no-tune] [--out DIR]
     bench/tx.py analyze DIR [--check] [--write-docs]
 
 run, phase "compare": at each rate of --rates, every variant once, then again (--reps
@@ -25,9 +25,10 @@ turns), so that the machine's drift falls on all alike. sc16 (4-byte items), the
                      zero-copy transport's own cost (compare with ideal: neither writes)
 
 Each socket variant sends to bench_ideal_rx on loopback, which drains and counts. Phase
-"ladder": tx_sink at the rates of --ladder in turn, each turn stopping at its first
-rate with underflow or late samples (the emulator's TX counters); the highest clean rate
-of a turn is its underflow-free maximum. Each run is one process (bench/tx_peer.py or
+"ladder": tx_sink (both settings) at the rates of --ladder in turn, each turn stopping
+at its first rate where the host underflowed (the emulator's TX_UNDERFLOW_SAMPLES);
+late samples (READs that came back too late: the emulated device and soft NIC) are
+recorded over the whole run and over the measurement window. Each run is one process (bench/tx_peer.py or
 bench_ideal_tx): CPU over the middle 60 % of --seconds, per thread; the host is every
 thread but the emulator's (device) and the soft NIC's (NIC), which hardware does.
 Writes DIR/tx.csv (one row per run) and DIR/metadata.json, then prints what analyze
@@ -80,7 +81,7 @@ HUGEPAGES = 128  # 256 MiB of 2 MiB pages: the largest ring of the ladder fits
 FIELDS = ["phase", "variant", "rep", "rate_sps", "seconds", "payload", "args",
           "window_s", "window_bytes", "achieved_sps", "host_cpu_s", "host_s_per_gb",
           "source_cpu_s", "sink_side_s_per_gb", "nic_cpu_s", "device_cpu_s",
-          "underflow", "late", "clean", "drained_items", "socket_buffer", "hugepage_pool",
+          "underflow", "late", "clean", "window_underflow", "window_late", "drained_items", "socket_buffer", "hugepage_pool",
           "threads", "started", "load1", "note"]
 BEGIN, END = "<!-- tx-results:begin -->", "<!-- tx-results:end -->"
 
@@ -193,6 +194,8 @@ class runner:
         out = self.peer_window(got)
         underflow, late = c["acct.underflow"], c["acct.late"]
         out.update({"underflow": underflow, "late": late, "hugepage_pool": self.pool,
+                    "window_underflow": got["window"]["underflow"],
+                    "window_late": got["window"]["late"],
                     "clean": underflow == 0 and late == 0 and not got["error"],
                     "note": got["error"]})
         return out
@@ -240,15 +243,15 @@ class runner:
                             "%.3f" % r["host_s_per_gb"] if "host_s_per_gb" in r else "-",
                             "clean" if r["clean"] else "NOT CLEAN %s" % r.get("note", "")),
                             flush=True)
-            for rep in range(self.opts.reps):
+            for rep in range(self.opts.ladder_reps):
                 for variant in LADDER:
                     for rate in self.opts.ladder:
                         r = self.measure("ladder", variant, rep, rate)
                         print("[%5.0f s] ladder  %4.0f MS/s rep %d %-16s underflow %s "
                               "late %s" % (time.monotonic() - t0, rate / 1e6, rep, variant,
                                            r.get("underflow"), r.get("late")), flush=True)
-                        if not r["clean"]:
-                            break  # this turn's maximum is the rate before
+                        if r.get("underflow", 1) != 0:
+                            break  # the host fell behind (or the run failed): turn over
         finally:
             self.sysctl.restore()
             meta["load_end"] = open("/proc/loadavg").read().split()[:3]
@@ -345,29 +348,44 @@ def compare_tables(rows):
     return out
 
 
+def highest_before(turn, bad):
+    """The highest rate of a turn (ascending) before its first run that is bad."""
+    best = 0.0
+    for r in turn:
+        if bad(r):
+            break
+        best = float(r["rate_sps"])
+    return best
+
+
 def ladder_table(rows):
-    """Per ladder variant: each turn's highest clean rate and what ended the turn."""
-    out = ["", "**Underflow-free maximum**: each turn climbs the rates until the first "
-           "with underflow or late samples (the emulator's TX counters, whole run).", "",
-           "| Variant | Device args | Highest clean rate per turn | Ended by (rate: underflow, "
-           "late samples) | Median maximum |", "|---|---|---|---|---|"]
+    """Per ladder variant and turn: the highest rate before the first run with zeros
+    played (whole run; window only) and before the first host underflow."""
+    top = max((float(r["rate_sps"]) for r in rows if r["phase"] == "ladder"), default=0)
+    out = ["", "**Maximum rates** (MS/s; per turn, then the median): each turn climbs the "
+           "rates until the host underflows; a rate counts while every rate up to it "
+           "played no zeros (clean), none in the measurement window (steady), or none "
+           "for want of the host's samples (no underflow; ≥ %g: never, up to the top)."
+           % (top / 1e6), "",
+           "| Variant | Device args | Clean | Steady | No underflow |", "|---|---|---|---|---|"]
+    tests = [lambda r: r["clean"] != "True",
+             lambda r: not measured(r) or int(r["window_underflow"] or 1) + int(
+                 r["window_late"] or 0) > 0,
+             lambda r: int(r["underflow"] or 1) > 0]
     for variant in LADDER:
         runs = [r for r in rows if r["phase"] == "ladder" and r["variant"] == variant]
         if not runs:
             continue
-        maxima, ends = [], []
-        for rep in sorted({int(r["rep"]) for r in runs}):
-            turn = [r for r in runs if int(r["rep"]) == rep]
-            clean = [float(r["rate_sps"]) for r in turn if r["clean"] == "True"]
-            bad = [r for r in turn if r["clean"] != "True"]
-            maxima.append(max(clean) if clean else 0.0)
-            ends.append("%g MS/s: %s, %s" % (float(bad[0]["rate_sps"]) / 1e6,
-                                             bad[0]["underflow"], bad[0]["late"])
-                        if bad else "top of the ladder")
-        best = statistics.median(maxima)
-        out.append("| %s | `%s` | %s MS/s | %s | **%g MS/s (%g MB/s)** |" % (
-            variant, runs[0]["args"], ", ".join("%g" % (m / 1e6) for m in maxima),
-            "; ".join(ends), best / 1e6, best * ITEM / 1e6))
+        cells = []
+        for test in tests:
+            maxima = []
+            for rep in sorted({int(r["rep"]) for r in runs}):
+                turn = sorted((r for r in runs if int(r["rep"]) == rep),
+                              key=lambda r: float(r["rate_sps"]))
+                maxima.append(highest_before(turn, test))
+            cells.append("%s: **%g**" % (", ".join("%g" % (m / 1e6) for m in maxima),
+                                         statistics.median(maxima) / 1e6))
+        out.append("| %s | `%s` | %s |" % (variant, runs[0]["args"], " | ".join(cells)))
     return out
 
 
@@ -395,7 +413,8 @@ def main():
     r.add_argument("--build", default=os.path.join(SOURCE, "build"),
                    help="build tree with the bench targets (make bench)")
     r.add_argument("--rates", default="10e6,20e6", help="S/s of the compare phase")
-    r.add_argument("--ladder", default="5e6,10e6,15e6,20e6,30e6,40e6,60e6,80e6,100e6")
+    r.add_argument("--ladder", default="5e6,10e6,20e6,40e6,60e6,100e6")
+    r.add_argument("--ladder-reps", type=int, default=3, help="turns of the ladder")
     r.add_argument("--seconds", type=float, default=3.0, help="stream per run")
     r.add_argument("--reps", type=int, default=3)
     r.add_argument("--no-tune", action="store_true",
@@ -419,6 +438,8 @@ def main():
     found = problems(rows)
     for text in found:
         print("problem: " + text, file=sys.stderr)
+    if any(t.startswith(("no rows", "columns missing")) for t in found):
+        return 1  # nothing to tabulate
     text = analyze(rows, directory)
     print(text)
     print("raw: %s" % os.path.join(directory, "tx.csv"))

@@ -76,18 +76,28 @@ def sleep_until(t):
         time.sleep(delay)
 
 
-def measure(rdma, opts, items):
-    """Wait for the first item, then the two readings; returns the window."""
+DEVICE_ZEROS = ("device.underflow_samples", "device.late_zero_samples")
+
+
+def measure(rdma, opts, items, counters=None):
+    """Wait for the first item, then the two readings; returns the window. counters:
+    the stream's read_counters, read outside the CPU window (an AXIoE exchange each),
+    so that the window also says whether the device played zeros in steady state."""
     deadline = time.monotonic() + 10
     while items() == 0 and time.monotonic() < deadline:
         time.sleep(0.002)
     first = time.monotonic()
     sleep_until(first + 0.2 * opts.seconds)
+    c0 = counters() if counters else {}
     a = snapshot(rdma, items)
     sleep_until(first + 0.8 * opts.seconds)
     b = snapshot(rdma, items)
+    c1 = counters() if counters else {}
     sleep_until(first + opts.seconds)
-    return window(a, b)
+    w = window(a, b)
+    if counters:
+        w["underflow"], w["late"] = (c1[k] - c0[k] for k in DEVICE_ZEROS)
+    return w
 
 
 def ramp_source(blocks):
@@ -111,7 +121,8 @@ def run_flowgraph(rdma, opts):
                                 8 + opts.payload, False)
         tb.connect(src, throttle, sink)
     tb.start()
-    result = {"window": measure(rdma, opts, lambda: sink.nitems_read(0))}
+    result = {"window": measure(rdma, opts, lambda: sink.nitems_read(0),
+                                sink.read_counters if opts.mode == "sink" else None)}
     tb.stop()
     tb.wait()
     result["items"] = sink.nitems_read(0)
@@ -146,7 +157,7 @@ def run_stream(rdma, opts):
     t.start()
     worker = threading.Thread(target=producer, daemon=True)
     worker.start()
-    result = {"window": measure(rdma, opts, t.fetched)}
+    result = {"window": measure(rdma, opts, t.fetched, t.read_counters)}
     stop.set()
     worker.join()
     t.stop()
