@@ -38,7 +38,8 @@ tuned socket buffer while those runs last, and restores both however it ends.
 analyze: per rate and variant, the median [min-max] host CPU seconds per GB sent, the
 ratio of each median to udp_sink_tuned's (range: min/max - max/min), and the ladder's
 maxima. --check fails (exit 1) on a result set a run did not write whole: a variant
-without runs, a run that failed or measured nothing (bench_tx_smoke,
+without runs, a run that failed or measured nothing for want of a stream (a run whose
+device played only zeros in its window is listed as stalled: a result) (bench_tx_smoke,
 bench_tx_analyze_smoke). --write-docs puts the tables into docs/performance.md.
 """
 
@@ -275,6 +276,13 @@ def measured(row):
         return False
 
 
+def stalled(row):
+    """A run that worked but moved no byte in its window, the device playing zeros: a
+    result (the stream stalled), listed by the analysis, not a broken run."""
+    return (row["window_bytes"] not in ("", None) and float(row["window_bytes"]) == 0
+            and row["underflow"] not in ("", None) and int(row["window_underflow"] or 0) > 0)
+
+
 def problems(rows):
     """What makes a result set unusable (empty: nothing). Not speed: an unclean run is
     a result (the ladder's end), a run that measured nothing is not."""
@@ -298,7 +306,7 @@ def problems(rows):
     for r in rows:
         if r["variant"] not in VARIANTS:
             out.append("%s rep %s: unknown variant" % (r["variant"], r["rep"]))
-        elif not measured(r):
+        elif not measured(r) and not stalled(r):
             out.append("%s %s rep %s at %s S/s measured nothing: %s" % (
                 r["phase"], r["variant"], r["rep"], r["rate_sps"], r["note"]))
     return out
@@ -340,6 +348,11 @@ def compare_tables(rows):
                 v, sum(r["clean"] == "True" for r in rs), len(rs), spread(host),
                 ratio(base, host) if base else "-", spread(side),
                 spread(per_gb(rs, "nic_cpu_s")), spread(per_gb(rs, "device_cpu_s"))))
+        for r in rows:
+            if (r["phase"] == "compare" and float(r["rate_sps"]) == rate and stalled(r)):
+                out += ["", "%s turn %s stalled: no byte fetched in its window, %s "
+                        "underflow samples there (excluded above)." % (
+                            r["variant"], r["rep"], r["window_underflow"])]
         if by["ideal"] and by["ceiling"]:
             out.append("")
             out.append("Transport alone, neither writing samples: ideal ÷ ceiling = %s." %
