@@ -16,6 +16,7 @@
 // of the expected burst after the first datagram), as the GNU Radio peers do. Prints
 // one JSON line.
 
+#include "bench_posix.h"
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/mman.h>
@@ -35,12 +36,8 @@ namespace {
 constexpr int batch = 64;
 constexpr size_t header_bytes = 8;
 
-double now_s(clockid_t clock)
-{
-    timespec ts{};
-    clock_gettime(clock, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+using bench::now_s;
+using bench::snapshot;
 
 struct options {
     int port = 0;
@@ -53,17 +50,7 @@ struct options {
     bool check = false;
 };
 
-struct snapshot {
-    double t = 0, cpu = 0;
-    uint64_t bytes = 0;
-    bool taken = false;
-};
-
-[[noreturn]] void fail(const char* what)
-{
-    std::fprintf(stderr, "bench_ideal_rx: %s: %s\n", what, std::strerror(errno));
-    std::exit(1);
-}
+[[noreturn]] void fail(const char* what) { bench::fail("bench_ideal_rx", what); }
 
 bool parse(int argc, char** argv, options& o)
 {
@@ -205,10 +192,8 @@ int main(int argc, char** argv)
             bytes += length - header_bytes;
             datagrams++;
         }
-        if (!a.taken && t >= t_first + 0.2 * burst_s)
-            a = { t, now_s(CLOCK_THREAD_CPUTIME_ID), bytes, true };
-        if (!b.taken && t >= t_first + 0.8 * burst_s)
-            b = { t, now_s(CLOCK_THREAD_CPUTIME_ID), bytes, true };
+        bench::take_at(a, t, t_first + 0.2 * burst_s, bytes);
+        bench::take_at(b, t, t_first + 0.8 * burst_s, bytes);
     }
     std::printf(
         "{\"items\": %llu, \"datagrams\": %llu, \"seq_lost\": %llu, \"reordered\": %llu, "

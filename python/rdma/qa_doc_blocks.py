@@ -183,6 +183,12 @@ COVERAGE = {
                   "the runner on a short 5 MS/s stream (the 100 MS/s measurement is a "
                   "benchmark, never timed under ctest); the analyzer as written, on the "
                   "committed run"),
+    ("docs/performance.md", "bench/tx.py run --rates 10e6,20e6,40e6 --seconds 3 --reps 4"):
+        elsewhere("ctest bench_tx_smoke, bench_tx_analyze_smoke",
+                  "bench/CMakeLists.txt", "tx.py run",
+                  "the runner on one short turn at 2 MS/s (the measurement, some 7 "
+                  "minutes, is a benchmark, never timed under ctest); the analyzer as "
+                  "written, on the committed run"),
     # docs/recording.md
     ("docs/recording.md", 'gr-rdma-rx --args "type=emu,signal=ramp,loss=0.01" --rate 1e6 '
      '--duration 2 --sigmf capture --json > report.json'): here("test_recording_md"),
