@@ -8,6 +8,7 @@
 #include "app_flags.h"
 #include "tx_signal_source.h"
 #include <fcntl.h>
+#include <poll.h>
 #include <system_error>
 #include <unistd.h>
 #include <cerrno>
@@ -18,7 +19,9 @@ namespace rdma {
 namespace app {
 
 tx_signal_source::tx_signal_source(const tx_options& o)
-    : d_item(o.format == "sc16" ? 4 : 8), d_repeat(o.repeat)
+    : d_item(o.format == "sc16" ? 4 : 8),
+      d_repeat(o.repeat),
+      d_pipe(o.from_file && o.file_items == 0)
 {
     if (o.from_file) {
         d_file = file_descriptor(::open(o.signal.c_str(), O_RDONLY | O_CLOEXEC));
@@ -49,6 +52,13 @@ size_t tx_signal_source::fill(uint8_t* out, uint64_t first, size_t items)
 
 size_t tx_signal_source::read_file(uint8_t* out, size_t items)
 {
+    // A pipe may have nothing for a long time: wait boundedly, so that the run sees a
+    // stop request (signals are blocked, no read() is interrupted).
+    if (d_pipe) {
+        pollfd p{ d_file.get(), POLLIN, 0 };
+        if (::poll(&p, 1, 50) == 0)
+            return 0;
+    }
     const size_t want = items * d_item;
     size_t got = 0;
     while (got < want) {

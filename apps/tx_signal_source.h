@@ -52,6 +52,7 @@ private:
     file_descriptor d_file;                   // FILE
     size_t d_item;
     bool d_repeat;
+    bool d_pipe; // a FILE that is no regular file: its data comes when it comes
     bool d_ended = false;
     uint64_t d_rewinds = 0;
     uint64_t d_tail_dropped = 0;

@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 
 import numpy as np
@@ -124,6 +125,24 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assertTrue(r["file"]["ended"])
         self.assert_books_balance(r)
 
+    def test_file_from_a_pipe(self):
+        # A pipe's length is known at its end: the run streams continuously until then,
+        # and only the items of a last partial message are not played.
+        n = 200000
+        proc = subprocess.run([APP, "--args", CHECKED, "--format", "sc16", "--signal",
+                               "/dev/stdin", "--rate", "1e6", "--json"],
+                              input=ramp_sc16(n).tobytes(), capture_output=True,
+                              timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        r = json.loads(proc.stdout)
+        self.assertTrue(r["continuous"])
+        self.assertTrue(r["file"]["ended"])
+        self.assertEqual(r["samples_provided"], n)
+        self.assert_books_balance(r)
+        self.assertLess(r["samples_not_played"], r["payload_bytes"] // 4)
+        self.assertEqual(r["device_check"]["mismatches"], 0)
+        self.assertEqual(r["device_check"]["samples_checked"], r["samples_played"])
+
     def test_file_corruption_is_seen_by_the_check(self):
         # The check can fail: three items that are not the ramp are found, and the
         # run fails (exit 1) saying so.
@@ -170,15 +189,32 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         proc = subprocess.Popen([APP, "--args", CHECKED, "--format", "sc16",
                                  "--rate", "1e6", *args, "--json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # The stream logs its setup once built; the app took the signals over before.
+        streaming = threading.Event()
+        stderr = []
+
+        def read_stderr():
+            for line in proc.stderr:
+                stderr.append(line)
+                if "TX stream" in line:
+                    streaming.set()
+        reader = threading.Thread(target=read_stderr, daemon=True)
+        reader.start()
         try:
-            time.sleep(2)
+            self.assertTrue(streaming.wait(20), "".join(stderr))
+            time.sleep(1.5)
             self.assertIsNone(proc.poll(), "it ended before the signal")
             proc.send_signal(sig)
-            out, err = proc.communicate(timeout=30)
+            out = proc.stdout.read()
+            proc.wait(timeout=30)
         finally:
             if proc.poll() is None:
                 proc.kill()
-                proc.communicate()
+                proc.wait()
+            reader.join(5)
+            proc.stdout.close()
+            proc.stderr.close()
+        err = "".join(stderr)
         self.assertEqual(proc.returncode, 0, err)
         r = json.loads(out)
         self.assertEqual(r["interrupted"], signal.Signals(sig).name)
