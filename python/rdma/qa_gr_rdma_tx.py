@@ -233,6 +233,28 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assertTrue(r["continuous"])
         self.assertIsNone(r["samples_requested"])
 
+    def test_emulator_daemon(self):
+        # Any device the args name: here the emulator daemon, another process (so the
+        # device's CPU is not this one's).
+        emu = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
+        daemon = subprocess.Popen([emu, "--control", "127.0.0.1:0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            banner = daemon.stdout.readline()
+            port = int(banner.split("127.0.0.1:")[1].split()[0].rstrip(",;:"))
+            r = self.report_of(self.run_app(
+                "--args", "type=remote,addr=127.0.0.1:%d,tx_check=1,hugepages=off" % port,
+                "--format", "sc16", "--rate", "1e6", "--duration", "0.5", "--json"))
+        finally:
+            daemon.terminate()
+            daemon.wait(timeout=10)
+        self.assertEqual(r["samples_provided"], 500000)
+        self.assertEqual(r["samples_played"] + r["samples_late"], 500000)
+        self.assertGreater(r["samples_played"], 0)
+        self.assert_books_balance(r)
+        self.assertEqual(r["device_check"]["mismatches"], 0)
+        self.assertEqual(r["cpu_seconds"]["device"], 0.0)
+
     def test_text_report(self):
         proc = self.run_app("--args", CHECKED, "--rate", "1e6", "--duration", "0.1")
         self.assertEqual(proc.returncode, 0, proc.stderr)
