@@ -130,7 +130,9 @@ tx_run_result run_tx(const tx_options& o, const std::atomic<int>& stop_signal)
             }
         stream->start();
         const auto started = clock_type::now();
-        const double length_s = o.samples ? o.samples / o.rate : 0;
+        // The run lasts as long as the slower of the device and a throttled producer.
+        const double pace = o.throttle > 0 ? std::min(o.rate, o.throttle) : o.rate;
+        const double length_s = o.samples ? o.samples / pace : 0;
         const auto overdue = [&] {
             return o.samples && seconds_since(started) > length_s + o.timeout;
         };
