@@ -207,6 +207,15 @@ COVERAGE = {
      '--json'): here("test_rx_server_md"),
     ("docs/rx-server.md", 'gr-rdma-rx --args "type=emu,signal=tone" --otw sc16 --format fc32 '
      '--rate 1e6 --duration 1 --json'): here("test_rx_server_md"),
+    # docs/tx-server.md
+    ("docs/tx-server.md", 'gr-rdma-tx --args "type=emu,tx_check=1" --format sc16 --rate 1e6 '
+     '--duration 1 --json'): here("test_tx_server_md"),
+    ("docs/tx-server.md", 'timeout --preserve-status -s INT 2 gr-rdma-tx --args '
+     '"type=emu,tx_check=1" --rate 1e6 --json'): here("test_tx_server_md"),
+    ("docs/tx-server.md", 'gr-rdma-rx --format sc16 --rate 1e6 --samples 500000 --output '
+     'ramp.sc16 --json > rx.json'): here("test_tx_server_md"),
+    ("docs/tx-server.md", 'gr-rdma-tx --args "type=emu,tx_check=1" --rate 1e6 --throttle 5e5 '
+     '--duration 1'): here("test_tx_server_md"),
     # docs/rxe-guest.md
     ("docs/rxe-guest.md", "cmake --build build -j2                    "
      "# the guest uses the built binaries as they are"): here("test_rxe_guest_md"),

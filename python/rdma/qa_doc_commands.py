@@ -425,6 +425,48 @@ class qa_doc_commands(gr_unittest.TestCase):
         self.assertEqual(report["samples_delivered"], 1000000)
         self.assertTrue(report["identity_holds"])
 
+    # docs/tx-server.md -------------------------------------------------------------
+
+    def assert_tx_books(self, report, played=True):
+        self.assertTrue(report["identity_holds"], report)
+        self.assertEqual(report["device_check"]["mismatches"], 0)
+        self.assertEqual(report["device_check"]["samples_checked"], report["samples_played"])
+        if played:
+            self.assertGreater(report["samples_played"], 0)
+
+    def test_tx_server_md(self):
+        ramp, interrupted, recording, throttled = self.mine("test_tx_server_md")
+        proc = self.run_shell(commands(ramp))
+        self.assert_ran(proc, ramp)
+        report = json.loads(proc.stdout)
+        self.assertEqual(report["samples_provided"], 1000000)
+        self.assert_tx_books(report)
+        # Stopped by SIGINT: the report, exit 0 (timeout --preserve-status passes it on).
+        proc = self.run_shell(commands(interrupted))
+        self.assert_ran(proc, interrupted)
+        report = json.loads(proc.stdout)
+        self.assertEqual(report["interrupted"], "SIGINT")
+        self.assertTrue(report["continuous"])
+        # Some samples played, unless a loaded machine took the 2 s to set up.
+        self.assert_tx_books(report, played=False)
+        # A recording of the emulator's ramp, transmitted: the device finds it intact.
+        proc = self.run_shell(commands(recording))
+        self.assert_ran(proc, recording)
+        report = json.loads(proc.stdout)
+        self.assertEqual(report["samples_provided"], 500000)
+        self.assertTrue(report["file"]["ended"])
+        self.assert_tx_books(report)
+        self.assertEqual(json.loads((self.dir / "rx.json").read_text())["samples_delivered"],
+                         500000)
+        # The text report of a producer too slow: underflow zeros, and no stale sample.
+        proc = self.run_shell(commands(throttled))
+        self.assert_ran(proc, throttled)
+        fields = dict(line.strip().split(": ", 1) for line in proc.stdout.splitlines()
+                      if ": " in line)
+        self.assertGreater(int(fields["Underflow zeros"]), 0)
+        self.assertEqual(fields["Identity holds"], "yes")
+        self.assertEqual(fields["Mismatches"], "0")
+
     # docs/ring-memory.md, docs/rxe-guest.md --------------------------------------------
 
     def test_ring_memory_md(self):

@@ -14,8 +14,8 @@
 #     module, the GRC blocks, the apps, the systemd unit and the example configuration;
 #  4. the packages' Depends are installable here (apt-get --simulate);
 #  5. every package unpacked (dpkg -x) into a throwaway root: its gr-rdma-rx checks a
-#     ramp from the emulator, and the systemd unit's command line, with the example
-#     configuration, starts from there;
+#     ramp from the emulator, its gr-rdma-tx sends one the emulator checks, and the
+#     systemd unit's command line, with the example configuration, starts from there;
 #  6. only with GR_RDMA_TEST_APT_INSTALL=1 (it changes the machine): README's
 #     `apt install` for real, the installed gr-rdma-rx, docs/server.md's systemctl
 #     commands when systemd runs, then the packages removed again.
@@ -166,7 +166,7 @@ expect gr-rdma "$pydir/__init__\.py" "$pydir/rx_app\.py" "$pydir/rdma_python\..*
     $(cd "$SRC/grc" && printf '/usr/share/gnuradio/grc/blocks/%s ' ./*.block.yml |
       sed 's|/\./|/|g') \
     /usr/bin/gr-rdma-rx /usr/bin/gr-rdma-emu /usr/bin/gr-rdma-find /usr/bin/gr-rdma-probe \
-    /usr/bin/gr-rdma-doctor "/lib/systemd/system/gr-rdma-rx@\.service" \
+    /usr/bin/gr-rdma-doctor /usr/bin/gr-rdma-tx "/lib/systemd/system/gr-rdma-rx@\.service" \
     /usr/share/gr-rdma/rx-example.conf /etc/gr-rdma/ /usr/share/doc/gr-rdma/server\.md
 for package in $(sed -n 's/^Package: //p' "$SRC/debian/control"); do
     echo "$package: $(contents "$package" | grep -cv '/$') files"
@@ -216,6 +216,19 @@ sys.exit(0 if rdma.__file__.startswith(sys.argv[1]) else
 rx_in_root --args "type=emu,signal=ramp" --rate 2e6 --duration 0.5 --check --json \
     >"$WORK/rx.json" || { cat "$WORK/rx.json"; fail "gr-rdma-rx from the package failed"; }
 check_report "$WORK/rx.json" || fail "gr-rdma-rx from the package: $(cat "$WORK/rx.json")"
+
+step "unpacked into a throwaway root: gr-rdma-tx's ramp, checked by the emulator"
+"$ROOT/usr/bin/gr-rdma-tx" --args "type=emu,tx_check=1,hugepages=off" --rate 1e6 \
+    --duration 0.5 --json >"$WORK/tx.json" ||
+    { cat "$WORK/tx.json"; fail "gr-rdma-tx from the package failed"; }
+/usr/bin/python3 - "$WORK/tx.json" <<'EOF' || fail "gr-rdma-tx from the package: $(cat "$WORK/tx.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("samples_provided %s, samples_played %s, mismatches %s" % (
+    r["samples_provided"], r["samples_played"], r["device_check"]["mismatches"]))
+sys.exit(0 if r["identity_holds"] and r["samples_played"] > 0
+         and r["device_check"]["mismatches"] == 0 else 1)
+EOF
 
 step "the systemd unit: its command line, with the example configuration"
 unit=$ROOT/lib/systemd/system/gr-rdma-rx@.service

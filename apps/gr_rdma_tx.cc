@@ -1,0 +1,114 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gr-rdma-tx: headless transmit with a report (docs/transmit.md, "Headless transmit").
+
+#include "app_flags.h"
+#include "tx_options.h"
+#include "tx_report.h"
+#include "tx_run.h"
+#include <pthread.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+using namespace gr::rdma;
+using namespace gr::rdma::app;
+
+namespace {
+
+constexpr int exit_ok = 0, exit_failed = 1;
+
+/*
+ * SIGINT and SIGTERM end the run early but cleanly: blocked in every thread (the
+ * stream's threads inherit the mask, so no system call of theirs is interrupted), and
+ * taken by one thread with sigwait(), which only records the first. A second one ends
+ * the process at once, as without the app's handling.
+ */
+class stop_signals
+{
+public:
+    stop_signals()
+    {
+        sigemptyset(&d_set);
+        sigaddset(&d_set, SIGINT);
+        sigaddset(&d_set, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &d_set, nullptr);
+        // Detached: it waits for a signal that may never come, and ends with the process.
+        std::thread([this] { wait(); }).detach();
+    }
+
+    const std::atomic<int>& received() const { return d_received; }
+
+private:
+    void wait()
+    {
+        for (;;) {
+            int sig = 0;
+            if (sigwait(&d_set, &sig) != 0)
+                continue;
+            int none = 0;
+            if (!d_received.compare_exchange_strong(none, sig))
+                _exit(128 + sig); // the second signal: stop now
+        }
+    }
+
+    sigset_t d_set;
+    std::atomic<int> d_received{ 0 };
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // The report is stdout's; the stream's log goes to stderr.
+    spdlog::set_default_logger(spdlog::stderr_color_mt("gr-rdma-tx"));
+    tx_options o;
+    try {
+        o = parse_tx_options(argc, argv);
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "gr-rdma-tx: %s\n", e.what());
+        return exit_usage;
+    }
+    if (o.help) {
+        print_tx_usage(stdout);
+        return exit_ok;
+    }
+
+    static stop_signals stop; // lives as long as its thread may use it
+    tx_run_result r;
+    try {
+        r = run_tx(o, stop.received());
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "gr-rdma-tx: %s\n", e.what());
+        return exit_usage;
+    } catch (const tx_config_error& e) {
+        std::fprintf(stderr, "gr-rdma-tx: %s\n", e.what());
+        return exit_usage;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gr-rdma-tx: the run failed: %s\n", e.what());
+        return exit_failed;
+    }
+
+    const std::string why = tx_failure(o, r);
+    const report_node report = tx_report(o, r, why, o.json);
+    if (o.json)
+        std::printf("%s\n", report.to_json().c_str());
+    else
+        std::fputs(report.to_text().c_str(), stdout);
+    std::fflush(stdout);
+    if (!why.empty()) {
+        std::fprintf(stderr, "gr-rdma-tx: FAILED: %s\n", why.c_str());
+        return exit_failed;
+    }
+    return exit_ok;
+}
