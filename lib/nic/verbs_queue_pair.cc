@@ -155,11 +155,22 @@ void verbs_queue_pair::to_rtr(const remote_peer& peer,
     }
     d_qp.modify(attr, mask, "INIT->RTR");
     d_state = qp_state::rtr;
+    if (d_type == qp_type::rc) {
+        ibv_qp_attr got{};
+        ibv_qp_init_attr init{};
+        if (const int err =
+                ibv_query_qp(d_qp.get(), &got, IBV_QP_MAX_DEST_RD_ATOMIC, &init))
+            throw_errno("ibv_query_qp(max_dest_rd_atomic)", err);
+        d_dest_rd_atomic = got.max_dest_rd_atomic;
+        d_read_back = true;
+    }
 }
 
 unsigned verbs_queue_pair::max_dest_rd_atomic() const
 {
-    return d_type == qp_type::rc ? d_pd->ctx->max_dest_rd_atomic : 0;
+    if (d_type != qp_type::rc)
+        return 0;
+    return d_read_back ? d_dest_rd_atomic : d_pd->ctx->max_dest_rd_atomic;
 }
 
 void verbs_queue_pair::to_rts(uint32_t send_psn)
@@ -206,6 +217,8 @@ void verbs_queue_pair::to_reset()
     d_posted->store(0);
     d_state = qp_state::reset;
     d_send_psn = 0;
+    d_dest_rd_atomic = 0;
+    d_read_back = false;
 }
 
 void verbs_queue_pair::post_receives(uint64_t first_wr_id, int count)

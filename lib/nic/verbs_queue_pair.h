@@ -56,7 +56,12 @@ public:
     void post_receives(uint64_t first_wr_id, int count) override;
     //! Posted and not yet seen as a completion by poll() on the QP's CQ.
     int posted_receives() const override { return d_posted->load(); }
-    //! What to_rtr() sets on an RC QP: the device's max_qp_rd_atom, at most 16.
+    /*!
+     * RC: before to_rtr(), what it will ask for (the device's max_qp_rd_atom, at most
+     * 16); after, what the device reports it took (ibv_query_qp), since the device
+     * decides how many READs it really holds and the host tells the device exactly
+     * that (TX_MAX_RD_ATOMIC). UC: 0.
+     */
     unsigned max_dest_rd_atomic() const override;
 
     ibv_qp* native() const { return d_qp.get(); }
@@ -75,6 +80,8 @@ private:
     std::vector<ibv_recv_wr> d_wrs;     // reused by post_receives: no allocation there
     qp_state d_state = qp_state::reset; //!< as this object last set it
     uint32_t d_send_psn = 0;
+    unsigned d_dest_rd_atomic = 0; //!< read back at INIT -> RTR (RC)
+    bool d_read_back = false;
 };
 
 } // namespace nic
