@@ -144,9 +144,9 @@ COVERAGE = {
      '--rate 1e6 --duration 2 --sigmf capture --json'): here("test_tutorial_recording"),
     ("docs/tutorial.md", "gr-rdma-doctor"): here("test_tutorial_verbs"),
     ("docs/tutorial.md", "sudo modprobe rdma_rxe"):
-        in_guest("test_tutorial_verbs", "its setup (guest-init.sh) runs these commands "
-                 "but for sudo and modprobe (insmod there), and gr-rdma-rx's device args "
-                 "with rx_stream (rxe_rx_test: the guest has no Python)"),
+        in_guest("test_guest_scripts", "as written but for sudo (root) and PATH (the "
+                 "build tree), in the rxe guest, in the host's root shared read-only "
+                 "(GUEST_SCRIPTS, host-root.sh)"),
     # docs/doctor.md
     ("docs/doctor.md", "build/apps/gr-rdma-doctor            # a report for people"):
         here("test_doctor_md"),
@@ -231,8 +231,8 @@ COVERAGE = {
     # docs/verbs.md
     ("docs/verbs.md", 'gr-rdma-rx --args "type=remote,addr=192.0.2.2,nic=verbs,'
      'nic_addr=192.0.2.1" --rate 1e6'):
-        in_guest("test_tutorial_verbs", "these device args with rx_stream (rxe_rx_test: "
-                 "the guest has no Python, so no gr-rdma-rx)"),
+        in_guest("test_tutorial_verbs", "it runs until stopped: its device args are "
+                 "the tutorial's, whose gr-rdma-rx line the guest runs (--duration 2)"),
 }
 
 # What the tests change in a block before they run it: (pattern, replacement, why).
@@ -262,7 +262,26 @@ GUEST_SCRIPTS = {
         ["grep -q '^HugePages_Total: *4$' /proc/meminfo",
          "grep -qx 'vm.nr_hugepages = 4' /etc/sysctl.d/90-gr-rdma.conf",
          "sysctl -w vm.nr_hugepages=0           # as it was, for the tests after"]),
+    # Needs Python and GNU Radio: run in the host's root, shared read-only with the
+    # guest (GUEST_RUNNERS), on the guest's kernel. The guest's own setup made the same
+    # link and namespace: the tutorial starts from none, as on a fresh host.
+    "tutorial_verbs": (
+        "docs/tutorial.md",
+        "sudo modprobe rdma_rxe",
+        [],
+        ['sudo() { "$@"; }                      # root in the guest, which has no sudo',
+         '# the build tree\'s programs, as if installed',
+         'PATH="$(cd "$(dirname "$0")/../../.." && pwd)/apps:$PATH"',
+         "# undo the guest's own setup (guest-init.sh): the tutorial makes it again",
+         "pkill -x gr-rdma-emu || true",
+         "rdma link delete rxe0",
+         "ip link delete veth0"],
+        ["kill $!                               # the emulator daemon",
+         "rdma statistic show link rxe0/1"]),
 }
+
+# How the guest runs a script, when not as it is (tests/rxe-guest/CMakeLists.txt).
+GUEST_RUNNERS = {"tutorial_verbs": "/rxe-guest/host-root"}
 
 
 def guest_script(name):
@@ -271,10 +290,11 @@ def guest_script(name):
     text = commands(block)
     for placeholder, value, _ in substitutions:
         text = re.sub(r"\b%s\b" % re.escape(placeholder), value, text)
-    return ("#!/bin/sh\n# %s:%d (%s), as written but for %s.\n# Written by "
+    changed = ", ".join("%s = %s (%s)" % s for s in substitutions)
+    return ("#!/bin/sh\n# %s:%d (%s), as written%s.\n# Written by "
             "python/rdma/qa_doc_blocks.py --guest-script %s: do not edit.\nset -ex\n"
-            % (page, block.line, block.heading,
-               ", ".join("%s = %s (%s)" % s for s in substitutions), name) +
+            % (page, block.line, block.heading, " but for " + changed if changed else "",
+               name) +
             "\n".join(before) + "\n# the page's commands\n" + text +
             "# the check, and back as it was\n" + "\n".join(after) + "\n")
 

@@ -46,7 +46,9 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,var,etc/libibve
 # ---- kernel modules, dependencies first ------------------------------------------------
 # Wanted: rxe and what it finds at run time (crc32_generic: rxe asks the crypto API for
 # "crc32", and the guest has no modprobe to load it on demand), veth for the link pair.
-wanted=(crc32_generic udp_tunnel ip6_udp_tunnel ib_core ib_uverbs rdma_rxe veth)
+# virtio_pci and 9p: the host's root, shared read-only, for host-root.sh.
+wanted=(crc32_generic udp_tunnel ip6_udp_tunnel ib_core ib_uverbs rdma_rxe veth
+    virtio_pci 9pnet_virtio 9p)
 optional=" crc32_generic " # newer kernels call crc32_le() directly and have no such module
 declare -A loaded=()
 order=()
@@ -160,6 +162,8 @@ done
 cp "$tests" "$root/rxe-guest/tests.list"
 echo "$mode" >"$root/rxe-guest/mode"
 cp "$here/guest-init.sh" "$root/init"
+cp "$here/host-root.sh" "$root/rxe-guest/host-root"
+chmod 755 "$root/rxe-guest/host-root"
 chmod 755 "$root/init"
 
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out/initrd.gz"

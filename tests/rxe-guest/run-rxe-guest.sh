@@ -98,6 +98,8 @@ fi
 qemu=(qemu-system-x86_64 -accel "${RXE_GUEST_ACCEL:-tcg}" -m "${RXE_GUEST_MEM:-1024}"
     -smp "${RXE_GUEST_SMP:-2}" -nographic -no-reboot -nic none
     -kernel "/boot/vmlinuz-$kver" -initrd "$work/initrd.gz"
+    # The host's root, read-only, for what the initramfs cannot hold (host-root.sh).
+    -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
     -append "console=ttyS0 panic=-1 quiet")
 echo "run-rxe-guest: ${qemu[*]}"
 
