@@ -6,6 +6,7 @@
  */
 
 #include "link_schedule.h"
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -45,10 +46,10 @@ void link_schedule::begin_epoch(uint64_t first,
                                 const std::array<uint16_t, max_destinations>& weights,
                                 uint32_t notify_interval)
 {
-    if (first < d_first)
+    if (d_epochs > 0 && first < epoch_first())
         throw std::invalid_argument(
             "link_schedule: an epoch from message " + std::to_string(first) +
-            " starts before the current one (" + std::to_string(d_first) +
+            " starts before the current one (" + std::to_string(epoch_first()) +
             "); epochs only move forward");
     if (notify_interval > 0 && first % notify_interval != 0)
         throw std::invalid_argument(
@@ -63,9 +64,13 @@ void link_schedule::begin_epoch(uint64_t first,
                                     std::to_string(total) + "; at most " +
                                     std::to_string(max_period) +
                                     " (divide them by a common factor)");
-    d_first = first;
-    d_weights = weights;
-    d_period = total;
+    // An epoch from the same first message replaces the newest (nothing was sent in it).
+    if (d_epochs == 0 || first > epoch_first())
+        d_epochs++;
+    epoch& e = d_ring[(d_epochs - 1) % max_epochs];
+    e.first = first;
+    e.weights = weights;
+    e.period = total;
 
     // Smooth weighted round-robin: every step adds each weight to its credit, the
     // largest credit wins (ties: the lower index) and gives back the sum. Its period
@@ -81,7 +86,7 @@ void link_schedule::begin_epoch(uint64_t first,
                 best = d;
         }
         credit[best] -= static_cast<int32_t>(total);
-        d_pattern[step] = static_cast<uint8_t>(best);
+        e.pattern[step] = static_cast<uint8_t>(best);
     }
 
     // For each position, the steps to the next one of the same destination (cyclic):
@@ -90,27 +95,50 @@ void link_schedule::begin_epoch(uint64_t first,
     next.fill(std::numeric_limits<unsigned>::max());
     for (unsigned q = 2 * total; q-- > 0;) {
         const unsigned p = q % total;
-        const uint8_t d = d_pattern[p];
+        const uint8_t d = e.pattern[p];
         if (q < total)
-            d_next_same[p] = static_cast<uint16_t>(next[d] - q);
+            e.next_same[p] = static_cast<uint16_t>(next[d] - q);
         next[d] = q;
     }
 }
 
+uint64_t link_schedule::epoch_first() const { return d_epochs ? newest().first : 0; }
+
+unsigned link_schedule::weight_of(unsigned d) const
+{
+    return d_epochs && d < max_destinations ? newest().weights[d] : 0;
+}
+
+unsigned link_schedule::period() const { return d_epochs ? newest().period : 0; }
+
+const link_schedule::epoch* link_schedule::epoch_of(uint64_t i) const
+{
+    const uint64_t kept = std::min<uint64_t>(d_epochs, max_epochs);
+    for (uint64_t k = 0; k < kept; k++) {
+        const epoch& e = d_ring[(d_epochs - 1 - k) % max_epochs];
+        if (e.first <= i)
+            return &e;
+    }
+    return nullptr;
+}
+
 uint8_t link_schedule::destination_of(uint64_t i) const
 {
-    if (d_period == 0 || i < d_first)
+    const epoch* e = epoch_of(i);
+    if (!e || e->period == 0)
         return none;
-    return d_pattern[(i - d_first) % d_period];
+    return e->pattern[(i - e->first) % e->period];
 }
 
 bool link_schedule::carries_immediate(uint64_t i,
                                       uint32_t notify_interval,
                                       uint64_t end) const
 {
-    if (d_period == 0 || i < d_first || (end > 0 && i >= end))
+    const epoch* e = epoch_of(i);
+    if (!e || e->period == 0 || (end > 0 && i >= end))
         return false;
-    const uint64_t next = i + d_next_same[(i - d_first) % d_period];
+    // Epochs begin at window boundaries, so i's window lies wholly in its epoch.
+    const uint64_t next = i + e->next_same[(i - e->first) % e->period];
     if (notify_interval > 0 && next >= (i / notify_interval + 1) * notify_interval)
         return true;
     return end > 0 && next >= end;

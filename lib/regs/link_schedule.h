@@ -28,6 +28,9 @@ namespace regs {
  * smooth weighted round-robin picks at step i - first. SWRR is periodic with the sum
  * of the weights, so one period is precomputed and every lookup is O(1).
  *
+ * The last max_epochs epochs are kept: a host still needs the previous epoch's
+ * pattern for messages sent before the change that are not final yet.
+ *
  * Fixed size, no allocation after construction: usable on the data path.
  */
 class link_schedule
@@ -37,6 +40,8 @@ public:
     //! The largest sum of the weights of one epoch: one period of its pattern.
     static constexpr unsigned max_period = 1024;
     static constexpr uint8_t none = 0xFF;
+    //! Epochs remembered: messages of older ones have no destination any more.
+    static constexpr unsigned max_epochs = 4;
 
     //! \throws std::invalid_argument naming the limit for shares 0 or > 8, block 0.
     link_schedule(unsigned shares = 1, uint64_t block = 16);
@@ -59,9 +64,12 @@ public:
                      const std::array<uint16_t, max_destinations>& weights,
                      uint32_t notify_interval);
 
-    uint64_t epoch_first() const { return d_first; }
-    //! The destination of local message \p i (i >= epoch_first()), or none if no
-    //! destination has weight.
+    //! The first local message of the newest epoch.
+    uint64_t epoch_first() const;
+    //! Epochs begun (the newest max_epochs are kept).
+    uint64_t epochs() const { return d_epochs; }
+    //! The destination of local message \p i, by the epoch it was sent in; none if no
+    //! destination had weight then, or \p i is older than the epochs kept.
     uint8_t destination_of(uint64_t i) const;
     /*!
      * Whether local message \p i goes WITH IMMEDIATE: it is the last message its
@@ -70,22 +78,31 @@ public:
      * N = 0: only the latter.
      */
     bool carries_immediate(uint64_t i, uint32_t notify_interval, uint64_t end = 0) const;
-    //! Messages of one pattern period that go to destination \p d.
-    unsigned weight_of(unsigned d) const
-    {
-        return d < max_destinations ? d_weights[d] : 0;
-    }
-    unsigned period() const { return d_period; }
+    //! The newest epoch's weight of destination \p d: its messages per period.
+    unsigned weight_of(unsigned d) const;
+    //! The newest epoch's period: the sum of its weights.
+    unsigned period() const;
 
 private:
+    struct epoch {
+        uint64_t first = 0;
+        unsigned period = 0;
+        std::array<uint16_t, max_destinations> weights{};
+        std::array<uint8_t, max_period> pattern{};
+        //! Steps from a pattern position to the next one of the same destination.
+        std::array<uint16_t, max_period> next_same{};
+    };
+    //! The epoch local message \p i was sent in, or null.
+    const epoch* epoch_of(uint64_t i) const;
+    const epoch& newest() const
+    {
+        return d_ring[(d_epochs + max_epochs - 1) % max_epochs];
+    }
+
     unsigned d_shares;
     uint64_t d_block;
-    uint64_t d_first = 0;
-    unsigned d_period = 0;
-    std::array<uint16_t, max_destinations> d_weights{};
-    std::array<uint8_t, max_period> d_pattern{};
-    //! Steps from a pattern position to the next one of the same destination.
-    std::array<uint16_t, max_period> d_next_same{};
+    std::array<epoch, max_epochs> d_ring{};
+    uint64_t d_epochs = 0;
 };
 
 } // namespace regs

@@ -221,12 +221,25 @@ public:
         const uint8_t want[] = { 1, 1, 2, 1 };
         for (uint64_t i = 12; i < 16; i++)
             CPPUNIT_ASSERT_EQUAL(want[i - 12], s.destination_of(i));
-        // Before the epoch, nothing is claimed: the host keeps the old epoch's answer.
-        CPPUNIT_ASSERT_EQUAL(link_schedule::none, s.destination_of(11));
+        // Messages sent before an epoch keep the epoch they were sent in.
+        CPPUNIT_ASSERT_EQUAL(uint8_t(0), s.destination_of(11));
+        CPPUNIT_ASSERT_EQUAL(uint8_t(1), s.destination_of(5));
+        CPPUNIT_ASSERT(s.carries_immediate(11, 4));
+        CPPUNIT_ASSERT(s.carries_immediate(7, 4) && s.carries_immediate(6, 4));
         // No weight anywhere: nothing goes anywhere, nothing notifies.
         s.begin_epoch(16, weights({}), 4);
         CPPUNIT_ASSERT_EQUAL(link_schedule::none, s.destination_of(20));
         CPPUNIT_ASSERT(!s.carries_immediate(19, 4, 30));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), s.epochs());
+        // Four epochs are kept: the first is forgotten once a fifth begins.
+        CPPUNIT_ASSERT_EQUAL(uint8_t(1), s.destination_of(5));
+        s.begin_epoch(24, weights({ 2 }), 4);
+        CPPUNIT_ASSERT_EQUAL(link_schedule::none, s.destination_of(5));
+        CPPUNIT_ASSERT_EQUAL(uint8_t(0), s.destination_of(9));
+        // A second epoch from the same message replaces it (nothing was sent in it).
+        s.begin_epoch(24, weights({ 0, 1 }), 4);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(5), s.epochs());
+        CPPUNIT_ASSERT_EQUAL(uint8_t(1), s.destination_of(30));
     }
 
     void test_refusals_name_the_fix()
