@@ -1,0 +1,92 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "destination_progress.h"
+#include <algorithm>
+
+namespace gr {
+namespace rdma {
+
+void destination_progress::reset(const regs::link_schedule& schedule,
+                                 uint64_t items_per_message,
+                                 uint64_t total_items,
+                                 uint32_t notify_interval,
+                                 uint32_t item_bytes)
+{
+    d_schedule = &schedule;
+    d_items_per_message = items_per_message ? items_per_message : 1;
+    d_total = total_items;
+    d_notify_interval = notify_interval;
+    d_item_bytes = item_bytes;
+    d_frontier.fill(0);
+    d_out_of_sequence.fill(0);
+    d_landed = 0;
+    d_wrong_destination = 0;
+    d_wrong_length = 0;
+    d_implausible = 0;
+}
+
+uint64_t destination_progress::items_in(uint64_t m) const
+{
+    const uint64_t first = m * d_items_per_message;
+    if (!d_total)
+        return d_items_per_message;
+    return first >= d_total ? 0 : std::min(d_items_per_message, d_total - first);
+}
+
+destination_progress::verdict destination_progress::on_immediate(unsigned d,
+                                                                 uint32_t imm,
+                                                                 uint32_t byte_len,
+                                                                 uint64_t produced_bound)
+{
+    if (d >= max_destinations || !d_schedule) {
+        d_wrong_destination++;
+        return verdict::wrong_destination;
+    }
+    // Forward distance from the destination's frontier, modulo 2^32: anything in the
+    // upper half is behind it.
+    const uint32_t ahead = imm - static_cast<uint32_t>(d_frontier[d]);
+    if (ahead >= 0x80000000u)
+        return verdict::stale;
+    const uint64_t message = d_frontier[d] + ahead;
+    if (d_schedule->destination_of(message) != d) {
+        d_wrong_destination++;
+        return verdict::wrong_destination;
+    }
+    const uint64_t items = items_in(message);
+    if (items == 0 || byte_len != items * d_item_bytes) {
+        d_wrong_length++;
+        return verdict::wrong_length;
+    }
+    if (message * d_items_per_message + items > produced_bound) {
+        d_implausible++;
+        return verdict::implausible;
+    }
+    const uint64_t end =
+        d_total ? (d_total + d_items_per_message - 1) / d_items_per_message : 0;
+    if (!d_schedule->carries_immediate(message, d_notify_interval, end))
+        d_out_of_sequence[d]++;
+    d_frontier[d] = message + 1;
+    advance();
+    return verdict::accepted;
+}
+
+void destination_progress::advance()
+{
+    // Each message is passed once over the run: the cost is per message, amortized.
+    for (;;) {
+        if (d_total && d_landed * d_items_per_message >= d_total)
+            return;
+        const uint8_t d = d_schedule->destination_of(d_landed);
+        if (d >= max_destinations || d_frontier[d] <= d_landed)
+            return;
+        d_landed++;
+    }
+}
+
+} // namespace rdma
+} // namespace gr

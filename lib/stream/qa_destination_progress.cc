@@ -1,0 +1,166 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Finality over several destinations (docs/links.md): one destination behaves as
+// progress_tracker does, several only land what every destination concerned has
+// notified, and notifications the schedule cannot have sent are ignored and counted.
+
+#include "destination_progress.h"
+#include "progress_tracker.h"
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <random>
+#include <string>
+
+using namespace gr::rdma;
+using weights_t = std::array<uint16_t, regs::link_schedule::max_destinations>;
+using verdict = destination_progress::verdict;
+
+namespace {
+constexpr uint64_t ipm = 256; // items per message
+constexpr uint32_t item_bytes = 4;
+constexpr uint32_t whole = ipm * item_bytes;
+constexpr uint64_t no_bound = UINT64_MAX;
+} // namespace
+
+class qa_destination_progress : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_destination_progress);
+    CPPUNIT_TEST(test_one_destination_agrees_with_progress_tracker);
+    CPPUNIT_TEST(test_two_destinations_land_only_what_both_notified);
+    CPPUNIT_TEST(test_a_silent_destination_holds_the_stream_back);
+    CPPUNIT_TEST(test_what_the_wire_cannot_prove_is_ignored);
+    CPPUNIT_TEST(test_finite_burst_ends_on_every_destination);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void test_one_destination_agrees_with_progress_tracker()
+    {
+        std::mt19937 rng(3);
+        for (uint32_t n : { 1u, 4u, 16u }) {
+            regs::link_schedule s;
+            weights_t w{};
+            w[0] = 1;
+            s.begin_epoch(0, w, n);
+            destination_progress p;
+            p.reset(s, ipm, 0, n, item_bytes);
+            progress_tracker t;
+            t.reset(ipm, 0, n, item_bytes);
+            uint64_t m = 0;
+            for (int k = 0; k < 2000; k++) {
+                // Mostly the next notification point, sometimes a repeat, sometimes a
+                // skip (lost notifications), sometimes a message without one.
+                const int kind = rng() % 8;
+                if (kind == 0 && m >= n)
+                    m -= n;
+                else if (kind == 1)
+                    m += 1;
+                else
+                    m += n * (1 + rng() % 3);
+                const uint64_t named = m == 0 ? 0 : m - 1;
+                const auto a = p.on_immediate(0, uint32_t(named), whole, no_bound);
+                const auto b = t.on_immediate(uint32_t(named), whole, no_bound);
+                CPPUNIT_ASSERT_EQUAL(b == progress_tracker::verdict::accepted,
+                                     a == verdict::accepted);
+                CPPUNIT_ASSERT_EQUAL(t.landed_messages(), p.landed_messages());
+            }
+        }
+    }
+
+    void test_two_destinations_land_only_what_both_notified()
+    {
+        // 3:1: A A B A per period; windows of 4: A notifies 3, 7, ...; B 2, 6, ...
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = 3;
+        w[1] = 1;
+        s.begin_epoch(0, w, 4);
+        destination_progress p;
+        p.reset(s, ipm, 0, 4, item_bytes);
+        // A's notification for 3 arrives first: B's message 2 is not proven yet.
+        CPPUNIT_ASSERT(p.on_immediate(0, 3, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), p.frontier(0));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), p.landed_messages());
+        // B's for 2 then lands everything up to A's 3.
+        CPPUNIT_ASSERT(p.on_immediate(1, 2, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), p.landed_messages());
+        // B runs ahead (window 2), A lags: the stream stops at A's first unproven, 4.
+        CPPUNIT_ASSERT(p.on_immediate(1, 10, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), p.landed_messages());
+        CPPUNIT_ASSERT(p.on_immediate(0, 11, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(12), p.landed_messages());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), p.out_of_sequence(0) + p.out_of_sequence(1));
+    }
+
+    void test_a_silent_destination_holds_the_stream_back()
+    {
+        // A dead link's messages are proven by nothing but the clock (the caller's
+        // grace): notifications of the others never land them.
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = w[1] = 1; // A B A B
+        s.begin_epoch(0, w, 8);
+        destination_progress p;
+        p.reset(s, ipm, 0, 8, item_bytes);
+        for (uint32_t i = 6; i < 200; i += 8)
+            CPPUNIT_ASSERT(p.on_immediate(0, i, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), p.landed_messages()); // message 1 is B's
+    }
+
+    void test_what_the_wire_cannot_prove_is_ignored()
+    {
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = 3;
+        w[1] = 1;
+        s.begin_epoch(0, w, 4);
+        destination_progress p;
+        p.reset(s, ipm, 0, 4, item_bytes);
+        // Message 3 was scheduled to A: a notification of it on B's QP is forged.
+        CPPUNIT_ASSERT(p.on_immediate(1, 3, whole, no_bound) ==
+                       verdict::wrong_destination);
+        CPPUNIT_ASSERT(p.on_immediate(7, 3, whole, no_bound) ==
+                       verdict::wrong_destination);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), p.wrong_destination());
+        CPPUNIT_ASSERT(p.on_immediate(0, 3, 0, no_bound) == verdict::wrong_length);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), p.wrong_length());
+        // Message 3 ends at item 1024: not before the device produced that many.
+        CPPUNIT_ASSERT(p.on_immediate(0, 3, whole, 1023) == verdict::implausible);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), p.implausible());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), p.frontier(0));
+        CPPUNIT_ASSERT(p.on_immediate(0, 3, whole, 1024) == verdict::accepted);
+        // Behind the frontier: stale, not counted as an attack.
+        CPPUNIT_ASSERT(p.on_immediate(0, 1, whole, no_bound) == verdict::stale);
+        // A's message 4 carries no notification (A's last in window 1 is 7): accepted,
+        // counted out of sequence.
+        CPPUNIT_ASSERT(p.on_immediate(0, 4, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), p.out_of_sequence(0));
+    }
+
+    void test_finite_burst_ends_on_every_destination()
+    {
+        // 10 messages, the last one half full; 1:1 and no notification window: each
+        // destination notifies its last message (8 on A, 9 on B).
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = w[1] = 1;
+        s.begin_epoch(0, w, 0);
+        destination_progress p;
+        const uint64_t total = 9 * ipm + ipm / 2;
+        p.reset(s, ipm, total, 0, item_bytes);
+        CPPUNIT_ASSERT(p.on_immediate(1, 9, whole, no_bound) == verdict::wrong_length);
+        CPPUNIT_ASSERT(p.on_immediate(1, 9, whole / 2, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), p.landed_messages());
+        CPPUNIT_ASSERT(p.on_immediate(0, 8, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(10), p.landed_messages());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), p.out_of_sequence(0) + p.out_of_sequence(1));
+        // Nothing past the burst.
+        CPPUNIT_ASSERT(p.on_immediate(0, 10, whole, no_bound) != verdict::accepted);
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_destination_progress);
