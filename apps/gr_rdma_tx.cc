@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -32,7 +33,9 @@ constexpr int exit_ok = 0, exit_failed = 1;
  * SIGINT and SIGTERM end the run early but cleanly: blocked in every thread (the
  * stream's threads inherit the mask, so no system call of theirs is interrupted), and
  * taken by one thread with sigwait(), which only records the first. A second one ends
- * the process at once, as without the app's handling.
+ * the process at once, as without the app's handling, unless it comes within
+ * duplicate_window of the first: one stop request often arrives twice (coreutils'
+ * timeout signals the process and then its process group), and must not kill it.
  */
 class stop_signals
 {
@@ -50,14 +53,20 @@ public:
     const std::atomic<int>& received() const { return d_received; }
 
 private:
+    static constexpr std::chrono::milliseconds duplicate_window{ 500 };
+
     void wait()
     {
+        std::chrono::steady_clock::time_point first;
         for (;;) {
             int sig = 0;
             if (sigwait(&d_set, &sig) != 0)
                 continue;
+            const auto now = std::chrono::steady_clock::now();
             int none = 0;
-            if (!d_received.compare_exchange_strong(none, sig))
+            if (d_received.compare_exchange_strong(none, sig))
+                first = now;
+            else if (now - first >= duplicate_window)
                 _exit(128 + sig); // the second signal: stop now
         }
     }

@@ -83,7 +83,7 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         self.assertIn("sgnal", proc.stderr)
         self.assertIn("known keys", proc.stderr)
 
-    def interrupt_mid_run(self, sig, args):
+    def interrupt_mid_run(self, sig, args, duplicate=False):
         """A 30 s run, stopped by sig once it streams: the report, and exit 0 as every
         emitted sample is accounted for (those not handed out yet: lost to the stop)."""
         started = time.monotonic()
@@ -105,6 +105,11 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
             self.assertTrue(streaming.wait(20), "".join(stderr))
             time.sleep(2)
             proc.send_signal(sig)
+            if duplicate:
+                # As coreutils' timeout does (the process, then its group): the same
+                # request twice, the second after the app took the first.
+                time.sleep(0.1)
+                proc.send_signal(sig)
             out = proc.stdout.read()
             code = proc.wait(timeout=20)
         finally:
@@ -131,6 +136,9 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
 
     def test_sigint_stops_cleanly_with_the_report(self):
         self.interrupt_mid_run(signal.SIGINT, "type=emu,signal=ramp")
+
+    def test_a_signal_delivered_twice_is_one_stop_request(self):
+        self.interrupt_mid_run(signal.SIGINT, "type=emu,signal=ramp", duplicate=True)
 
     def test_sigterm_stops_cleanly_with_the_report(self):
         # Progress by the clock alone: the stop always finds samples of the last grace

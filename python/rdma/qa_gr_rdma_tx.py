@@ -185,7 +185,7 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assertEqual(r["device_check"]["mismatches"], 0)
         self.assertEqual(r["device_check"]["samples_checked"], r["samples_played"])
 
-    def interrupt(self, sig, *args):
+    def interrupt(self, sig, *args, duplicate=False):
         proc = subprocess.Popen([APP, "--args", CHECKED, "--format", "sc16",
                                  "--rate", "1e6", *args, "--json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -205,6 +205,11 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
             time.sleep(1.5)
             self.assertIsNone(proc.poll(), "it ended before the signal")
             proc.send_signal(sig)
+            if duplicate:
+                # As coreutils' timeout does (the process, then its group): the same
+                # request twice, the second after the app took the first.
+                time.sleep(0.1)
+                proc.send_signal(sig)
             out = proc.stdout.read()
             proc.wait(timeout=30)
         finally:
@@ -227,6 +232,10 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
     def test_sigint_mid_run_prints_the_report(self):
         r = self.interrupt(signal.SIGINT, "--duration", "30")
         self.assertLess(r["samples_provided"], r["samples_requested"])
+
+    def test_a_signal_delivered_twice_is_one_stop_request(self):
+        r = self.interrupt(signal.SIGINT, duplicate=True)
+        self.assertTrue(r["continuous"])
 
     def test_sigterm_ends_a_continuous_run(self):
         r = self.interrupt(signal.SIGTERM)

@@ -266,10 +266,15 @@ class receiver(gr.top_block):
 class stop_signals:
     """SIGINT and SIGTERM end the run early but cleanly: the flowgraph is stopped and the
     report printed. The handler only records the signal (it runs between bytecodes of
-    the main thread, which polls for it); a second signal kills as usual."""
+    the main thread, which polls for it); a second signal kills as usual, unless it
+    comes within DUPLICATE_S of the first: one stop request often arrives twice
+    (coreutils' timeout signals the process and then its process group)."""
+
+    DUPLICATE_S = 0.5
 
     def __init__(self):
         self.received = None
+        self._first = None
         self._previous = {}
 
     def __enter__(self):
@@ -282,9 +287,15 @@ class stop_signals:
             signal.signal(sig, handler)
 
     def _handle(self, signum, frame):
-        self.received = signal.Signals(signum).name
-        for sig in self._previous:
-            signal.signal(sig, signal.SIG_DFL)
+        now = time.monotonic()
+        if self._first is None:
+            self._first = now
+            self.received = signal.Signals(signum).name
+        elif now - self._first >= self.DUPLICATE_S:
+            # The second request: end now, by the signal, as without this handler.
+            for sig in self._previous:
+                signal.signal(sig, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
 
 
 def utc_now():
