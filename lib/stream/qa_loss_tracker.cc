@@ -129,6 +129,7 @@ class qa_loss_tracker : public CppUnit::TestFixture
     CPPUNIT_TEST(test_old_fixed_marks_are_data_now);
     CPPUNIT_TEST(test_samples_equal_to_the_mark_need_a_proof);
     CPPUNIT_TEST(test_gap_overwritten_while_unread_is_told_again);
+    CPPUNIT_TEST(test_late_landing_into_a_gap_is_told_whatever_it_holds);
     CPPUNIT_TEST(test_sc8_mark_is_64_bits_and_fits_short_packets);
     CPPUNIT_TEST_SUITE_END();
 
@@ -580,8 +581,8 @@ public:
         bench b;
         const auto first = static_cast<uint32_t>(b.tracker.mark().first_word());
         const auto second = static_cast<uint32_t>(b.tracker.mark().second_word());
-        b.device_writes_words(0, first, second);  // no proof: lost
-        b.device_writes_words(1, first, second);  // proven below
+        b.device_writes_words(0, first, second); // no proof: lost
+        b.device_writes_words(1, first, second); // proven below
         b.device_writes(2);
         b.tracker.prove_landed(1, 2);
         b.tracker.on_progress(3 * P, 3 * P);
@@ -602,9 +603,9 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(P), c.lost_gap);
         CPPUNIT_ASSERT_EQUAL(uint64_t(2 * P), c.delivered);
         CPPUNIT_ASSERT_EQUAL(uint64_t(1), b.tracker.imitations());
-        CPPUNIT_ASSERT_EQUAL(uint64_t(1),
-                             b.count_events(rx_event::kind::notice,
-                                            rx_event::reason::mark_imitated));
+        CPPUNIT_ASSERT_EQUAL(
+            uint64_t(1),
+            b.count_events(rx_event::kind::notice, rx_event::reason::mark_imitated));
         for (const auto& e : b.events)
             if (e.type == rx_event::kind::notice)
                 CPPUNIT_ASSERT_EQUAL(uint64_t(P), e.item);
@@ -640,10 +641,51 @@ public:
             if (ev.cause == rx_event::reason::overwritten)
                 overwritten.emplace_back(ev.item, ev.count);
         }
-        CPPUNIT_ASSERT((zeros_gone == std::vector<std::pair<uint64_t, uint64_t>>{
-                            { P, P } }));
+        CPPUNIT_ASSERT(
+            (zeros_gone == std::vector<std::pair<uint64_t, uint64_t>>{ { P, P } }));
         CPPUNIT_ASSERT((overwritten == std::vector<std::pair<uint64_t, uint64_t>>{
-                            { 0, P }, { 2 * P, 2 * P } }));
+                                           { 0, P }, { 2 * P, 2 * P } }));
+    }
+
+    // A gap handed out as zeros, then message \p lost lands late, while the reader
+    // holds it: \p first_item.. \p end_item of it (one packet, or all of it).
+    static std::vector<std::pair<uint64_t, uint64_t>> late_landing(size_t packet_items,
+                                                                   uint64_t lost,
+                                                                   uint64_t first_item,
+                                                                   uint64_t end_item)
+    {
+        bench b(0, packet_items);
+        for (uint64_t p = 0; p < 4; p++) {
+            if (p != lost)
+                b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(P), b.consume((p + 1) * P, false));
+        }
+        for (uint64_t i = first_item; i < end_item; i++)
+            ramp_item(sample_format::sc16, lost * P + i, b.slot(lost) + 4 * i);
+        b.tracker.on_release(b.next, 4 * P); // no lap: only the late landing
+        rx_event e;
+        std::vector<std::pair<uint64_t, uint64_t>> told;
+        while (b.tracker.poll_event(e))
+            if (e.cause == rx_event::reason::gap_overwritten)
+                told.emplace_back(e.item, e.count);
+        const auto& c = b.tracker.counts();
+        CPPUNIT_ASSERT_EQUAL(uint64_t(P), c.lost_gap); // counted once, as before
+        CPPUNIT_ASSERT_EQUAL(uint64_t(3 * P), c.delivered);
+        return told;
+    }
+
+    void test_late_landing_into_a_gap_is_told_whatever_it_holds()
+    {
+        using ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+        // Message 0 of the ramp starts with sample 0, a zero: landing late, it still
+        // replaced the zeros the reader was given (seen in the rxe guest, overloaded).
+        CPPUNIT_ASSERT((late_landing(0, 0, 0, P) == ranges{ { 0, P } }));
+        // Only a middle packet of a 4-packet message landed late: its first item and
+        // its last packet are still zeros, the rest is not.
+        CPPUNIT_ASSERT((late_landing(2, 1, 2, 4) == ranges{ { P, P } }));
+        // Nothing landed: the zeros are intact, nothing more to tell.
+        CPPUNIT_ASSERT((late_landing(2, 1, 0, 0) == ranges{}));
     }
 };
 
