@@ -195,13 +195,14 @@ void ramp_check_impl::on_event(const pmt::pmt_t& msg)
     if (!pmt::is_dict(info))
         return;
     // Reports that may come after the samples were handed out excuse them: overwritten
-    // while unread, or replaced by zeros on the device (RC). Gaps announced by tags
+    // while unread, replaced by zeros on the device (RC), or never sent (its overflow). Gaps announced by tags
     // beforehand are checked to be zeros instead.
     const pmt::pmt_t cause = pmt::dict_ref(info, pmt::mp("cause"), pmt::PMT_NIL);
     if (!pmt::is_symbol(cause))
         return;
     const std::string why = pmt::symbol_to_string(cause);
-    if (why != "overwritten" && why != "zero_substituted" && why != "gap_overwritten")
+    if (why != "overwritten" && why != "zero_substituted" && why != "gap_overwritten" &&
+        why != "device_overflow")
         return;
     const uint64_t first =
         pmt::to_uint64(pmt::dict_ref(info, pmt::mp("first_sample"), pmt::from_uint64(0)));

@@ -9,14 +9,16 @@
 // device socket (what it accepts, what it counts and drops), the clock refiner on
 // synthetic bounds, and the monitor turning records into clock, losses and reports.
 
+#include "../device/metadata_receiver.h"
 #include "../emu/emulator.h"
 #include "../regs/register_map.h"
 #include "../stream/metadata_monitor.h"
-#include "../device/metadata_receiver.h"
 #include "../stream/stream_clock.h"
+#include <gnuradio/rdma/ramp.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <chrono>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -111,6 +113,7 @@ class qa_metadata_receiver : public CppUnit::TestFixture
     CPPUNIT_TEST(test_intake_sorts_records_by_stream);
     CPPUNIT_TEST(test_monitor_uses_records_of_its_run);
     CPPUNIT_TEST(test_only_the_devices_port_and_no_uc_substitution);
+    CPPUNIT_TEST(test_uc_overflow_makes_a_gap_of_what_looks_landed);
     CPPUNIT_TEST(test_a_forged_sequence_jump_is_no_loss);
     CPPUNIT_TEST_SUITE_END();
 
@@ -305,7 +308,11 @@ public:
         const auto to = in->local_address();
         for (uint64_t k = 0; k < 6; k++)
             dev.send(to,
-                     make(meta::record_type::timestamp, k, 1000 + k, 0, 0,
+                     make(meta::record_type::timestamp,
+                          k,
+                          1000 + k,
+                          0,
+                          0,
                           static_cast<uint8_t>(k % 3)));
         dev.send(to, make(meta::record_type::timestamp, 99, 1099, 0, 0, 200)); // no such
         std::this_thread::sleep_for(50ms);
@@ -487,6 +494,52 @@ public:
         CPPUNIT_ASSERT_EQUAL(size_t(1), got.size());
         CPPUNIT_ASSERT_EQUAL(uint64_t(2), got[0].record.sample);
         CPPUNIT_ASSERT_EQUAL(uint64_t(1), rx.counts().bad);
+    }
+
+    void test_uc_overflow_makes_a_gap_of_what_looks_landed()
+    {
+        // UC: the device says it never sent samples 8..15 (message 1: its FIFO
+        // overflowed), yet their slot holds something other than the mark (a late
+        // lap of a stalled path landed there). Handed out, they are zeros and a gap.
+        std::vector<uint8_t> ring(2 * 64 * 4);
+        loss_tracker tracker({ ring.data(), 64, 8, 0 }, sample_format::sc16);
+        tracker.reset();
+        for (size_t i = 0; i < 16; i++) // messages 0 and 1 look landed
+            ramp_item(sample_format::sc16, i, ring.data() + 4 * i);
+        metadata_monitor m(intake(0x7F000001), 0, false);
+        const rational rate{ 1000000, 1 };
+        const int64_t now = host_time_ns();
+        const uint64_t t0 = static_cast<uint64_t>(now) - 1000000000;
+        m.start(rate, t0, 20000000, { 0, 5000000 }, now);
+        fake_device dev;
+        dev.send(m.local_address(),
+                 make(meta::record_type::event,
+                      8,
+                      t0 + 8000,
+                      meta::event_code::device_overflow,
+                      8));
+        std::this_thread::sleep_for(20ms);
+        stream_clock clock(rate, t0, 0, 5000000, 20000000);
+        m.poll(host_time_ns(), tracker, clock);
+        tracker.on_progress(16, 16);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(16), tracker.deliverable(0, 16));
+        tracker.commit(0, 16);
+        std::vector<rx_event> gaps;
+        rx_event e;
+        while (tracker.poll_event(e))
+            if (e.type == rx_event::kind::gap)
+                gaps.push_back(e);
+        CPPUNIT_ASSERT_EQUAL(size_t(1), gaps.size());
+        CPPUNIT_ASSERT(gaps[0].cause == rx_event::reason::device_overflow);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), gaps[0].item);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), gaps[0].count);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), tracker.counts().delivered);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), tracker.counts().lost_gap);
+        for (size_t i = 8; i < 16; i++) {
+            uint32_t w;
+            std::memcpy(&w, ring.data() + 4 * i, 4);
+            CPPUNIT_ASSERT_EQUAL(0u, w);
+        }
     }
 
     void test_a_forged_sequence_jump_is_no_loss()

@@ -423,16 +423,17 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
         slot& s = d_slots[slot_of(p, d_commit_cursor)];
         if (s.occupant != p)
             throw std::logic_error("loss_tracker: handing out an unverified message");
-        bool zeroed = false;
+        rx_event::reason not_samples = rx_event::reason::none;
         if (s.state == slot_state::landed && !d_substituted.empty())
-            n = cut_at_substitution(k, n, zeroed);
-        if (zeroed) { // landed, but as zeros the device put in place of the samples
-            // Zeros they were; make sure, so that a gap always reads as zeros.
+            n = cut_at_substitution(k, n, not_samples);
+        if (not_samples != rx_event::reason::none) {
+            // Landed, but not the samples: the device's zeros, or a late lap's over the
+            // mark of a message the device never sent. Zeros, so that a gap always reads
+            // as zeros.
             std::memset(slot_memory(p) + (k - p * P) * d_item, 0, n * d_item);
             d_in_gap = true;
             d_counts.lost_gap += n;
-            report_run(
-                rx_event::kind::gap, rx_event::reason::zero_substituted, item, k, n);
+            report_run(rx_event::kind::gap, not_samples, item, k, n);
         } else if (s.state == slot_state::landed) {
             if (!s.delivered) // its first items handed out: where overwrites count from
                 s.first_counted = static_cast<uint32_t>(k - p * P);
@@ -466,7 +467,9 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
     d_handed_out = end;
 }
 
-void loss_tracker::mark_substituted(uint64_t first, uint64_t count)
+void loss_tracker::mark_substituted(uint64_t first,
+                                    uint64_t count,
+                                    rx_event::reason cause)
 {
     const uint64_t P = d_geometry.message_items;
     uint64_t end = first + count < first ? UINT64_MAX : first + count;
@@ -483,24 +486,20 @@ void loss_tracker::mark_substituted(uint64_t first, uint64_t count)
         if (s.occupant != p) {
             d_substitutions_unmatched += run_end - k; // the slot has moved on
         } else if (s.state == slot_state::landed && s.counted) {
-            // Handed out as samples, yet they were zeros. (Lost ones count no more.)
+            // Handed out as samples, yet they were not. (Lost ones count no more.)
             const uint64_t n = std::min<uint64_t>(run_end - k, s.counted);
             s.counted -= static_cast<uint32_t>(n);
             d_counts.delivered -= n;
             d_counts.lost_gap += n;
-            report_run(rx_event::kind::gap,
-                       rx_event::reason::zero_substituted,
-                       s.consumer_item + (k - p * P),
-                       k,
-                       n);
+            report_run(rx_event::kind::gap, cause, s.consumer_item + (k - p * P), k, n);
         }
         k = run_end;
     }
     if (end > handed)
-        add_substitution(std::max(first, handed), end);
+        add_substitution(std::max(first, handed), end, cause);
 }
 
-void loss_tracker::add_substitution(uint64_t first, uint64_t end)
+void loss_tracker::add_substitution(uint64_t first, uint64_t end, rx_event::reason cause)
 {
     // Merge with every range it overlaps or touches; keep the list sorted.
     size_t at = 0;
@@ -513,29 +512,30 @@ void loss_tracker::add_substitution(uint64_t first, uint64_t end)
         last++;
     }
     if (last > at) {
-        d_substituted[at] = { first, end };
+        d_substituted[at] = { first, end, d_substituted[at].cause };
         d_substituted.erase(d_substituted.begin() + at + 1, d_substituted.begin() + last);
     } else if (d_substituted.size() < max_substitutions) {
-        d_substituted.insert(d_substituted.begin() + at, { first, end });
+        d_substituted.insert(d_substituted.begin() + at, { first, end, cause });
     } else {
         d_substitutions_unmatched += end - first;
     }
 }
 
-uint64_t
-loss_tracker::cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed)
+uint64_t loss_tracker::cut_at_substitution(uint64_t device_item,
+                                           uint64_t count,
+                                           rx_event::reason& cause)
 {
     // Ranges behind the hand-out point were skipped or fell in lost messages.
     size_t behind = 0;
     while (behind < d_substituted.size() && d_substituted[behind].end <= device_item)
         behind++;
     d_substituted.erase(d_substituted.begin(), d_substituted.begin() + behind);
-    zeroed = false;
+    cause = rx_event::reason::none;
     if (d_substituted.empty())
         return count;
-    const item_range& r = d_substituted.front();
+    const substitution& r = d_substituted.front();
     if (r.first <= device_item) {
-        zeroed = true;
+        cause = r.cause;
         return std::min(count, r.end - device_item);
     }
     return std::min(count, r.first - device_item);

@@ -137,14 +137,18 @@ public:
     uint64_t accounted() const { return d_handed_out + d_offset; }
     uint64_t overaccounted() const { return d_overaccounted; }
     /*!
-     * The device sent device items [first, first + count) as zeros (RC: they had left its
-     * retransmit buffer; docs/metadata.md, event zero_substituted). Their slots look
-     * landed, yet they are not the samples: they count as lost, reported as a gap with
-     * cause zero_substituted. Not handed out yet: so classified when handed out. Handed
+     * Device items [first, first + count) are not the device's samples although their
+     * slots may look landed: the device sent them as zeros (RC: they had left its
+     * retransmit buffer; docs/metadata.md, event zero_substituted), or never sent them
+     * (UC: its FIFO overflowed, event device_overflow), so that what is there is
+     * whatever landed late over the mark. They count as lost, reported as a gap with
+     * \p cause. Not handed out yet: so classified (and zeroed) when handed out. Handed
      * out already: moved from delivered to lost and reported now, at their items. Items
      * counted lost already (gap, skipped, overwritten) are not counted twice.
      */
-    void mark_substituted(uint64_t first, uint64_t count);
+    void mark_substituted(uint64_t first,
+                          uint64_t count,
+                          rx_event::reason cause = rx_event::reason::zero_substituted);
     //! Substituted items that could not be classified: their slot held a later message
     //! already (reported more than a ring late), or too many ranges were pending.
     uint64_t substitutions_unmatched() const { return d_substitutions_unmatched; }
@@ -228,8 +232,9 @@ private:
     void verify(uint64_t message, size_t slot);
     bool still_zeros(size_t index, uint64_t message) const;
     void rearm_released(uint64_t written_bound);
-    uint64_t cut_at_substitution(uint64_t device_item, uint64_t count, bool& zeroed);
-    void add_substitution(uint64_t first, uint64_t end);
+    uint64_t
+    cut_at_substitution(uint64_t device_item, uint64_t count, rx_event::reason& cause);
+    void add_substitution(uint64_t first, uint64_t end, rx_event::reason cause);
     void report(const rx_event& e);
     void report_run(rx_event::kind type,
                     rx_event::reason cause,
@@ -267,8 +272,9 @@ private:
     std::vector<uint64_t> d_skip_consumer; // consumer items where a skip took effect
     std::vector<uint64_t> d_skip_offset;   // the offset in effect from there on
     loss_counts d_counts;
-    // Device items the device substituted with zeros, not handed out yet: sorted,
-    // disjoint, at most max_substitutions (reserved up front: no allocation later).
+    // Device items that are not the samples (mark_substituted()), not handed out yet:
+    // sorted, disjoint, at most max_substitutions (reserved up front: no allocation
+    // later).
     static constexpr size_t max_substitutions = 1024;
     // Messages the NIC proved landed, oldest first, not yet verified (a ring: no
     // allocation). Dropping the oldest when full only loses a proof: a possible imitation
@@ -280,7 +286,12 @@ private:
     uint64_t d_imitations = 0;
     uint64_t d_overaccounted = 0;
     uint64_t d_outage_items = 0;
-    std::vector<item_range> d_substituted;
+    struct substitution {
+        uint64_t first = 0;
+        uint64_t end = 0;
+        rx_event::reason cause = rx_event::reason::zero_substituted;
+    };
+    std::vector<substitution> d_substituted;
     uint64_t d_substitutions_unmatched = 0;
     // A pending gap or overwrite report, extended while consecutive messages match.
     rx_event d_open;

@@ -207,6 +207,11 @@ void metadata_monitor::on_event(const received_record& r, loss_tracker& tracker)
         tracker.mark_substituted(m.sample, m.value);
         return;
     }
+    if (m.code == meta::event_code::device_overflow && !d_rc)
+        // The device never sent them (UC; on RC it sends zeros instead): whatever their
+        // slots hold is not the samples, even where a late packet of the previous lap
+        // landed over the mark (a stalled path).
+        tracker.mark_substituted(m.sample, m.value, rx_event::reason::device_overflow);
     rx_event e;
     e.type = rx_event::kind::device;
     e.cause =

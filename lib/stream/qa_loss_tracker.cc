@@ -130,6 +130,7 @@ class qa_loss_tracker : public CppUnit::TestFixture
     CPPUNIT_TEST(test_samples_equal_to_the_mark_need_a_proof);
     CPPUNIT_TEST(test_gap_overwritten_while_unread_is_told_again);
     CPPUNIT_TEST(test_late_landing_into_a_gap_is_told_whatever_it_holds);
+    CPPUNIT_TEST(test_message_the_device_never_sent_is_a_gap_over_a_stale_lap);
     CPPUNIT_TEST(test_sc8_mark_is_64_bits_and_fits_short_packets);
     CPPUNIT_TEST_SUITE_END();
 
@@ -686,6 +687,53 @@ public:
         CPPUNIT_ASSERT((late_landing(2, 1, 2, 4) == ranges{ { P, P } }));
         // Nothing landed: the zeros are intact, nothing more to tell.
         CPPUNIT_ASSERT((late_landing(2, 1, 0, 0) == ranges{}));
+    }
+
+    // Message 1 is late past its grace (a stalled path): a gap. Its slot is armed for
+    // message 9, then message 1 lands after all, over the mark, and the device never
+    // sends message 9 (its FIFO overflowed): the slot looks landed, with a lap-old
+    // message in it. The device's overflow report names message 9's samples; told
+    // \p before_handout or after, they are never delivered as samples.
+    static void stale_lap_after_device_drop(bool before_handout)
+    {
+        bench b;
+        for (uint64_t p = 0; p < 8; p++) {
+            if (p != 1)
+                b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(P), b.consume((p + 1) * P));
+        }
+        b.device_writes(1); // lands a lap late, into the slot armed for message 9
+        b.device_writes(8);
+        if (before_handout)
+            b.tracker.mark_substituted(9 * P, P, rx_event::reason::device_overflow);
+        b.tracker.on_progress(10 * P, 10 * P);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2 * P), b.consume(10 * P));
+        if (!before_handout) {
+            b.tracker.mark_substituted(9 * P, P, rx_event::reason::device_overflow);
+            rx_event e;
+            while (b.tracker.poll_event(e))
+                b.events.push_back(e);
+        }
+        const auto& c = b.tracker.counts();
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2 * P), c.lost_gap); // messages 1 and 9
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8 * P), c.delivered);
+        std::vector<std::pair<uint64_t, uint64_t>> dropped;
+        for (const auto& e : b.events)
+            if (e.type == rx_event::kind::gap &&
+                e.cause == rx_event::reason::device_overflow)
+                dropped.emplace_back(e.item, e.count);
+        CPPUNIT_ASSERT(
+            (dropped == std::vector<std::pair<uint64_t, uint64_t>>{ { 9 * P, P } }));
+        if (before_handout) // handed out as zeros, not as message 1's samples
+            for (size_t i = 0; i < P; i++)
+                CPPUNIT_ASSERT_EQUAL(uint8_t(0), b.slot(9)[i * 4]);
+    }
+
+    void test_message_the_device_never_sent_is_a_gap_over_a_stale_lap()
+    {
+        stale_lap_after_device_drop(true);
+        stale_lap_after_device_drop(false);
     }
 };
 

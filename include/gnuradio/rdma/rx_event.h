@@ -43,11 +43,12 @@ struct rx_event {
                      //!< claim
         zero_substituted, //!< gap: the device sent zeros in place of these samples (RC)
         fault_injected,   //!< device: the emulator injected fault `value` (regs::fault)
-                        //!< into the message starting at device_item
-        device_overflow, //!< device: it lost `value` samples from device_item (overflow)
+                          //!< into the message starting at device_item
+        device_overflow, //!< device: it lost `value` samples from device_item (overflow);
+                         //!< gap: samples it never sent whose slots did not hold the mark
         device_other,    //!< device: an event code this host does not know (see code)
-        mark_imitated, //!< notice: samples item..item+count equal the gap mark, yet the
-                       //!< NIC proved they landed: delivered as received
+        mark_imitated,   //!< notice: samples item..item+count equal the gap mark, yet the
+                         //!< NIC proved they landed: delivered as received
         gap_overwritten, //!< overrun: items of a gap (reported lost, handed out as zeros)
                          //!< were overwritten before the reader released them: they no
                          //!< longer read as zeros. Counted lost once, by the gap.
