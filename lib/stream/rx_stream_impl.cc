@@ -61,7 +61,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     d_completions = 0;
     d_last_notification_awaited = false;
     d_last_handout_ns = INT64_MIN / 2;
-    d_late_ns = 0;
+    d_lateness.reset(static_cast<int64_t>(d_plan.latency_budget_s * 0.25e9));
     d_events.clear();
     d_carried.clear();
     d_error.clear();
@@ -193,8 +193,9 @@ void rx_stream::impl::update_progress(uint64_t released)
     // Final: what immediate data proved, or what the clock says must have landed. Not
     // the clock while the device is lost: it may have stopped, or be late.
     const uint64_t final_upto =
-        d_outage ? d_progress.landed()
-                 : std::max(d_progress.landed(), d_clock.final_by(now - d_late_ns));
+        d_outage
+            ? d_progress.landed()
+            : std::max(d_progress.landed(), d_clock.final_by(now - d_lateness.late_ns()));
     d_tracker->on_release(released, written);
     d_tracker->on_progress(final_upto, written);
 }
@@ -236,8 +237,9 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             // sleep, not a wait for each completion, even past the caller's timeout: a
             // wake-up costs more than the interval (at most a quarter of the latency
             // budget) is worth.
-            std::this_thread::sleep_for(std::chrono::nanoseconds(
-                d_last_handout_ns + d_plan.work_interval_ns - now));
+            const int64_t due = d_last_handout_ns + d_plan.work_interval_ns;
+            std::this_thread::sleep_for(std::chrono::nanoseconds(due - now));
+            d_lateness.on_wake(due, host_time_ns());
             continue;
         }
         if (ready || !d_running) {
@@ -254,7 +256,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             (d_tracker->device_item(next) / d_plan.message_items + 1) *
             d_plan.message_items;
         const int64_t until =
-            d_clock.host_time_final(next_final) + d_late_ns - host_time_ns();
+            d_clock.host_time_final(next_final) + d_lateness.late_ns() - host_time_ns();
         // Already final by the clock: what we wait for is the consumer releasing
         // samples, which nothing signals; look again in a millisecond. With clock-only
         // progress (notify=0) nothing else wakes us either: waking per packet would cost
@@ -262,20 +264,17 @@ size_t rx_stream::impl::wait_items(uint64_t next,
         const int64_t shortest_us = d_plan.notify_interval ? 50 : 1000;
         const auto clock_wait = std::chrono::microseconds(
             until > 0 ? std::max<int64_t>(until / 1000, shortest_us) : 1000);
-        d_cq->wait(std::min(left, clock_wait));
+        const auto wait = std::min(left, clock_wait);
+        const int64_t due = host_time_ns() + wait.count() * 1000;
+        d_cq->wait(wait);
+        d_lateness.on_wake(due, host_time_ns());
     }
 }
 
 void rx_stream::impl::track_lateness(uint64_t landed)
 {
-    // How long after the clock allowed it the last notified sample was seen: when the
-    // path (a starved device or NIC) runs later than the grace, the clock must wait as
-    // much longer before it declares anything lost, or a message that is only late is
-    // zero-filled, and its slot re-armed for the next lap before it lands over it. Up
-    // at once, down slowly (1 % per notification); at most what the ring can hold.
-    const int64_t late = host_time_ns() - d_clock.host_time_final(landed);
-    const int64_t most = static_cast<int64_t>(d_plan.latency_budget_s * 0.25e9);
-    d_late_ns = std::min(most, std::max(late, d_late_ns - d_late_ns / 100));
+    // How long after the clock allowed it the last notified sample was seen.
+    d_lateness.on_notification(host_time_ns() - d_clock.host_time_final(landed));
 }
 
 bool rx_stream::impl::gathering(uint64_t next, uint64_t ready, int64_t now) const
@@ -441,7 +440,7 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.imm_out_of_sequence"] = d_progress.out_of_sequence();
     out["host.imm_wrong_length"] = d_progress.wrong_length();
     out["host.imm_implausible"] = d_progress.implausible();
-    out["host.late_ns"] = static_cast<uint64_t>(d_late_ns);
+    out["host.late_ns"] = static_cast<uint64_t>(d_lateness.late_ns());
     out["host.mark_imitations"] = d_tracker->imitations();
     if (d_plan.queued) {
         out["host.bursts_waiting"] = d_bursts.size() - (d_burst_current ? 1 : 0);

@@ -18,6 +18,7 @@
 #include "latency_probe.h"
 #include "loss_tracker.h"
 #include "metadata_monitor.h"
+#include "path_lateness.h"
 #include "progress_tracker.h"
 #include "stream_clock.h"
 #include "tune_tracker.h"
@@ -216,7 +217,7 @@ private:
     uint64_t d_completions = 0;
     bool d_last_notification_awaited = false;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
-    int64_t d_late_ns = 0;        // how much later than the grace the path runs (0: not)
+    path_lateness d_lateness;     // how much later than the grace the path runs
     uint64_t d_read_position = 0; // standalone consumer (recv/release)
     uint64_t d_handed_out = 0;    // standalone consumer: committed so far
     size_t d_last_chunk = 0;

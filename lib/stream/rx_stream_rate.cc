@@ -96,7 +96,7 @@ void rx_stream::impl::advance_rate_change()
     // Wait until the old run's last samples are final (landed or judged lost): then
     // nothing of it is in flight, and its queue pair may go.
     const int64_t now = host_time_ns();
-    if (now < d_clock.host_time_final(d_rate_change.item) + d_late_ns)
+    if (now < d_clock.host_time_final(d_rate_change.item) + d_lateness.late_ns())
         return;
     const uint32_t status =
         d_device->client().read32(regs::rx_reg(d_plan.stream_index, regs::rx::status));
