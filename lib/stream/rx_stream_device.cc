@@ -152,10 +152,16 @@ bool rx_stream::impl::settle_stop()
     try {
         d_final = d_device->read_rx_counters(d_plan.stream_index);
         d_final_known = true;
-        if (d_plan.queued)
+        if (d_plan.queued) {
             stop_queue(d_final.samples_emitted);
-        else
+        } else {
+            // The device writes no more: judge what the consumer still holds (released
+            // or not, a consumer that ended reads nothing new) against what it wrote, so
+            // that samples overwritten while held, and gap zeros the device wrote over,
+            // are told now rather than never.
+            d_tracker->settle(d_run_base + d_final.samples_emitted);
             d_tracker->stopped(d_run_base + d_final.samples_emitted);
+        }
     } catch (const std::exception& e) {
         d_device_note =
             "its counters could not be read after STOP: " + std::string(e.what());
