@@ -310,14 +310,36 @@ void loss_tracker::rearm_released(uint64_t written_bound)
     }
 }
 
+void loss_tracker::judge_released(uint64_t p, size_t index, uint64_t written_bound)
+{
+    slot& s = d_slots[index];
+    if (s.occupant != p || !s.delivered)
+        return; // skipped, never handed out, or already reported as lost
+    // Overwritten by the device's next lap, or (a gap) by the lost message itself,
+    // landing later than its grace: either way not what the consumer was told.
+    if (written_bound > (p + d_slots.size()) * d_geometry.message_items ||
+        (s.as_zeros && !still_zeros(index, p)))
+        evict(index);
+    else
+        s.delivered = false;
+}
+
+void loss_tracker::settle(uint64_t written_bound)
+{
+    on_release(d_handed_out, written_bound);
+    // And the message the consumer holds part of: nothing is released later.
+    const uint64_t device = d_handed_out + d_offset;
+    if (device % d_geometry.message_items)
+        judge_released(
+            message_of(device), slot_of(message_of(device)), capped(written_bound));
+}
+
 void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
 {
     written_bound = capped(written_bound);
     released = std::min(released, d_handed_out);
     if (released > d_released_consumer)
         d_release_moved_w = written_bound;
-    const uint64_t P = d_geometry.message_items;
-    const uint64_t S = d_slots.size();
     // Device position of the consumer's release point. Once everything handed out is
     // released, skipped samples count as released too.
     uint64_t offset = d_offset;
@@ -329,18 +351,8 @@ void loss_tracker::on_release(uint64_t released, uint64_t written_bound)
     }
     const uint64_t device = released + offset;
     // Messages released since the last call: were they overwritten while unread?
-    for (uint64_t p = message_of(d_released_device); p < message_of(device); p++) {
-        const size_t index = slot_of(p, d_release_cursor);
-        slot& s = d_slots[index];
-        if (s.occupant != p || !s.delivered)
-            continue; // skipped, never handed out, or already reported as lost
-        // Overwritten by the device's next lap, or (a gap) by the lost message itself,
-        // landing later than its grace: either way not what the consumer was told.
-        if (written_bound > (p + S) * P || (s.as_zeros && !still_zeros(index, p)))
-            evict(index);
-        else
-            s.delivered = false;
-    }
+    for (uint64_t p = message_of(d_released_device); p < message_of(device); p++)
+        judge_released(p, slot_of(p, d_release_cursor), written_bound);
     d_released_device = std::max(d_released_device, device);
     d_released_consumer = std::max(d_released_consumer, released);
     if (released == d_handed_out)

@@ -112,7 +112,7 @@ public:
     void commit(uint64_t next, uint64_t count);
     //! The device is done (burst complete): judge the items handed out and not yet
     //! released against its final position, as if released now.
-    void settle(uint64_t written_bound) { on_release(d_handed_out, written_bound); }
+    void settle(uint64_t written_bound);
     /*!
      * The run stopped and the device says it emitted \p emitted samples in all (its
      * final count): those it emitted past what was handed out or skipped will never be
@@ -231,6 +231,8 @@ private:
     void evict(size_t slot);
     void verify(uint64_t message, size_t slot);
     bool still_zeros(size_t index, uint64_t message) const;
+    //! Message \p p (in slot \p index) is released: was it overwritten while held?
+    void judge_released(uint64_t p, size_t index, uint64_t written_bound);
     void rearm_released(uint64_t written_bound);
     uint64_t
     cut_at_substitution(uint64_t device_item, uint64_t count, rx_event::reason& cause);

@@ -7,6 +7,8 @@
 
 """rx_stream from Python without a flowgraph: numpy views of the ring, no copy."""
 
+import time
+
 import numpy as np
 
 from gnuradio import gr_unittest
@@ -86,6 +88,24 @@ class qa_rx_stream(gr_unittest.TestCase):
 
     def test_numpy_views_fc32(self):
         self.consume("fc32", ramp_fc32)
+
+    def test_stop_tells_what_the_device_wrote_over_a_held_view(self):
+        # The consumer holds a view and never comes back while the device laps the
+        # ring: stop() must still tell that those samples were overwritten.
+        s = rdma.rx_stream("type=emu,signal=ramp,latency=0.07", "sc16", 5e6, 0)
+        s.start()
+        x = s.recv(1000, 1.0)
+        while len(x) == 0:
+            x = s.recv(1000, 1.0)
+        first, held = s.first_item, len(x)
+        time.sleep(5 * s.ring_items() / 5e6)  # five rings go by
+        s.stop()
+        told = [e for e in s.events() if e["cause"] == "overwritten"]
+        self.assertTrue(any(e["item"] <= first and first + held <= e["item"] + e["count"]
+                            for e in told), told)
+        c, emitted = s.counts(), s.read_counters()["device.samples_emitted"]
+        self.assertEqual(c["delivered"] + c["lost"], emitted)
+        self.assertGreaterEqual(c["lost_overwritten"], held)
 
     def test_view_keeps_the_ring_alive(self):
         s = rdma.rx_stream("type=emu,signal=ramp,latency=0.1", "fc32", 1e6, 10000)
