@@ -65,19 +65,54 @@ void tx_sink_impl::set_error(const std::string& text)
     d_logger->error("{}; the flowgraph ends", text);
 }
 
-bool tx_sink_impl::start()
+std::string tx_sink_impl::input_problem() const
 {
     // The upstream's output buffer must be our ring: not behind a block whose output
     // is a ring of its own (rx_source: the edge keeps the upstream's buffer type).
-    const auto buffer =
+    const auto ring =
         std::dynamic_pointer_cast<ring_buffer>(detail()->input(0)->buffer());
-    if (!buffer ||
-        buffer->base() != reinterpret_cast<const char*>(d_stream->ring_base())) {
-        set_error(
-            "rdma tx_sink: the buffer of its input is not its TX ring: the upstream "
-            "block "
-            "has an RDMA ring of its own (rx_source); put a blocks.copy in front of the "
-            "sink");
+    if (!ring || ring->base() != reinterpret_cast<const char*>(d_stream->ring_base()))
+        return "rdma tx_sink: the buffer of its input is not its TX ring: the upstream "
+               "block has an RDMA ring of its own (rx_source); put a blocks.copy in "
+               "front of the sink";
+    // The ring must be the sink's alone. Another consumer of the edge reads the ring
+    // too (connected after the sink) or the buffer GNU Radio replaced by the ring
+    // (connected before it), which nothing writes: notes: custom buffers, §1.8.
+    const gr::buffer_sptr original = ring->replaced();
+    if (ring->nreaders() > 1 || (original && original->nreaders() > 0))
+        return "rdma tx_sink: the upstream block's output fans out to the sink and to "
+               "another block, but the sink's input buffer is its TX ring and must be "
+               "its alone (GNU Radio 3.10.5.1 cannot share a replaced buffer); put a "
+               "blocks.copy in front of the sink (upstream -> copy -> tx_sink) and "
+               "connect the other consumers to the upstream, before the copy";
+    return {};
+}
+
+void tx_sink_impl::end_orphaned_readers()
+{
+    // Readers left on the buffer the ring replaced would wait for ever for items no
+    // block writes: mark it done, so each ends once it sees no input, and wake it now
+    // rather than at its next 250 ms poll.
+    const auto ring =
+        std::dynamic_pointer_cast<ring_buffer>(detail()->input(0)->buffer());
+    const gr::buffer_sptr original = ring ? ring->replaced() : nullptr;
+    if (!original)
+        return;
+    original->set_done(true);
+    for (size_t i = 0; i < original->nreaders(); i++) {
+        const gr::block_sptr reader = original->reader(i)->link();
+        if (reader && reader->detail())
+            reader->detail()->d_tpb.notify_msg();
+    }
+}
+
+bool tx_sink_impl::start()
+{
+    const std::string problem = input_problem();
+    if (!problem.empty()) {
+        // work() ends the flowgraph; the other consumers end with it.
+        set_error(problem);
+        end_orphaned_readers();
         return block::start();
     }
     // The device starts at the first work() call: the upstream has written its first

@@ -49,6 +49,8 @@ public:
 
 private:
     void set_error(const std::string& text);
+    std::string input_problem() const;
+    void end_orphaned_readers();
     bool start_stream(uint64_t read, uint64_t written);
     static uint64_t time_of(const pmt::pmt_t& t);
     void check_pointer(const void* in);

@@ -140,17 +140,63 @@ class qa_tx_sink(gr_unittest.TestCase):
         self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
         self.assertIn("blocks.copy", sink.error())
 
-    def test_fan_out_is_refused_at_start(self):
-        # GNU Radio 3.10.5.1 refuses the second consumer of an edge whose buffer the
-        # sink replaced (a transfer-type error), before the sink can say anything. (With
-        # the other consumer connected first, it starves instead: docs/transmit.md.)
+    def fan_out(self, sink_made_first):
+        """A fan-out of the edge into the sink; returns what the other consumer got.
+        GNU Radio 3.10.5.1 connects the blocks' inputs in the order of their addresses
+        (flowgraph.cc: calc_used_blocks() sorts the blocks by pointer), not of the
+        connect() calls; blocks made one after the other lie at increasing addresses
+        here, so the order they are made in chooses which consumer GNU Radio connects
+        first. The source never ends by itself: the flowgraph ends because the sink
+        refused, with the message that names the fix."""
         tb = gr.top_block()
-        src = ramp_source(100000)
-        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        src = blocks.null_source(gr.sizeof_gr_complex)
+        if sink_made_first:
+            sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+            other = blocks.vector_sink_c()
+        else:
+            other = blocks.vector_sink_c()
+            sink = rdma.tx_sink(ARGS, "fc32", 1e6)
         tb.connect(src, sink)
-        tb.connect(src, blocks.null_sink(gr.sizeof_gr_complex))
-        with self.assertRaisesRegex(RuntimeError, "transfer type"):
-            tb.start()
+        tb.connect(src, other)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertIn("fans out", sink.error())
+        self.assertIn("put a blocks.copy in front of the sink", sink.error())
+        self.assertEqual(sink.work_calls(), 1)
+        # The device never started: nothing was committed.
+        self.assertEqual(sink.read_counters()["host.committed"], 0)
+        return len(other.data()), sink.ring_items()
+
+    def test_fan_out_is_refused_in_either_order(self):
+        # Sink connected first: the other consumer is a second reader of the ring
+        # (GNU Radio's transfer-type refusal no longer fires); it gets what the upstream
+        # wrote until the ring was full. Other consumer first: it reads the buffer the
+        # ring replaced, which nothing writes; the sink marks it done, so it ends with
+        # nothing instead of waiting for ever. Both paths must have been taken.
+        paths = set()
+        for sink_made_first in (True, False):
+            got, ring = self.fan_out(sink_made_first)
+            self.assertIn(got, (0, ring - 1))
+            paths.add("ring" if got else "replaced buffer")
+        self.assertEqual(paths, {"ring", "replaced buffer"},
+                         "both orders took one path: the test no longer covers both")
+
+    def test_fan_out_behind_a_copy_transmits(self):
+        # The fix the error names: the other consumer taps the upstream before the
+        # copy; the edge into the sink has the sink alone.
+        tb = gr.top_block()
+        src = ramp_source(200000)
+        copy = blocks.copy(gr.sizeof_gr_complex)
+        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        tap = blocks.vector_sink_c(1, 200000)
+        tb.connect(src, copy, sink)
+        tb.connect(src, tap)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertEqual(sink.error(), "")
+        self.assertEqual(len(tap.data()), 200000)
+        c = sink.read_counters()
+        self.assertEqual(c["host.committed"], 200000)
+        self.assertEqual(c["device.check_mismatches"], 0)
+        self.assertEqual(c["acct.identity_holds"], 1, str(c))
 
     def test_relay_rx_source_copy_tx_sink(self):
         # A relay: what the emulator's RX stream sends (its ramp) goes out of its TX

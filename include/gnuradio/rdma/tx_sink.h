@@ -26,10 +26,10 @@ namespace rdma {
  * consumes each item once the device has fetched it, so GNU Radio never lets the
  * upstream overwrite a slot the device has not read.
  *
- * The upstream must not be another block with an RDMA ring (rx_source): the sink then
- * ends the flowgraph with an error saying so (error()). The edge into the sink must not
- * fan out: GNU Radio 3.10.5.1 refuses that at start, or starves the other consumer
- * (docs/transmit.md). In both cases put a blocks.copy in front of the sink.
+ * The upstream must not be another block with an RDMA ring (rx_source), and the edge
+ * into the sink must not fan out (GNU Radio 3.10.5.1 cannot share the buffer the ring
+ * replaces): in either case the sink ends the flowgraph at start with an error naming
+ * the fix (error()): a blocks.copy in front of the sink (docs/transmit.md).
  *
  * The device starts at the first work() call, with the items the upstream wrote by then
  * already committed. A tx_time tag on item 0 (gr-uhd's: a tuple of uint64 full seconds

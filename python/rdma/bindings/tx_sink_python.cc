@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_sink.h)                                                 */
-/* BINDTOOL_HEADER_FILE_HASH(17bfecc766aa7ed81dc597df70578339) */
+/* BINDTOOL_HEADER_FILE_HASH(d912a98db67a5864c1e3b5086dab69c4) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
