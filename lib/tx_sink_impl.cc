@@ -18,29 +18,85 @@
 namespace gr {
 namespace rdma {
 
-tx_sink::sptr
-tx_sink::make(const std::string& args, const std::string& format, double sample_rate)
+namespace {
+// The wire format: otw_format, or the CPU format when it is empty.
+std::string wire_format_of(const std::string& format, const std::string& otw_format)
 {
-    return gnuradio::make_block_sptr<tx_sink_impl>(args, format, sample_rate);
+    return otw_format.empty() ? format : otw_format;
+}
+
+std::unique_ptr<tx_conversion> conversion_for(const std::string& format,
+                                              const std::string& otw_format)
+{
+    const sample_format cpu = parse_sample_format(format);
+    const sample_format wire = parse_sample_format(wire_format_of(format, otw_format));
+    if (cpu == wire)
+        return nullptr;
+    return std::make_unique<tx_conversion>(cpu, wire);
+}
+
+bool converts(const std::string& format, const std::string& otw_format)
+{
+    return conversion_for(format, otw_format) != nullptr;
+}
+
+// Zero copy (equal formats): the ring buffer type on the input, and on the output
+// signature too: GNU Radio 3.10.5.1 takes the replacement type of the upstream's buffer
+// from the downstream block's OUTPUT signature (notes: custom buffers, §1.8).
+// Converting: ordinary GNU Radio buffers, which work() converts from.
+gr::io_signature::sptr inputs_of(const std::string& format, const std::string& otw_format)
+{
+    const int item = static_cast<int>(item_size(parse_sample_format(format)));
+    if (converts(format, otw_format))
+        return gr::io_signature::make(1, 1, item);
+    return gr::io_signature::make(1, 1, item, ring_buffer::type);
+}
+
+gr::io_signature::sptr outputs_of(const std::string& format,
+                                  const std::string& otw_format)
+{
+    if (converts(format, otw_format))
+        return gr::io_signature::make(0, 0, 0);
+    return gr::io_signature::make(0, 0, 0, ring_buffer::type);
+}
+} // namespace
+
+tx_sink::sptr tx_sink::make(const std::string& args,
+                            const std::string& format,
+                            double sample_rate,
+                            const std::string& otw_format)
+{
+    return gnuradio::make_block_sptr<tx_sink_impl>(args, format, sample_rate, otw_format);
 }
 
 tx_sink_impl::tx_sink_impl(const std::string& args,
                            const std::string& format,
-                           double sample_rate)
-    // The ring buffer type on the output signature too: GNU Radio 3.10.5.1 takes the
-    // replacement type of the upstream's buffer from the downstream block's OUTPUT
-    // signature (notes: custom buffers, §1.8).
-    : gr::block("tx_sink",
-                gr::io_signature::make(
-                    1, 1, item_size(parse_sample_format(format)), ring_buffer::type),
-                gr::io_signature::make(0, 0, 0, ring_buffer::type)),
-      d_stream(std::make_unique<tx_stream>(args, format, sample_rate)),
+                           double sample_rate,
+                           const std::string& otw_format)
+    : gr::block("tx_sink", inputs_of(format, otw_format), outputs_of(format, otw_format)),
+      d_stream(std::make_unique<tx_stream>(
+          args, wire_format_of(format, otw_format), sample_rate)),
+      d_conversion(conversion_for(format, otw_format)),
       d_item(d_stream->item_size()),
       d_message_items(d_stream->payload_bytes() / d_stream->item_size()),
       d_port(pmt::mp("async_msgs")),
       d_time_key(pmt::mp("tx_time"))
 {
     message_port_register_out(d_port);
+}
+
+std::string tx_sink_impl::cpu_format() const
+{
+    return d_conversion ? to_string(d_conversion->cpu()) : d_stream->format();
+}
+
+std::map<std::string, uint64_t> tx_sink_impl::conversion_writes() const
+{
+    if (d_conversion)
+        return d_conversion->writes();
+    return {
+        { "calls", 0 }, { "items", 0 }, { "outside", 0 }, { "lowest", 0 }, { "end", 0 }
+    };
 }
 
 provided_ring tx_sink_impl::ring() const
@@ -108,7 +164,8 @@ void tx_sink_impl::end_orphaned_readers()
 
 bool tx_sink_impl::start()
 {
-    const std::string problem = input_problem();
+    // Converting, the input is an ordinary buffer: any upstream, any fan-out.
+    const std::string problem = d_conversion ? std::string() : input_problem();
     if (!problem.empty()) {
         // work() ends the flowgraph; the other consumers end with it.
         set_error(problem);
@@ -140,7 +197,7 @@ uint64_t tx_sink_impl::time_of(const pmt::pmt_t& t)
            static_cast<uint64_t>(std::llround(f * 1e9));
 }
 
-bool tx_sink_impl::start_stream(uint64_t read, uint64_t written)
+bool tx_sink_impl::start_stream(uint64_t read)
 {
     // GNU Radio starts every buffer at index 0: item k is ring slot k mod N, as the
     // fresh stream's item k.
@@ -155,7 +212,6 @@ bool tx_sink_impl::start_stream(uint64_t read, uint64_t written)
                            "in [0, 1)): ignored, the device starts now");
     }
     try {
-        commit_new(written);
         if (at_ns)
             d_stream->start_at(at_ns);
         else
@@ -177,15 +233,41 @@ bool tx_sink_impl::stop()
 
 void tx_sink_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
-    ninput_items_required[0] = 1;
+    ninput_items_required[0] = d_conversion
+                                   ? tx_conversion::needed(nitems_read(0),
+                                                           d_stream->committed(),
+                                                           detail()->input(0)->done())
+                                   : 1;
 }
 
 void tx_sink_impl::check_pointer(const void* in)
 {
+    if (d_conversion)
+        return; // the input is an ordinary buffer: conversion_writes() checks the ring
     const uint8_t* expected =
         d_stream->ring_base() + (nitems_read(0) % d_stream->ring_items()) * d_item;
     if (in != expected)
         d_pointer_mismatches++;
+}
+
+void tx_sink_impl::make_available(const void* in, uint64_t read, uint64_t written)
+{
+    // Input items [read, written) are at in. Zero copy, the upstream wrote them into
+    // the ring; else they are converted into it, as far as it has room.
+    if (d_conversion)
+        d_conversion->fill(*d_stream, in, read, written);
+    else
+        commit_new(written);
+}
+
+uint64_t tx_sink_impl::consumable(uint64_t written) const
+{
+    // Zero copy, only what the device fetched: until consumed, the upstream cannot
+    // overwrite it. Converting, the ring holds copies: what is converted (but the last
+    // item, tx_conversion::consumable()).
+    if (!d_conversion)
+        return d_stream->fetched();
+    return tx_conversion::consumable(written, d_stream->committed());
 }
 
 void tx_sink_impl::commit_new(uint64_t written)
@@ -225,23 +307,23 @@ int tx_sink_impl::general_work(int,
     check_pointer(input_items[0]);
     const uint64_t read = nitems_read(0);
     const uint64_t written = read + static_cast<uint64_t>(ninput_items[0]);
-    if (!d_started && !start_stream(read, written))
+    make_available(input_items[0], read, written);
+    if (!d_started && !start_stream(read))
         return WORK_DONE;
-    commit_new(written);
-    if (d_stream->fetched() <= read && d_stream->committed() > d_stream->fetched()) {
-        // Nothing new fetched: wait (bounded) until the device frees more of the ring.
+    if (consumable(written) <= read && d_stream->committed() > d_stream->fetched()) {
+        // Nothing new to let go: wait (bounded) until the device frees more of the ring.
         const size_t in_use = d_stream->committed() - d_stream->fetched();
         d_stream->wait_space(d_stream->ring_items() - in_use + 1, d_wait_slice);
+        make_available(input_items[0], read, written); // into the space freed
     }
     publish_reports();
     if (!d_stream->error().empty()) {
         set_error("rdma tx_sink: " + d_stream->error());
         return WORK_DONE;
     }
-    // Only what the device fetched: until consumed, the upstream cannot overwrite it.
     const uint64_t tail = short_tail(read);
-    const uint64_t fetched = std::max(d_stream->fetched(), tail);
-    const int n = fetched > read ? static_cast<int>(fetched - read) : 0;
+    const uint64_t upto = std::max(consumable(written), tail);
+    const int n = upto > read ? static_cast<int>(upto - read) : 0;
     consume(0, n);
     if (tail) {
         // Everything is played: stop the device now, so that its last reports go out
