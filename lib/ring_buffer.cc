@@ -55,18 +55,26 @@ gr::buffer_sptr ring_buffer::make_buffer(int nitems,
     return buffer;
 }
 
-gr::buffer_sptr ring_buffer::replaced() const
+int ring_buffer::writer_port() const
 {
     const gr::block_sptr writer = d_link.lock();
     if (!writer || !writer->detail())
-        return nullptr;
+        return -1;
     const gr::block_detail_sptr detail = writer->detail();
-    for (size_t port = 0; port < d_writer_outputs.size(); port++) {
-        if (static_cast<int>(port) < detail->noutputs() &&
-            detail->output(static_cast<int>(port)).get() == this)
-            return d_writer_outputs[port].lock();
-    }
-    return nullptr;
+    for (int port = 0; port < detail->noutputs(); port++)
+        if (detail->output(port).get() == this)
+            return port;
+    return -1;
+}
+
+bool ring_buffer::writers_output() const { return writer_port() >= 0; }
+
+gr::buffer_sptr ring_buffer::replaced() const
+{
+    const int port = writer_port();
+    if (port < 0 || static_cast<size_t>(port) >= d_writer_outputs.size())
+        return nullptr;
+    return d_writer_outputs[static_cast<size_t>(port)].lock();
 }
 
 void ring_buffer::drop_transfer_type_once()

@@ -74,6 +74,13 @@ public:
      */
     gr::buffer_sptr replaced() const;
 
+    /*!
+     * Whether the writer block still writes this ring: false when GNU Radio made
+     * another sink's ring for the same output afterwards (two sinks on one edge), which
+     * replaced this one.
+     */
+    bool writers_output() const;
+
 protected:
     unsigned index_add(unsigned a, unsigned b) override;
     unsigned index_sub(unsigned a, unsigned b) override;
@@ -84,6 +91,7 @@ private:
                 uint32_t downstream_max_out_mult,
                 gr::block_sptr link);
     void drop_transfer_type_once();
+    int writer_port() const; // the writer's output port that is this ring, or -1
 
     // The writer's output buffers when this ring was made, by port (weak: the one this
     // ring replaces lives on only if a reader holds it).

@@ -132,10 +132,12 @@ std::string tx_sink_impl::input_problem() const
                "block has an RDMA ring of its own (rx_source); put a blocks.copy in "
                "front of the sink";
     // The ring must be the sink's alone. Another consumer of the edge reads the ring
-    // too (connected after the sink) or the buffer GNU Radio replaced by the ring
-    // (connected before it), which nothing writes: notes: custom buffers, §1.8.
+    // too (GNU Radio connected it after the sink) or the buffer the ring replaced
+    // (connected before), which nothing writes; another tx_sink's ring replaced this
+    // one (notes: custom buffers, §1.8).
     const gr::buffer_sptr original = ring->replaced();
-    if (ring->nreaders() > 1 || (original && original->nreaders() > 0))
+    if (ring->nreaders() > 1 || (original && original->nreaders() > 0) ||
+        !ring->writers_output())
         return "rdma tx_sink: the upstream block's output fans out to the sink and to "
                "another block, but the sink's input buffer is its TX ring and must be "
                "its alone (GNU Radio 3.10.5.1 cannot share a replaced buffer); put a "

@@ -206,6 +206,18 @@ class qa_tx_sink(gr_unittest.TestCase):
         self.assertEqual(paths, {"ring", "replaced buffer"},
                          "both orders took one path: the test no longer covers both")
 
+    def test_two_sinks_on_one_edge_are_refused(self):
+        # GNU Radio replaces the upstream's buffer for each sink in turn: the second
+        # ring replaces the first, whose sink would wait for ever. Both refuse.
+        tb = gr.top_block()
+        src = blocks.null_source(gr.sizeof_gr_complex)
+        sinks = [rdma.tx_sink(ARGS + ",name=fan_tx%d" % i, "fc32", 1e6) for i in (0, 1)]
+        for sink in sinks:
+            tb.connect(src, sink)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        for sink in sinks:
+            self.assertIn("put a blocks.copy in front of the sink", sink.error())
+
     def test_fan_out_behind_a_copy_transmits(self):
         # The fix the error names: the other consumer taps the upstream before the
         # copy; the edge into the sink has the sink alone.
