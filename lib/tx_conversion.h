@@ -40,31 +40,6 @@ public:
     void fill(tx_stream& stream, const void* in, uint64_t read, uint64_t written);
 
     /*!
-     * How far the input may be consumed: what is converted (the ring holds the
-     * copies), but the last item once all is converted. GNU Radio calls work() only
-     * while input is left, and work() is where the end of the stream is handled (play
-     * every whole message, then stop, while the blocks taking the last reports still
-     * run); with nothing left, GNU Radio would end the sink as soon as the upstream
-     * ends. needed() keeps the held item from making work() spin.
-     */
-    static uint64_t consumable(uint64_t written, uint64_t committed)
-    {
-        return committed < written ? committed : written - 1;
-    }
-
-    /*!
-     * Input items work() needs (forecast()): one more than it holds converted, so that
-     * it runs again when the upstream wrote something new, or one when the upstream has
-     * ended (to end the stream).
-     */
-    static int needed(uint64_t read, uint64_t committed, bool upstream_done)
-    {
-        return upstream_done || committed <= read
-                   ? 1
-                   : static_cast<int>(committed - read) + 1;
-    }
-
-    /*!
      * "calls" (conversions), "items", "outside" (conversions whose destination was not
      * the ring slot of the next item, or not inside the ring's two mappings), "lowest"
      * (address of the lowest item written) and "end" (one past the highest byte).

@@ -235,11 +235,13 @@ bool tx_sink_impl::stop()
 
 void tx_sink_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
-    ninput_items_required[0] = d_conversion
-                                   ? tx_conversion::needed(nitems_read(0),
-                                                           d_stream->committed(),
-                                                           detail()->input(0)->done())
-                                   : 1;
+    // Holding the last item alone, everything before it let go (consumable()): nothing
+    // to do until the upstream writes more or ends. One item would make work() spin.
+    const gr::buffer_reader_sptr& input = detail()->input(0);
+    const uint64_t read = nitems_read(0);
+    const uint64_t written = read + static_cast<uint64_t>(input->items_available());
+    const bool idle = written == read + 1 && releasable() >= written && !input->done();
+    ninput_items_required[0] = idle ? 2 : 1;
 }
 
 void tx_sink_impl::check_pointer(const void* in)
@@ -262,14 +264,21 @@ void tx_sink_impl::make_available(const void* in, uint64_t read, uint64_t writte
         commit_new(written);
 }
 
+uint64_t tx_sink_impl::releasable() const
+{
+    // Zero copy, what the device fetched: until consumed, the upstream cannot overwrite
+    // it. Converting, what is converted: the ring holds the copies.
+    return d_conversion ? d_stream->committed() : d_stream->fetched();
+}
+
 uint64_t tx_sink_impl::consumable(uint64_t written) const
 {
-    // Zero copy, only what the device fetched: until consumed, the upstream cannot
-    // overwrite it. Converting, the ring holds copies: what is converted (but the last
-    // item, tx_conversion::consumable()).
-    if (!d_conversion)
-        return d_stream->fetched();
-    return tx_conversion::consumable(written, d_stream->committed());
+    // All that may go but the last item: GNU Radio calls work() only while input is
+    // left, and work() is where the stream ends (short_tail(): play every whole
+    // message, then stop, while the blocks taking the last reports still run). With
+    // nothing left, GNU Radio would end the sink as soon as the upstream ends.
+    const uint64_t ready = releasable();
+    return ready < written ? ready : written - 1;
 }
 
 void tx_sink_impl::commit_new(uint64_t written)

@@ -63,6 +63,7 @@ private:
     static uint64_t time_of(const pmt::pmt_t& t);
     void check_pointer(const void* in);
     void make_available(const void* in, uint64_t read, uint64_t written);
+    uint64_t releasable() const;
     uint64_t consumable(uint64_t written) const;
     void commit_new(uint64_t written);
     void publish_reports();
