@@ -118,6 +118,9 @@ class qa_tx_sink(gr_unittest.TestCase):
         self.assertEqual(c["host.fetched"], total)
         self.assertEqual(c["acct.final"], 1)
         self.assertEqual(c["acct.identity_holds"], 1, str(c))
+        # A whole number of messages, the last notification covering them all: the
+        # sink still ends in work(), after the device played everything.
+        self.assertEqual(c["acct.not_played"], 0, str(c))
         self.assertEqual(c["device.check_mismatches"], 0)
         self.assertGreaterEqual(c["device.check_samples"], 10 * sink.ring_items())
         self.assertEqual(c["host.implausible_fetch"], 0)
@@ -289,6 +292,7 @@ class qa_tx_sink(gr_unittest.TestCase):
         self.assertEqual(c["host.committed"], total)
         self.assertEqual(c["acct.final"], 1)
         self.assertEqual(c["acct.identity_holds"], 1, str(c))
+        self.assertEqual(c["acct.not_played"], 0, str(c))  # played to its end
         self.assertEqual(c["device.check_mismatches"], 0)
         self.assertGreaterEqual(c["device.check_samples"], 10 * sink.ring_items())
         # Every conversion wrote into the registered ring, at the slot of the next
