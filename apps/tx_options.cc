@@ -9,6 +9,7 @@
 #include "tx_options.h"
 #include "util/device_args.h"
 #include "util/parse_number.h"
+#include <gnuradio/rdma/sample_format.h>
 #include <sys/stat.h>
 #include <cerrno>
 #include <cmath>
@@ -37,7 +38,10 @@ double parse_range(const std::string& flag,
     return *v;
 }
 
-size_t item_bytes(const std::string& format) { return format == "sc16" ? 4 : 8; }
+size_t item_bytes(const std::string& format)
+{
+    return item_size(parse_sample_format(format));
+}
 
 // A regular FILE's length in items; a FILE that cannot be played is a usage error.
 uint64_t check_file(const tx_options& o)
@@ -84,8 +88,8 @@ tx_options parse_tx_options(int argc, char** argv)
             o.args = flags.value_of(flag);
         } else if (flag == "--format") {
             o.format = flags.value_of(flag);
-            if (o.format != "sc16" && o.format != "fc32")
-                bad_flag(flag, o.format, "sc16 or fc32 (the TX stream's formats)");
+            if (o.format != "sc16" && o.format != "fc32" && o.format != "sc8")
+                bad_flag(flag, o.format, "fc32, sc16 or sc8 (the TX stream's formats)");
         } else if (flag == "--signal") {
             o.signal = flags.value_of(flag);
             if (o.signal.empty())
@@ -163,7 +167,8 @@ tx_options parse_tx_options(int argc, char** argv)
 void print_tx_usage(FILE* to)
 {
     std::fputs(
-        "usage: gr-rdma-tx [--args ARGS] [--format sc16|fc32] [--signal ramp|tone|FILE]\n"
+        "usage: gr-rdma-tx [--args ARGS] [--format fc32|sc16|sc8] [--signal "
+        "ramp|tone|FILE]\n"
         "                  [--rate R] [--duration S] [--wave-freq HZ] [--ampl A]\n"
         "                  [--repeat] [--throttle R] [--timeout S] [--json]\n"
         "\n"
@@ -175,8 +180,8 @@ void print_tx_usage(FILE* to)
         "\n"
         "  --args ARGS      device args (default type=emu; docs/device-args.md), e.g.\n"
         "                   type=emu,tx_check=1 to have the emulator check the ramp\n"
-        "  --format F       sample format of the stream and of FILE: fc32 (default) or\n"
-        "                   sc16\n"
+        "  --format F       sample format of the stream and of FILE: fc32 (default),\n"
+        "                   sc16 or sc8\n"
         "  --signal S       ramp (default: item k encodes k, as the emulator checks "
         "it),\n"
         "                   tone, or FILE: raw interleaved items of --format\n"

@@ -19,7 +19,7 @@ namespace rdma {
 namespace app {
 
 tx_signal_source::tx_signal_source(const tx_options& o)
-    : d_item(o.format == "sc16" ? 4 : 8),
+    : d_item(item_size(parse_sample_format(o.format))),
       d_repeat(o.repeat),
       d_pipe(o.from_file && o.file_items == 0)
 {

@@ -87,28 +87,28 @@ void sc16_to_sc8(const void* in, void* out, size_t scalars)
 
 } // namespace
 
-item_converter::function item_converter::pick(sample_format wire, sample_format cpu)
+item_converter::function item_converter::pick(sample_format from, sample_format to)
 {
     using f = sample_format;
-    if (wire == f::sc16 && cpu == f::fc32)
+    if (from == f::sc16 && to == f::fc32)
         return sc16_to_fc32;
-    if (wire == f::sc8 && cpu == f::fc32)
+    if (from == f::sc8 && to == f::fc32)
         return sc8_to_fc32;
-    if (wire == f::fc32 && cpu == f::sc16)
+    if (from == f::fc32 && to == f::sc16)
         return fc32_to_sc16;
-    if (wire == f::fc32 && cpu == f::sc8)
+    if (from == f::fc32 && to == f::sc8)
         return fc32_to_sc8;
-    if (wire == f::sc8 && cpu == f::sc16)
+    if (from == f::sc8 && to == f::sc16)
         return sc8_to_sc16;
-    if (wire == f::sc16 && cpu == f::sc8)
+    if (from == f::sc16 && to == f::sc8)
         return sc16_to_sc8;
     throw std::invalid_argument(std::string("item_converter: no conversion from ") +
-                                to_string(wire) + " to " + to_string(cpu) +
+                                to_string(from) + " to " + to_string(to) +
                                 " (equal formats need none: the ring is the buffer)");
 }
 
-item_converter::item_converter(sample_format wire, sample_format cpu)
-    : d_wire(wire), d_cpu(cpu), d_convert(pick(wire, cpu))
+item_converter::item_converter(sample_format from, sample_format to)
+    : d_from(from), d_to(to), d_convert(pick(from, to))
 {
 }
 

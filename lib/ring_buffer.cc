@@ -42,8 +42,56 @@ gr::buffer_sptr ring_buffer::make_buffer(int nitems,
                                  std::to_string(ring.items) +
                                  ": raise latency= in the device args (ring size = rate "
                                  "x item size x latency)");
-    return gr::buffer_sptr(
+    auto buffer = std::shared_ptr<ring_buffer>(
         new ring_buffer(ring, downstream_lcm_nitems, downstream_max_out_mult, link));
+    // A ring some other block owns replaces its writer's buffer (block::replace_buffer,
+    // called for the sink's edge): the writer's outputs are still the originals here.
+    if (link && buf_owner && link != buf_owner && link->detail()) {
+        const gr::block_detail_sptr writer = link->detail();
+        for (int port = 0; port < writer->noutputs(); port++)
+            buffer->d_writer_outputs.push_back(writer->output(port));
+        buffer->d_drop_transfer_type = true;
+    }
+    return buffer;
+}
+
+int ring_buffer::writer_port() const
+{
+    const gr::block_sptr writer = d_link.lock();
+    if (!writer || !writer->detail())
+        return -1;
+    const gr::block_detail_sptr detail = writer->detail();
+    for (int port = 0; port < detail->noutputs(); port++)
+        if (detail->output(port).get() == this)
+            return port;
+    return -1;
+}
+
+bool ring_buffer::writers_output() const { return writer_port() >= 0; }
+
+gr::buffer_sptr ring_buffer::replaced() const
+{
+    const int port = writer_port();
+    if (port < 0 || static_cast<size_t>(port) >= d_writer_outputs.size())
+        return nullptr;
+    return d_writer_outputs[static_cast<size_t>(port)].lock();
+}
+
+void ring_buffer::drop_transfer_type_once()
+{
+    // GNU Radio 3.10.5.1 labels a buffer with one transfer type for all its readers,
+    // from each edge's buffer types, and throws when a second edge wants another
+    // label: the sink's edge sets HOST_TO_DEVICE, another consumer of the same output
+    // HOST_TO_HOST ("... Cannot change to transfer type HOST_TO_HOST."), and start()
+    // fails before the sink can name the fix. The label only selects host_buffer's
+    // copies; this ring is host memory the NIC reads, whatever the label. So the ring
+    // drops it once, in the first index_sub(), which buffer_add_reader() makes for the
+    // sink's reader right after set_transfer_type() (flat_flowgraph.cc,
+    // connect_block_inputs): the other consumers then become readers of the ring, and
+    // the sink refuses the fan-out at start() with the fix (tx_sink_impl).
+    // Single-threaded: the flowgraph is being set up, no block runs yet.
+    if (d_drop_transfer_type.exchange(false, std::memory_order_relaxed))
+        d_transfer_type = gr::transfer_type::DEFAULT_INVALID;
 }
 
 ring_buffer::ring_buffer(const provided_ring& ring,
@@ -106,6 +154,8 @@ unsigned ring_buffer::index_add(unsigned a, unsigned b)
 
 unsigned ring_buffer::index_sub(unsigned a, unsigned b)
 {
+    if (d_drop_transfer_type.load(std::memory_order_relaxed))
+        drop_transfer_type_once();
     int s = static_cast<int>(a) - static_cast<int>(b);
     if (s < 0)
         s += d_bufsize;

@@ -10,8 +10,11 @@
 
 #include <gnuradio/buffer.h>
 #include <gnuradio/buffer_type.h>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -61,6 +64,23 @@ public:
      */
     uint64_t released_items();
 
+    /*!
+     * The buffer this ring replaced on its writer's output (GNU Radio 3.10.5.1 makes a
+     * sink's ring inside block::replace_buffer, with the writer's default buffer still
+     * in place), if it still exists: only while a block reads it. A reader there is a
+     * consumer of the same edge that GNU Radio left on the thrown-away buffer, where
+     * nothing will ever be written (the fan-out quirk of notes: custom buffers, §1.8).
+     * Null for a ring the writer owns (a source's) or when nothing reads the original.
+     */
+    gr::buffer_sptr replaced() const;
+
+    /*!
+     * Whether the writer block still writes this ring: false when GNU Radio made
+     * another sink's ring for the same output afterwards (two sinks on one edge), which
+     * replaced this one.
+     */
+    bool writers_output() const;
+
 protected:
     unsigned index_add(unsigned a, unsigned b) override;
     unsigned index_sub(unsigned a, unsigned b) override;
@@ -70,6 +90,15 @@ private:
                 uint64_t downstream_lcm_nitems,
                 uint32_t downstream_max_out_mult,
                 gr::block_sptr link);
+    void drop_transfer_type_once();
+    int writer_port() const; // the writer's output port that is this ring, or -1
+
+    // The writer's output buffers when this ring was made, by port (weak: the one this
+    // ring replaces lives on only if a reader holds it).
+    std::vector<std::weak_ptr<gr::buffer>> d_writer_outputs;
+    // A replacement ring drops GNU Radio's transfer type once, after the sink's edge
+    // set it (drop_transfer_type_once()).
+    std::atomic<bool> d_drop_transfer_type{ false };
 };
 
 } // namespace rdma

@@ -298,7 +298,7 @@ std::string rx_source_impl::device_note() const
 
 std::string rx_source_impl::cpu_format() const
 {
-    return d_converter ? to_string(d_converter->cpu()) : d_streams[0]->format();
+    return d_converter ? to_string(d_converter->to()) : d_streams[0]->format();
 }
 
 std::string rx_source_impl::otw_format() const { return d_streams[0]->format(); }
@@ -374,7 +374,7 @@ void rx_source_impl::prefault_outputs()
         const gr::buffer_sptr out = detail()->output(c);
         auto* base = const_cast<char*>(out->base());
         const size_t bytes =
-            static_cast<size_t>(out->bufsize()) * rdma::item_size(d_converter->cpu());
+            static_cast<size_t>(out->bufsize()) * rdma::item_size(d_converter->to());
         const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
         for (size_t at = 0; at < bytes; at += page)
             base[at] = 0;

@@ -18,29 +18,85 @@
 namespace gr {
 namespace rdma {
 
-tx_sink::sptr
-tx_sink::make(const std::string& args, const std::string& format, double sample_rate)
+namespace {
+// The wire format: otw_format, or the CPU format when it is empty.
+std::string wire_format_of(const std::string& format, const std::string& otw_format)
 {
-    return gnuradio::make_block_sptr<tx_sink_impl>(args, format, sample_rate);
+    return otw_format.empty() ? format : otw_format;
+}
+
+std::unique_ptr<tx_conversion> conversion_for(const std::string& format,
+                                              const std::string& otw_format)
+{
+    const sample_format cpu = parse_sample_format(format);
+    const sample_format wire = parse_sample_format(wire_format_of(format, otw_format));
+    if (cpu == wire)
+        return nullptr;
+    return std::make_unique<tx_conversion>(cpu, wire);
+}
+
+bool converts(const std::string& format, const std::string& otw_format)
+{
+    return conversion_for(format, otw_format) != nullptr;
+}
+
+// Zero copy (equal formats): the ring buffer type on the input, and on the output
+// signature too: GNU Radio 3.10.5.1 takes the replacement type of the upstream's buffer
+// from the downstream block's OUTPUT signature (notes: custom buffers, §1.8).
+// Converting: ordinary GNU Radio buffers, which work() converts from.
+gr::io_signature::sptr inputs_of(const std::string& format, const std::string& otw_format)
+{
+    const int item = static_cast<int>(item_size(parse_sample_format(format)));
+    if (converts(format, otw_format))
+        return gr::io_signature::make(1, 1, item);
+    return gr::io_signature::make(1, 1, item, ring_buffer::type);
+}
+
+gr::io_signature::sptr outputs_of(const std::string& format,
+                                  const std::string& otw_format)
+{
+    if (converts(format, otw_format))
+        return gr::io_signature::make(0, 0, 0);
+    return gr::io_signature::make(0, 0, 0, ring_buffer::type);
+}
+} // namespace
+
+tx_sink::sptr tx_sink::make(const std::string& args,
+                            const std::string& format,
+                            double sample_rate,
+                            const std::string& otw_format)
+{
+    return gnuradio::make_block_sptr<tx_sink_impl>(args, format, sample_rate, otw_format);
 }
 
 tx_sink_impl::tx_sink_impl(const std::string& args,
                            const std::string& format,
-                           double sample_rate)
-    // The ring buffer type on the output signature too: GNU Radio 3.10.5.1 takes the
-    // replacement type of the upstream's buffer from the downstream block's OUTPUT
-    // signature (notes: custom buffers, §1.8).
-    : gr::block("tx_sink",
-                gr::io_signature::make(
-                    1, 1, item_size(parse_sample_format(format)), ring_buffer::type),
-                gr::io_signature::make(0, 0, 0, ring_buffer::type)),
-      d_stream(std::make_unique<tx_stream>(args, format, sample_rate)),
+                           double sample_rate,
+                           const std::string& otw_format)
+    : gr::block("tx_sink", inputs_of(format, otw_format), outputs_of(format, otw_format)),
+      d_stream(std::make_unique<tx_stream>(
+          args, wire_format_of(format, otw_format), sample_rate)),
+      d_conversion(conversion_for(format, otw_format)),
       d_item(d_stream->item_size()),
       d_message_items(d_stream->payload_bytes() / d_stream->item_size()),
       d_port(pmt::mp("async_msgs")),
       d_time_key(pmt::mp("tx_time"))
 {
     message_port_register_out(d_port);
+}
+
+std::string tx_sink_impl::cpu_format() const
+{
+    return d_conversion ? to_string(d_conversion->cpu()) : d_stream->format();
+}
+
+std::map<std::string, uint64_t> tx_sink_impl::conversion_writes() const
+{
+    if (d_conversion)
+        return d_conversion->writes();
+    return {
+        { "calls", 0 }, { "items", 0 }, { "outside", 0 }, { "lowest", 0 }, { "end", 0 }
+    };
 }
 
 provided_ring tx_sink_impl::ring() const
@@ -65,19 +121,57 @@ void tx_sink_impl::set_error(const std::string& text)
     d_logger->error("{}; the flowgraph ends", text);
 }
 
-bool tx_sink_impl::start()
+std::string tx_sink_impl::input_problem() const
 {
     // The upstream's output buffer must be our ring: not behind a block whose output
     // is a ring of its own (rx_source: the edge keeps the upstream's buffer type).
-    const auto buffer =
+    const auto ring =
         std::dynamic_pointer_cast<ring_buffer>(detail()->input(0)->buffer());
-    if (!buffer ||
-        buffer->base() != reinterpret_cast<const char*>(d_stream->ring_base())) {
-        set_error(
-            "rdma tx_sink: the buffer of its input is not its TX ring: the upstream "
-            "block "
-            "has an RDMA ring of its own (rx_source); put a blocks.copy in front of the "
-            "sink");
+    if (!ring || ring->base() != reinterpret_cast<const char*>(d_stream->ring_base()))
+        return "rdma tx_sink: the buffer of its input is not its TX ring: the upstream "
+               "block has an RDMA ring of its own (rx_source); put a blocks.copy in "
+               "front of the sink";
+    // The ring must be the sink's alone. Another consumer of the edge reads the ring
+    // too (GNU Radio connected it after the sink) or the buffer the ring replaced
+    // (connected before), which nothing writes; another tx_sink's ring replaced this
+    // one (notes: custom buffers, §1.8).
+    const gr::buffer_sptr original = ring->replaced();
+    if (ring->nreaders() > 1 || (original && original->nreaders() > 0) ||
+        !ring->writers_output())
+        return "rdma tx_sink: the upstream block's output fans out to the sink and to "
+               "another block, but the sink's input buffer is its TX ring and must be "
+               "its alone (GNU Radio 3.10.5.1 cannot share a replaced buffer); put a "
+               "blocks.copy in front of the sink (upstream -> copy -> tx_sink) and "
+               "connect the other consumers to the upstream, before the copy";
+    return {};
+}
+
+void tx_sink_impl::end_orphaned_readers()
+{
+    // Readers left on the buffer the ring replaced would wait for ever for items no
+    // block writes: mark it done, so each ends once it sees no input, and wake it now
+    // rather than at its next 250 ms poll.
+    const auto ring =
+        std::dynamic_pointer_cast<ring_buffer>(detail()->input(0)->buffer());
+    const gr::buffer_sptr original = ring ? ring->replaced() : nullptr;
+    if (!original)
+        return;
+    original->set_done(true);
+    for (size_t i = 0; i < original->nreaders(); i++) {
+        const gr::block_sptr reader = original->reader(i)->link();
+        if (reader && reader->detail())
+            reader->detail()->d_tpb.notify_msg();
+    }
+}
+
+bool tx_sink_impl::start()
+{
+    // Converting, the input is an ordinary buffer: any upstream, any fan-out.
+    const std::string problem = d_conversion ? std::string() : input_problem();
+    if (!problem.empty()) {
+        // work() ends the flowgraph; the other consumers end with it.
+        set_error(problem);
+        end_orphaned_readers();
         return block::start();
     }
     // The device starts at the first work() call: the upstream has written its first
@@ -105,7 +199,7 @@ uint64_t tx_sink_impl::time_of(const pmt::pmt_t& t)
            static_cast<uint64_t>(std::llround(f * 1e9));
 }
 
-bool tx_sink_impl::start_stream(uint64_t read, uint64_t written)
+bool tx_sink_impl::start_stream(uint64_t read)
 {
     // GNU Radio starts every buffer at index 0: item k is ring slot k mod N, as the
     // fresh stream's item k.
@@ -120,7 +214,6 @@ bool tx_sink_impl::start_stream(uint64_t read, uint64_t written)
                            "in [0, 1)): ignored, the device starts now");
     }
     try {
-        commit_new(written);
         if (at_ns)
             d_stream->start_at(at_ns);
         else
@@ -142,15 +235,50 @@ bool tx_sink_impl::stop()
 
 void tx_sink_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
-    ninput_items_required[0] = 1;
+    // Holding the last item alone, everything before it let go (consumable()): nothing
+    // to do until the upstream writes more or ends. One item would make work() spin.
+    const gr::buffer_reader_sptr& input = detail()->input(0);
+    const uint64_t read = nitems_read(0);
+    const uint64_t written = read + static_cast<uint64_t>(input->items_available());
+    const bool idle = written == read + 1 && releasable() >= written && !input->done();
+    ninput_items_required[0] = idle ? 2 : 1;
 }
 
 void tx_sink_impl::check_pointer(const void* in)
 {
+    if (d_conversion)
+        return; // the input is an ordinary buffer: conversion_writes() checks the ring
     const uint8_t* expected =
         d_stream->ring_base() + (nitems_read(0) % d_stream->ring_items()) * d_item;
     if (in != expected)
         d_pointer_mismatches++;
+}
+
+void tx_sink_impl::make_available(const void* in, uint64_t read, uint64_t written)
+{
+    // Input items [read, written) are at in. Zero copy, the upstream wrote them into
+    // the ring; else they are converted into it, as far as it has room.
+    if (d_conversion)
+        d_conversion->fill(*d_stream, in, read, written);
+    else
+        commit_new(written);
+}
+
+uint64_t tx_sink_impl::releasable() const
+{
+    // Zero copy, what the device fetched: until consumed, the upstream cannot overwrite
+    // it. Converting, what is converted: the ring holds the copies.
+    return d_conversion ? d_stream->committed() : d_stream->fetched();
+}
+
+uint64_t tx_sink_impl::consumable(uint64_t written) const
+{
+    // All that may go but the last item: GNU Radio calls work() only while input is
+    // left, and work() is where the stream ends (short_tail(): play every whole
+    // message, then stop, while the blocks taking the last reports still run). With
+    // nothing left, GNU Radio would end the sink as soon as the upstream ends.
+    const uint64_t ready = releasable();
+    return ready < written ? ready : written - 1;
 }
 
 void tx_sink_impl::commit_new(uint64_t written)
@@ -190,23 +318,23 @@ int tx_sink_impl::general_work(int,
     check_pointer(input_items[0]);
     const uint64_t read = nitems_read(0);
     const uint64_t written = read + static_cast<uint64_t>(ninput_items[0]);
-    if (!d_started && !start_stream(read, written))
+    make_available(input_items[0], read, written);
+    if (!d_started && !start_stream(read))
         return WORK_DONE;
-    commit_new(written);
-    if (d_stream->fetched() <= read && d_stream->committed() > d_stream->fetched()) {
-        // Nothing new fetched: wait (bounded) until the device frees more of the ring.
+    if (consumable(written) <= read && d_stream->committed() > d_stream->fetched()) {
+        // Nothing new to let go: wait (bounded) until the device frees more of the ring.
         const size_t in_use = d_stream->committed() - d_stream->fetched();
         d_stream->wait_space(d_stream->ring_items() - in_use + 1, d_wait_slice);
+        make_available(input_items[0], read, written); // into the space freed
     }
     publish_reports();
     if (!d_stream->error().empty()) {
         set_error("rdma tx_sink: " + d_stream->error());
         return WORK_DONE;
     }
-    // Only what the device fetched: until consumed, the upstream cannot overwrite it.
     const uint64_t tail = short_tail(read);
-    const uint64_t fetched = std::max(d_stream->fetched(), tail);
-    const int n = fetched > read ? static_cast<int>(fetched - read) : 0;
+    const uint64_t upto = std::max(consumable(written), tail);
+    const int n = upto > read ? static_cast<int>(upto - read) : 0;
     consume(0, n);
     if (tail) {
         // Everything is played: stop the device now, so that its last reports go out

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_TX_SINK_IMPL_H
 
 #include "ring_buffer.h"
+#include "tx_conversion.h"
 #include <gnuradio/rdma/tx_sink.h>
 #include <gnuradio/rdma/tx_stream.h>
 #include <pmt/pmt.h>
@@ -23,7 +24,14 @@ namespace rdma {
 class tx_sink_impl : public tx_sink, public ring_provider
 {
 public:
-    tx_sink_impl(const std::string& args, const std::string& format, double sample_rate);
+    tx_sink_impl(const std::string& args,
+                 const std::string& format,
+                 double sample_rate,
+                 const std::string& otw_format);
+
+    std::string cpu_format() const override;
+    std::string otw_format() const override { return d_stream->format(); }
+    std::map<std::string, uint64_t> conversion_writes() const override;
 
     uint64_t ring_base() const override
     {
@@ -49,14 +57,22 @@ public:
 
 private:
     void set_error(const std::string& text);
-    bool start_stream(uint64_t read, uint64_t written);
+    std::string input_problem() const;
+    void end_orphaned_readers();
+    bool start_stream(uint64_t read);
     static uint64_t time_of(const pmt::pmt_t& t);
     void check_pointer(const void* in);
+    void make_available(const void* in, uint64_t read, uint64_t written);
+    uint64_t releasable() const;
+    uint64_t consumable(uint64_t written) const;
     void commit_new(uint64_t written);
     void publish_reports();
     uint64_t short_tail(uint64_t read);
 
     std::unique_ptr<tx_stream> d_stream;
+    // Formats differ: work() converts the input into the ring. Null: zero copy, the
+    // ring is the input buffer.
+    const std::unique_ptr<tx_conversion> d_conversion;
     const size_t d_item;
     const uint64_t d_message_items; // the device fetches whole messages
     // A wait in work() is bounded by this, so that stop() is prompt.

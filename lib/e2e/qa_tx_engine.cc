@@ -253,6 +253,7 @@ class qa_tx_engine : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_tx_engine);
     CPPUNIT_TEST(test_ramp_bit_exact_over_ten_wraps);
     CPPUNIT_TEST(test_fc32_burst);
+    CPPUNIT_TEST(test_sc8_burst);
     CPPUNIT_TEST(test_host_stops_committing);
     CPPUNIT_TEST(test_loss_reread_and_lead_adapted);
     CPPUNIT_TEST(test_start_refusals);
@@ -302,16 +303,19 @@ public:
         host.stop();
     }
 
-    void test_fc32_burst()
+    // A burst in \p format over ten rings, two READ RESPONSE packets per message: every
+    // sample played and equal to the ramp.
+    void check_burst(sample_format format)
     {
         emu::emulator dev{ emu::emulator_config{} };
         axioe::client axi(dev.control_address());
         tx_setup s;
-        s.format = sample_format::fc32;
-        s.payload = 2048; // 256 items, two READ RESPONSE packets per message
+        s.format = format;
+        s.payload = 2048;
         s.slots = 32;
         s.notify = 4;
-        s.samples = 32 * 256 * 10 + 7;
+        const uint64_t items = s.payload / item_size(format);
+        s.samples = 32 * items * 10 + 7;
         tx_host host(dev.link_address(), s.payload, s.slots, s.format);
         host.limit(s.samples);
         program(axi, host, s);
@@ -319,12 +323,18 @@ public:
         axi.write32(tx(regs::tx::command), regs::command::start);
         CPPUNIT_ASSERT(wait_for(
             [&] { return axi.read32(tx(regs::tx::status)) & regs::status::done; }));
+        CPPUNIT_ASSERT_EQUAL(0u, axi.read32(tx(regs::tx::status)) & regs::status::error);
         const regs::tx_counters c = read_counters(axi);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(c), s.samples, c.samples_played);
         CPPUNIT_ASSERT_EQUAL(s.samples, c.check_samples);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.check_mismatches);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.samples_not_played);
     }
+
+    void test_fc32_burst() { check_burst(sample_format::fc32); }
+
+    // TX_FORMAT 2 (as RX_FORMAT): 2-byte items, the ramp's item k mod 2^16.
+    void test_sc8_burst() { check_burst(sample_format::sc8); }
 
     void test_host_stops_committing()
     {

@@ -55,7 +55,8 @@ uint32_t validate(const tx_descriptor& d, unsigned link_mtu)
 {
     namespace ec = regs::error_code;
     const uint32_t fmt = static_cast<uint32_t>(d.format);
-    if (fmt != regs::format::sc16 && fmt != regs::format::fc32)
+    if (fmt != regs::format::sc16 && fmt != regs::format::fc32 &&
+        fmt != regs::format::sc8)
         return ec::bad_format;
     const size_t item = item_size(d.format);
     if (!roce::valid_path_mtu(d.path_mtu) || d.path_mtu + response_overhead > link_mtu)

@@ -57,16 +57,17 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assertGreater(r["zero_copy"]["spans_written"], 0)
         self.assertEqual(r["zero_copy"]["spans_outside_ring"], 0)
 
-    def ramp_checked(self, fmt):
-        r = self.report_of(self.run_app("--args", CHECKED, "--format", fmt, "--rate", "1e6",
-                                        "--duration", "1", "--json"))
+    def ramp_checked(self, fmt, rate=1000000):
+        # One second of the ramp.
+        r = self.report_of(self.run_app("--args", CHECKED, "--format", fmt, "--rate",
+                                        str(rate), "--duration", "1", "--json"))
         self.assertEqual(r["kind"], "report")
         self.assertEqual(r["signal"], "ramp")
-        self.assertEqual(r["samples_requested"], 1000000)
-        self.assertEqual(r["samples_provided"], 1000000)
+        self.assertEqual(r["samples_requested"], rate)
+        self.assertEqual(r["samples_provided"], rate)
         self.assert_books_balance(r)
         # A burst: the device plays all of it (late zeros are reported, not stale).
-        self.assertEqual(r["samples_played"] + r["samples_late"], 1000000)
+        self.assertEqual(r["samples_played"] + r["samples_late"], rate)
         self.assertEqual(r["samples_not_played"], 0)
         self.assertTrue(r["device_check"]["enabled"])
         self.assertEqual(r["device_check"]["mismatches"], 0)
@@ -92,6 +93,11 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
 
     def test_ramp_fc32_bit_exact(self):
         self.ramp_checked("fc32")
+
+    def test_ramp_sc8_bit_exact(self):
+        # TX_FORMAT 2: the emulator's TX engine plays sc8 too. The ring's smallest size
+        # holds four times as many sc8 items as fc32: twice the rate, for ten wraps.
+        self.ramp_checked("sc8", rate=2000000)
 
     def test_tone(self):
         r = self.report_of(self.run_app("--args", "type=emu,hugepages=off,latency=0.02",
@@ -292,7 +298,7 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assert_usage_error(["--duration", "x"], "--duration x is invalid",
                                 "seconds 0..1000000")
         self.assert_usage_error(["--frobnicate"], "unknown flag '--frobnicate'", "--help")
-        self.assert_usage_error(["--format", "sc8"], "sc16 or fc32")
+        self.assert_usage_error(["--format", "sc12"], "fc32, sc16 or sc8")
         self.assert_usage_error(["--rate"], "--rate needs a value")
         self.assert_usage_error(["--signal", "/nonexistent/x.fc32"],
                                 "/nonexistent/x.fc32", "expected ramp, tone or a")

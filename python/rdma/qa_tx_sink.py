@@ -20,15 +20,42 @@ from gnuradio import rdma
 ARGS = "type=emu,tx_check=1,hugepages=off,latency=0.02"
 
 
-class ramp_source(gr.sync_block):
-    """The fc32 ramp up to `total` items; checks on every call that its output buffer
-    lies in the sink's ring (ring=None: no check)."""
+# The input signature of each CPU format (gr.sync_block's numpy types).
+CPU_TYPES = {"fc32": np.complex64, "sc16": (np.int16, 2), "sc8": (np.int8, 2)}
 
-    def __init__(self, total, ring=None, start_ns=None):
-        gr.sync_block.__init__(self, "ramp_source", [], [np.complex64])
+
+def ramp_in(cpu, wire, first, n):
+    """Items first .. first+n-1 in the CPU format that become the emulator's ramp
+    (gnuradio/rdma/ramp.h) in the wire format, exactly, by the sink's conversion
+    (docs/wire-format.md: fc32 -> sc16 * 32768, fc32 -> sc8 * 128, sc16 -> sc8 >> 8)."""
+    k = np.arange(first, first + n, dtype=np.uint64)
+    if wire == "fc32":  # I = k mod 2^24, Q = 0
+        assert cpu == "fc32"
+        return ((k & 0xFFFFFF).astype(np.float32) + 0j).astype(np.complex64)
+    if wire == "sc16":  # the item, read as a little-endian uint32, is k mod 2^32
+        iq = (k & 0xFFFFFFFF).astype("<u4").view("<i2").reshape(-1, 2)
+    else:  # sc8: the item, read as a little-endian uint16, is k mod 2^16
+        iq = (k & 0xFFFF).astype("<u2").view("i1").reshape(-1, 2)
+    if cpu == wire:
+        return iq
+    if cpu == "fc32":
+        scale = 32768.0 if wire == "sc16" else 128.0
+        return (iq[:, 0] / scale + 1j * (iq[:, 1] / scale)).astype(np.complex64)
+    assert (cpu, wire) == ("sc16", "sc8")
+    return iq.astype(np.int16) * 256
+
+
+class ramp_source(gr.sync_block):
+    """The ramp up to `total` items, in the CPU format `cpu` such that the sink's
+    conversion into `wire` gives the emulator's ramp; checks on every call that its
+    output buffer lies in the sink's ring (ring=None: no check)."""
+
+    def __init__(self, total, ring=None, start_ns=None, cpu="fc32", wire="fc32"):
+        gr.sync_block.__init__(self, "ramp_source", [], [CPU_TYPES[cpu]])
         self.total = total
         self.ring = ring
         self.start_ns = start_ns  # a tx_time tag on item 0
+        self.cpu, self.wire = cpu, wire
         self.calls = 0
         self.outside = 0
 
@@ -48,8 +75,7 @@ class ramp_source(gr.sync_block):
         n = min(len(out), self.total - first)
         if n <= 0:
             return -1
-        k = np.arange(first, first + n, dtype=np.uint64)
-        out[:n] = ((k & 0xFFFFFF).astype(np.float32) + 0j).astype(np.complex64)
+        out[:n] = ramp_in(self.cpu, self.wire, first, n)
         return n
 
 
@@ -92,6 +118,9 @@ class qa_tx_sink(gr_unittest.TestCase):
         self.assertEqual(c["host.fetched"], total)
         self.assertEqual(c["acct.final"], 1)
         self.assertEqual(c["acct.identity_holds"], 1, str(c))
+        # A whole number of messages, the last notification covering them all: the
+        # sink still ends in work(), after the device played everything.
+        self.assertEqual(c["acct.not_played"], 0, str(c))
         self.assertEqual(c["device.check_mismatches"], 0)
         self.assertGreaterEqual(c["device.check_samples"], 10 * sink.ring_items())
         self.assertEqual(c["host.implausible_fetch"], 0)
@@ -140,17 +169,75 @@ class qa_tx_sink(gr_unittest.TestCase):
         self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
         self.assertIn("blocks.copy", sink.error())
 
-    def test_fan_out_is_refused_at_start(self):
-        # GNU Radio 3.10.5.1 refuses the second consumer of an edge whose buffer the
-        # sink replaced (a transfer-type error), before the sink can say anything. (With
-        # the other consumer connected first, it starves instead: docs/transmit.md.)
+    def fan_out(self, sink_made_first):
+        """A fan-out of the edge into the sink; returns what the other consumer got.
+        GNU Radio 3.10.5.1 connects the blocks' inputs in the order of their addresses
+        (flowgraph.cc: calc_used_blocks() sorts the blocks by pointer), not of the
+        connect() calls; blocks made one after the other lie at increasing addresses
+        here, so the order they are made in chooses which consumer GNU Radio connects
+        first. The source never ends by itself: the flowgraph ends because the sink
+        refused, with the message that names the fix."""
         tb = gr.top_block()
-        src = ramp_source(100000)
-        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        src = blocks.null_source(gr.sizeof_gr_complex)
+        if sink_made_first:
+            sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+            other = blocks.vector_sink_c()
+        else:
+            other = blocks.vector_sink_c()
+            sink = rdma.tx_sink(ARGS, "fc32", 1e6)
         tb.connect(src, sink)
-        tb.connect(src, blocks.null_sink(gr.sizeof_gr_complex))
-        with self.assertRaisesRegex(RuntimeError, "transfer type"):
-            tb.start()
+        tb.connect(src, other)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertIn("fans out", sink.error())
+        self.assertIn("put a blocks.copy in front of the sink", sink.error())
+        self.assertEqual(sink.work_calls(), 1)
+        # The device never started: nothing was committed.
+        self.assertEqual(sink.read_counters()["host.committed"], 0)
+        return len(other.data()), sink.ring_items()
+
+    def test_fan_out_is_refused_in_either_order(self):
+        # Sink connected first: the other consumer is a second reader of the ring
+        # (GNU Radio's transfer-type refusal no longer fires); it gets what the upstream
+        # wrote until the ring was full. Other consumer first: it reads the buffer the
+        # ring replaced, which nothing writes; the sink marks it done, so it ends with
+        # nothing instead of waiting for ever. Both paths must have been taken.
+        paths = set()
+        for sink_made_first in (True, False):
+            got, ring = self.fan_out(sink_made_first)
+            self.assertIn(got, (0, ring - 1))
+            paths.add("ring" if got else "replaced buffer")
+        self.assertEqual(paths, {"ring", "replaced buffer"},
+                         "both orders took one path: the test no longer covers both")
+
+    def test_two_sinks_on_one_edge_are_refused(self):
+        # GNU Radio replaces the upstream's buffer for each sink in turn: the second
+        # ring replaces the first, whose sink would wait for ever. Both refuse.
+        tb = gr.top_block()
+        src = blocks.null_source(gr.sizeof_gr_complex)
+        sinks = [rdma.tx_sink(ARGS + ",name=fan_tx%d" % i, "fc32", 1e6) for i in (0, 1)]
+        for sink in sinks:
+            tb.connect(src, sink)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        for sink in sinks:
+            self.assertIn("put a blocks.copy in front of the sink", sink.error())
+
+    def test_fan_out_behind_a_copy_transmits(self):
+        # The fix the error names: the other consumer taps the upstream before the
+        # copy; the edge into the sink has the sink alone.
+        tb = gr.top_block()
+        src = ramp_source(200000)
+        copy = blocks.copy(gr.sizeof_gr_complex)
+        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        tap = blocks.vector_sink_c(1, 200000)
+        tb.connect(src, copy, sink)
+        tb.connect(src, tap)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertEqual(sink.error(), "")
+        self.assertEqual(len(tap.data()), 200000)
+        c = sink.read_counters()
+        self.assertEqual(c["host.committed"], 200000)
+        self.assertEqual(c["device.check_mismatches"], 0)
+        self.assertEqual(c["acct.identity_holds"], 1, str(c))
 
     def test_relay_rx_source_copy_tx_sink(self):
         # A relay: what the emulator's RX stream sends (its ramp) goes out of its TX
@@ -188,6 +275,85 @@ class qa_tx_sink(gr_unittest.TestCase):
         self.assertEqual(c["host.short_tail"], 200000 % 512)
         self.assertGreaterEqual(c["acct.not_played"], 200000 % 512)
 
+
+    def check_conversion(self, cpu, wire):
+        # The flowgraph's items in the CPU format, converted by the sink straight into
+        # the ring in the wire format: the emulator's ramp check sees every played
+        # sample exact, over more than ten ring wraps.
+        tb = gr.top_block()
+        sink = rdma.tx_sink(ARGS, cpu_format=cpu, otw_format=wire, sample_rate=1e6)
+        self.assertEqual((sink.cpu_format(), sink.otw_format()), (cpu, wire))
+        total = 12 * sink.ring_items()
+        src = ramp_source(total, cpu=cpu, wire=wire)
+        tb.connect(src, sink)
+        self.assertTrue(run_with_timeout(tb, 60), "the flowgraph did not end")
+        self.assertEqual(sink.error(), "")
+        c = sink.read_counters()
+        self.assertEqual(c["host.committed"], total)
+        self.assertEqual(c["acct.final"], 1)
+        self.assertEqual(c["acct.identity_holds"], 1, str(c))
+        self.assertEqual(c["acct.not_played"], 0, str(c))  # played to its end
+        self.assertEqual(c["device.check_mismatches"], 0)
+        self.assertGreaterEqual(c["device.check_samples"], 10 * sink.ring_items())
+        # Every conversion wrote into the registered ring, at the slot of the next
+        # item, and the writes went round it.
+        w = sink.conversion_writes()
+        base, size = sink.ring_base(), sink.ring_bytes()
+        self.assertEqual(w["items"], total)
+        self.assertGreater(w["calls"], 12)
+        self.assertEqual(w["outside"], 0)
+        self.assertGreaterEqual(w["lowest"], base)
+        self.assertLessEqual(w["end"], base + 2 * size)
+        self.assertGreater(w["end"], base + size // 2)
+        return sink
+
+    def test_fc32_flowgraph_sc16_wire_ramp_exact(self):
+        self.check_conversion("fc32", "sc16")
+
+    def test_fc32_flowgraph_sc8_wire_ramp_exact(self):
+        self.check_conversion("fc32", "sc8")
+
+    def test_sc16_flowgraph_sc8_wire_ramp_exact(self):
+        self.check_conversion("sc16", "sc8")
+
+    def test_equal_formats_stay_zero_copy(self):
+        sink = rdma.tx_sink(ARGS, cpu_format="sc16", otw_format="sc16", sample_rate=1e6)
+        total = 3 * sink.ring_items()
+        src = ramp_source(total, (sink.ring_base(), 2 * sink.ring_bytes()),
+                          cpu="sc16", wire="sc16")
+        tb = gr.top_block()
+        tb.connect(src, sink)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertEqual(sink.error(), "")
+        self.assertEqual(src.outside, 0)
+        self.assertEqual(sink.pointer_mismatches(), 0)
+        self.assertEqual(sink.conversion_writes(),
+                         {"calls": 0, "items": 0, "outside": 0, "lowest": 0, "end": 0})
+        c = sink.read_counters()
+        self.assertEqual(c["device.check_mismatches"], 0)
+        self.assertEqual(c["acct.identity_holds"], 1, str(c))
+
+    def test_converting_sink_may_share_its_input(self):
+        # Converting, the input is an ordinary buffer: a fan-out is fine.
+        tb = gr.top_block()
+        sink = rdma.tx_sink(ARGS, "fc32", 1e6, "sc16")
+        src = ramp_source(100000, wire="sc16")
+        tap = blocks.vector_sink_c(1, 100000)
+        tb.connect(src, sink)
+        tb.connect(src, tap)
+        self.assertTrue(run_with_timeout(tb, 30), "the flowgraph did not end")
+        self.assertEqual(sink.error(), "")
+        self.assertEqual(len(tap.data()), 100000)
+        c = sink.read_counters()
+        self.assertEqual(c["host.committed"], 100000)
+        self.assertEqual(c["device.check_mismatches"], 0)
+        self.assertEqual(c["acct.identity_holds"], 1, str(c))
+
+    def test_format_names(self):
+        sink = rdma.tx_sink(ARGS, "fc32", 1e6)
+        self.assertEqual((sink.cpu_format(), sink.otw_format()), ("fc32", "fc32"))
+        with self.assertRaisesRegex(ValueError, "sc8"):
+            rdma.tx_sink(ARGS, cpu_format="fc32", otw_format="sc12")
 
 if __name__ == '__main__':
     gr_unittest.run(qa_tx_sink)

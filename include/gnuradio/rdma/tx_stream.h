@@ -72,7 +72,8 @@ public:
 
     /*!
      * \param args        device args, e.g. "type=emu"
-     * \param format      "sc16" (4-byte complex int16) or "fc32" (8-byte complex float)
+     * \param format      "sc16" (4-byte complex int16), "fc32" (8-byte complex float)
+     *                    or "sc8" (2-byte complex int8): the ring's and the wire's
      * \param sample_rate samples per second the device plays
      * \param num_samples 0 to stream continuously, else a burst of that many
      */

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_sink.h)                                                 */
-/* BINDTOOL_HEADER_FILE_HASH(17bfecc766aa7ed81dc597df70578339) */
+/* BINDTOOL_HEADER_FILE_HASH(9e2f5e588d45d097b15762ae568bb837) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -34,7 +34,28 @@ void bind_tx_sink(py::module& m)
              py::arg("args") = "type=emu",
              py::arg("format") = "fc32",
              py::arg("sample_rate") = 1e6,
+             py::arg("otw_format") = "",
              D(tx_sink, make))
+        // gr-uhd's stream_args names, as rx_source: tx_sink(args, cpu_format="fc32",
+        // otw_format="sc16", sample_rate=...). Keywords only past args, so that a call
+        // with format= or positional arguments takes the overload above.
+        .def(py::init([](const std::string& args,
+                         const std::string& cpu_format,
+                         const std::string& otw_format,
+                         double sample_rate) {
+                 return tx_sink::make(args, cpu_format, sample_rate, otw_format);
+             }),
+             py::arg("args") = "type=emu",
+             py::kw_only(),
+             py::arg("cpu_format"),
+             py::arg("otw_format") = "",
+             py::arg("sample_rate") = 1e6,
+             D(tx_sink, make, 2))
+        .def("cpu_format", &tx_sink::cpu_format, D(tx_sink, cpu_format))
+        .def("otw_format", &tx_sink::otw_format, D(tx_sink, otw_format))
+        .def("conversion_writes",
+             &tx_sink::conversion_writes,
+             D(tx_sink, conversion_writes))
         .def("ring_base", &tx_sink::ring_base, D(tx_sink, ring_base))
         .def("ring_bytes", &tx_sink::ring_bytes, D(tx_sink, ring_bytes))
         .def("ring_items", &tx_sink::ring_items, D(tx_sink, ring_items))

@@ -11,8 +11,12 @@
   and will be overwritten during the build process
  */
 
-static const char* __doc_gr_rdma_tx_sink = R"doc(Zero-copy RDMA transmit sink: its input buffer is the registered TX ring, which the SDR reads by RDMA READ (docs/transmit.md). The upstream block writes straight into it; each item is consumed once the device fetched it. The edge into the sink must not fan out, nor come from rx_source: put a blocks.copy in front. Reports on "async_msgs" as gr-uhd's sink.)doc";
-static const char* __doc_gr_rdma_tx_sink_make = R"doc(tx_sink(args="type=emu", format="fc32", sample_rate=1e6))doc";
+static const char* __doc_gr_rdma_tx_sink = R"doc(RDMA transmit sink, zero copy: its input buffer is the registered TX ring, which the SDR reads by RDMA READ (docs/transmit.md). The upstream block writes straight into it; each item is consumed once the device fetched it. Zero copy, the edge into the sink must not fan out, nor come from rx_source: put a blocks.copy in front. With otw_format other than format, the input is an ordinary buffer and work() converts into the ring with VOLK (docs/wire-format.md). Reports on "async_msgs" as gr-uhd's sink.)doc";
+static const char* __doc_gr_rdma_tx_sink_make = R"doc(tx_sink(args="type=emu", format="fc32", sample_rate=1e6, otw_format=""). format: the input items (fc32, sc16, sc8); otw_format: what the device fetches (sc16, sc8, fc32), empty: format (zero copy); when they differ the block converts with VOLK (fc32 -> sc16: * 32768, fc32 -> sc8: * 128, rounded and saturated).)doc";
+static const char* __doc_gr_rdma_tx_sink_make_2 = R"doc(tx_sink(args="type=emu", *, cpu_format, otw_format="", sample_rate=1e6): gr-uhd's stream_args names; cpu_format is format.)doc";
+static const char* __doc_gr_rdma_tx_sink_cpu_format = R"doc(The input items' format: fc32, sc16 or sc8.)doc";
+static const char* __doc_gr_rdma_tx_sink_otw_format = R"doc(The wire format the device fetches and the ring holds; equal to cpu_format(): zero copy.)doc";
+static const char* __doc_gr_rdma_tx_sink_conversion_writes = R"doc(Where the conversions wrote: {calls, items, outside, lowest, end}; inside the ring when outside is 0, ring_base() <= lowest and end <= ring_base() + 2 * ring_bytes(). All zero with equal formats.)doc";
 static const char* __doc_gr_rdma_tx_sink_ring_base = R"doc(Address of the TX ring (first copy) as an integer.)doc";
 static const char* __doc_gr_rdma_tx_sink_ring_bytes = R"doc(Bytes in one copy of the ring.)doc";
 static const char* __doc_gr_rdma_tx_sink_ring_items = R"doc(Items in the ring.)doc";
