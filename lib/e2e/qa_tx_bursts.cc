@@ -466,7 +466,7 @@ public:
     {
         // An open burst is a continuous stream: when the host stops committing it
         // underflows, reported at least every 50 ms, and the records add up to the
-        // counter exactly.
+        // counter exactly, also when an END ends the burst (and its underflow).
         scene sc(queued_setup());
         sc.host.limit(50 * spm);
         sc.start();
@@ -477,11 +477,16 @@ public:
         sc.host.limit(100 * spm); // it resumes with the item that was due
         CPPUNIT_ASSERT(
             wait_for([&] { return read_counters(sc.axi).samples_played == 100 * spm; }));
-        std::this_thread::sleep_for(30ms); // and underflows again until STOP
+        std::this_thread::sleep_for(30ms); // and underflows again
+        // Its END where the host stopped: the burst, and its underflow, end there; the
+        // converter idles until STOP.
+        sc.push(false, 100 * spm);
+        CPPUNIT_ASSERT(wait_for([&] { return read_counters(sc.axi).bursts_done == 1; }));
+        std::this_thread::sleep_for(10ms);
         sc.stop();
         const regs::tx_counters c = sc.check_identities();
         CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(c), uint64_t(100 * spm), c.samples_played);
-        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.bursts_done);
+        CPPUNIT_ASSERT(c.idle_ticks >= 10000000 / item_ns);
         const std::vector<meta::record> all = sc.records();
         const std::vector<meta::record> uf = with_code(all, code::tx_underflow);
         CPPUNIT_ASSERT(uf.size() >= 4); // 140 ms: at least twice, then its end, again
@@ -491,6 +496,10 @@ public:
         for (const meta::record& r : uf) // each covers at most about 50 ms
             CPPUNIT_ASSERT_MESSAGE(std::to_string(r.value), r.value * item_ns < 60000000);
         CPPUNIT_ASSERT_EQUAL(c.late_zero_samples, sum(with_code(all, code::tx_late)));
+        const std::vector<meta::record> acks = with_code(all, code::tx_burst_ack);
+        CPPUNIT_ASSERT_EQUAL(size_t(1), acks.size());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(100 * spm), acks[0].sample);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(100 * spm), acks[0].value);
     }
 
     void test_late_records_add_up()

@@ -325,7 +325,7 @@ void tx_engine::play(uint64_t ticks_now)
             continue;
         }
         if (e.kind == tx_burst_schedule::what::burst_ended) {
-            close_reports(false, true);
+            close_reports(true, true); // an underflow at its END ends with it
             d_mode = mode::undecided;
             burst_ended(e);
             if (burst_done())
