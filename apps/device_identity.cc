@@ -34,6 +34,7 @@ constexpr named_bit capability_table[] = {
     { regs::cap::time_set, "TIME_SET" },
     { regs::cap::command_queue, "COMMAND_QUEUE" },
     { regs::cap::burst_queue, "BURST_QUEUE" },
+    { regs::cap::tx_bursts, "TX_BURSTS" },
 };
 
 constexpr named_bit format_table[] = {

@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "device_controller.h"
 #include "../util/host_time.h"
 #include "../util/log.h"
+#include "device_controller.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -88,6 +88,7 @@ device_info device_controller::identify()
     read_registers(regs::block::identity, 0, 0, end, w);
     device_info info;
     regs::identity_fields.unpack(w, 0, end / 4, info);
+    d_capabilities = info.capabilities;
     return info;
 }
 

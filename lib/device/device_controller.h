@@ -63,9 +63,33 @@ struct rx_device_counters : regs::rx_counters {
 //! What the host programs into a TX stream descriptor before START (docs/transmit.md).
 using tx_setup = regs::tx_descriptor;
 
-//! TX_STATUS and the counters of a TX stream.
+//! TX_STATUS and the counters of a TX stream: TX_SAMPLES_PLAYED .. TX_SAMPLES_NOT_PLAYED
+//! and, from a device with CAP_TX_BURSTS, TX_DROPPED_SAMPLES .. TX_TIME_ERRORS (else 0).
 struct tx_device_counters : regs::tx_counters {
     uint32_t status = 0;
+    bool has_burst_counters = false; //!< the map 1.4 counters were read
+};
+
+//! TBQ_STATUS of a TX stream (docs/register-map.md, "TX burst queue").
+struct tx_burst_queue_status {
+    uint32_t queued = 0;   //!< entries pushed and not taken up
+    uint32_t capacity = 0; //!< entries the queue holds
+    uint32_t error = 0;    //!< regs::tbq::error of the last push
+};
+
+//! The device refused a TX burst queue push (SLVERR): code() is TBQ_STATUS.ERROR
+//! (regs::tbq::error), what() names the cause.
+class tx_burst_refused : public std::runtime_error
+{
+public:
+    tx_burst_refused(const std::string& what, uint32_t code)
+        : std::runtime_error(what), d_code(code)
+    {
+    }
+    uint32_t code() const { return d_code; }
+
+private:
+    uint32_t d_code;
 };
 
 //! Device time = host time + offset_ns, known to within error_ns.
@@ -171,6 +195,20 @@ public:
     uint64_t start_tx(unsigned stream);
     void stop_tx(unsigned stream);
     tx_device_counters read_tx_counters(unsigned stream);
+    /*!
+     * TX bursts (CAP_TX_BURSTS; the stream started with TX_NUM_SAMPLES =
+     * regs::tbq::queued_mode): push START(item \p first_item, device time \p time_ns;
+     * 0: as soon as possible), END(item \p end_item) or CLEAR, each as one 7-word
+     * AXIoE burst from TBQ_TIME_LO to TBQ_PUSH. A refused push throws
+     * tx_burst_refused with the device's reason (TBQ_STATUS.ERROR; full is
+     * regs::tbq::error::full: wait and push again), stream_owned_error if another host
+     * owns the stream, std::runtime_error if the device takes bursts shorter than 7
+     * words.
+     */
+    void push_tx_start(unsigned stream, uint64_t first_item, uint64_t time_ns);
+    void push_tx_end(unsigned stream, uint64_t end_item);
+    void clear_tx_bursts(unsigned stream);
+    tx_burst_queue_status read_tx_burst_status(unsigned stream);
     uint64_t device_time_ns();
     //! Estimate the device clock against the host's from \p rounds time reads, keeping
     //! the one with the shortest round trip (its half round trip bounds the error).
@@ -192,10 +230,13 @@ private:
                          uint32_t first,
                          uint32_t end,
                          const uint32_t* words);
+    // One TX burst queue push: the staged entry and TBQ_PUSH = op, in one burst.
+    void push_tx_entry(unsigned stream, uint32_t op, uint64_t item, uint64_t time_ns);
 
     socket_address d_address;
     axioe::client d_client;
     const size_t d_max_burst_words; // options.max_burst_words: the host's own limit
+    uint32_t d_capabilities = 0;    // ID_CAPABILITIES, once identify() read it
 };
 
 } // namespace rdma

@@ -10,11 +10,11 @@
 // resent go-back-N from the retransmit window; a lost tail is found by the timer; with
 // a window too small the resend goes as zeros, counted and reported exactly.
 
-#include "../nic/soft_nic.h"
-#include "../nic/soft_responder.h"
 #include "../emu/ack_receiver.h"
 #include "../emu/rx_engine.h"
 #include "../emu/udp_wire.h"
+#include "../nic/soft_nic.h"
+#include "../nic/soft_responder.h"
 #include <gnuradio/rdma/ramp.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
@@ -47,6 +47,10 @@ public:
             std::prev(events.end())->second = sample + value;
         else
             events[sample] = sample + value;
+    }
+    void tx_event(unsigned, uint32_t, uint64_t, uint64_t, uint64_t) override
+    {
+        CPPUNIT_FAIL("an RX engine sent a TX record");
     }
     std::map<uint64_t, uint64_t> ranges()
     {

@@ -6,19 +6,16 @@
  */
 
 // The emulator's TX engine end to end against the soft NIC on loopback
-// (docs/transmit.md): a small host (tx_host below, standing in for tx_stream until it
-// lands) registers a ring and a control page with remote READ only, fills the ramp,
-// publishes `committed` and follows the device's notifications; the emulator is
-// programmed over AXIoE. The device's counters must add up to the sample.
+// (docs/transmit.md): a small host (qa_tx_host.h, standing in for tx_stream) registers a
+// ring and a control page with remote READ only, fills the ramp, publishes `committed`
+// and follows the device's notifications; the emulator is programmed over AXIoE. The
+// device's counters must add up to the sample.
 
-#include "../axioe/axioe_client.h"
 #include "../emu/ack_receiver.h"
 #include "../emu/emulator.h"
 #include "../emu/tx_engine.h"
 #include "../emu/udp_wire.h"
-#include "../nic/soft_nic.h"
-#include "../nic/soft_queue_pair.h"
-#include <gnuradio/rdma/ramp.h>
+#include "qa_tx_host.h"
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <atomic>
@@ -31,216 +28,9 @@
 using namespace gr::rdma;
 using namespace std::chrono_literals;
 
+using namespace gr::rdma::qa;
+
 namespace {
-
-constexpr uint32_t psn = 0xFFFFF0; // wraps during every run
-
-/*!
- * The host side: a soft NIC, an RC QP granting remote READ only, a TX ring and a
- * control page registered for remote READ only. Its thread writes the ramp into every
- * slot the device has released (notifications), publishes `committed` after the
- * samples, and stops committing at limit().
- */
-class tx_host
-{
-public:
-    tx_host(const socket_address& device_link,
-            uint32_t payload,
-            size_t slots,
-            sample_format format,
-            unsigned read_depth = 16)
-        : d_payload(payload),
-          d_slots(slots),
-          d_format(format),
-          d_spm(payload / item_size(format)),
-          d_ring(payload * slots + 4096),
-          d_page(512, 0),
-          pd(nic.alloc_pd()),
-          cq(nic.create_cq(4096)),
-          ring_mr(pd->register_memory(ring(), payload * slots, nic::access_remote_read)),
-          page_mr(pd->register_memory(d_page.data(), 4096, nic::access_remote_read)),
-          qp(pd->create_qp(nic::qp_type::rc, *cq, 1024))
-    {
-        qp->to_init(nic::access_remote_read);
-        dynamic_cast<nic::soft_queue_pair&>(*qp).set_max_dest_rd_atomic(read_depth);
-        qp->post_receives(0, 1024);
-        qp->to_rtr({ device_link, emu::tx_source_qpn(0) }, psn, 1024);
-        qp->to_rts(psn);
-        d_page[1] = run;
-    }
-
-    ~tx_host() { stop(); }
-
-    uint8_t* ring()
-    {
-        // 4 KiB aligned, as a registered ring would be.
-        const uintptr_t at = reinterpret_cast<uintptr_t>(d_ring.data());
-        return d_ring.data() + ((4096 - at % 4096) % 4096);
-    }
-    uint64_t ring_va() { return reinterpret_cast<uintptr_t>(ring()); }
-    uint64_t page_va() { return reinterpret_cast<uintptr_t>(d_page.data()); }
-
-    //! Commit up to \p samples (the thread follows).
-    void limit(uint64_t samples) { d_limit = samples; }
-    uint64_t committed() const { return __atomic_load_n(&d_page[0], __ATOMIC_ACQUIRE); }
-    std::vector<uint32_t> immediates()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        return d_imms;
-    }
-
-    void start()
-    {
-        fill(); // before the device starts: the first slots are ready
-        d_thread = std::thread([this] {
-            while (!d_stop) {
-                fill();
-                std::this_thread::sleep_for(50us);
-            }
-        });
-    }
-    void stop()
-    {
-        d_stop = true;
-        if (d_thread.joinable())
-            d_thread.join();
-    }
-
-    static constexpr uint32_t run = 7;
-    nic::soft_nic nic;
-
-private:
-    void fill()
-    {
-        nic::work_completion wc[64];
-        const int n = cq->poll(wc, 64);
-        for (int i = 0; i < n; i++) {
-            CPPUNIT_ASSERT(wc[i].status == nic::wc_status::success);
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_imms.push_back(wc[i].imm_data);
-            d_released = std::max<uint64_t>(d_released, wc[i].imm_data);
-        }
-        if (n > 0)
-            qp->post_receives(0, n);
-        // Slot m % slots is free once message m - slots was released.
-        const uint64_t limit = d_limit;
-        while (d_written < d_released + d_slots && d_written * d_spm < limit) {
-            const uint64_t first = d_written * d_spm;
-            const uint64_t count = std::min<uint64_t>(d_spm, limit - first);
-            ramp_fill(d_format, first, count, ring() + (d_written % d_slots) * d_payload);
-            __atomic_store_n(&d_page[0], first + count, __ATOMIC_RELEASE);
-            d_written++;
-        }
-    }
-
-    const uint32_t d_payload;
-    const size_t d_slots;
-    const sample_format d_format;
-    const uint64_t d_spm;
-    std::vector<uint8_t> d_ring;
-    std::vector<uint64_t> d_page; // committed, run number, then zeros
-
-public:
-    std::unique_ptr<nic::protection_domain> pd;
-    std::unique_ptr<nic::completion_queue> cq;
-    std::unique_ptr<nic::memory_region> ring_mr;
-    std::unique_ptr<nic::memory_region> page_mr;
-    std::unique_ptr<nic::queue_pair> qp;
-
-private:
-    std::atomic<uint64_t> d_limit{ 0 };
-    uint64_t d_written = 0;  // the thread's: messages written and committed
-    uint64_t d_released = 0; // the thread's: the device's last immediate
-    std::mutex d_mutex;
-    std::vector<uint32_t> d_imms;
-    std::atomic<bool> d_stop{ false };
-    std::thread d_thread;
-};
-
-uint32_t tx(uint32_t reg) { return regs::tx_reg(0, reg); }
-
-//! What a test changes from the defaults of program().
-struct tx_setup {
-    uint32_t payload = 1024;
-    size_t slots = 64;
-    sample_format format = sample_format::sc16;
-    // 1 ms per message, a lead of 20: scheduler stalls of a loaded test machine stay
-    // well inside it, and the host (64 slots, told every 16) stays ahead of it.
-    uint32_t rate = 250000;
-    uint32_t notify = 16;
-    uint32_t read_depth = 4;
-    uint32_t min_lead_ns = 20000000;
-    uint32_t max_lead_ns = 50000000;
-    uint64_t samples = 0;
-    uint64_t start_time_ns = 0;
-    uint32_t loss_ppm = 0;
-};
-
-void program(axioe::client& axi, tx_host& host, const tx_setup& s)
-{
-    axi.write32(tx(regs::tx::host_ipv4), host.nic.roce_address().ip());
-    axi.write32(tx(regs::tx::host_udp_port), host.nic.roce_address().port());
-    axi.write32(tx(regs::tx::host_qpn), host.qp->qpn());
-    axi.write32(tx(regs::tx::start_psn), psn);
-    axi.write32(tx(regs::tx::rkey), host.ring_mr->rkey());
-    axi.write64(tx(regs::tx::va_lo), host.ring_va());
-    axi.write64(tx(regs::tx::ring_bytes_lo), uint64_t(s.payload) * s.slots);
-    axi.write32(tx(regs::tx::payload_bytes), s.payload);
-    axi.write32(tx(regs::tx::path_mtu), 1024);
-    axi.write32(tx(regs::tx::notify_interval), s.notify);
-    axi.write32(tx(regs::tx::rate_num), s.rate);
-    axi.write32(tx(regs::tx::rate_den), 1);
-    axi.write32(tx(regs::tx::format), static_cast<uint32_t>(s.format));
-    axi.write32(tx(regs::tx::ctrl_rkey), host.page_mr->rkey());
-    axi.write64(tx(regs::tx::ctrl_va_lo), host.page_va());
-    axi.write32(tx(regs::tx::max_rd_atomic), s.read_depth);
-    axi.write32(tx(regs::tx::run), tx_host::run);
-    axi.write32(tx(regs::tx::min_lead_ns), s.min_lead_ns);
-    axi.write32(tx(regs::tx::max_lead_ns), s.max_lead_ns);
-    axi.write64(tx(regs::tx::num_samples_lo), s.samples);
-    axi.write64(tx(regs::tx::start_time_lo), s.start_time_ns);
-    axi.write32(regs::emu_tx_reg(0, regs::emu_tx::check), 1);
-    axi.write32(regs::emu_tx_reg(0, regs::emu_tx::loss_ppm), s.loss_ppm);
-    axi.write32(regs::emu_tx_reg(0, regs::emu_tx::fault_seed), 7);
-}
-
-regs::tx_counters read_counters(axioe::client& axi)
-{
-    const uint32_t first = regs::tx::samples_played_lo;
-    const uint32_t end = regs::tx::samples_not_played_lo + 8;
-    std::vector<uint32_t> w((end - first) / 4);
-    axi.read(tx(first), w.data(), w.size());
-    regs::tx_counters c;
-    regs::tx_counter_fields.unpack(w.data(), first, w.size(), c);
-    return c;
-}
-
-bool wait_for(const std::function<bool()>& condition, std::chrono::seconds patience = 20s)
-{
-    const auto give_up = std::chrono::steady_clock::now() + patience;
-    while (!condition()) {
-        if (std::chrono::steady_clock::now() > give_up)
-            return false;
-        std::this_thread::sleep_for(1ms);
-    }
-    return true;
-}
-
-uint32_t error_of(uint32_t status)
-{
-    return (status & regs::status::error_mask) >> regs::status::error_shift;
-}
-
-std::string describe(const regs::tx_counters& c)
-{
-    return "played " + std::to_string(c.samples_played) + " underflow " +
-           std::to_string(c.underflow_samples) + " late " +
-           std::to_string(c.late_zero_samples) + " not played " +
-           std::to_string(c.samples_not_played) + " reads " + std::to_string(c.reads) +
-           " rereads " + std::to_string(c.rereads) + " lead " +
-           std::to_string(c.lead_ns) + " rtt " + std::to_string(c.rtt_ns) +
-           " mismatches " + std::to_string(c.check_mismatches);
-}
 
 // The manual oscillator of test_burst_starts_at_start_time.
 std::atomic<int64_t> manual_ns{ 1000000000 };
@@ -267,7 +57,7 @@ public:
         axioe::client axi(dev.control_address());
         CPPUNIT_ASSERT(axi.read32(regs::id_capabilities) & regs::cap::tx);
         CPPUNIT_ASSERT_EQUAL(1u, axi.read32(regs::id_num_tx_streams));
-        tx_setup s;
+        tx_run_setup s;
         s.samples = 641 * 256 - 100; // 641 messages, the last short: > 10 wraps of 64
         tx_host host(dev.link_address(), s.payload, s.slots, s.format);
         host.limit(s.samples);
@@ -286,6 +76,12 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.check_mismatches);
         CPPUNIT_ASSERT_EQUAL(s.samples, c.samples_fetched);
         CPPUNIT_ASSERT(c.reads >= 641);
+        // Map 1.4: a finite run is one burst, played to its end, never idle.
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.bursts_done);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.idle_ticks);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.dropped_samples);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.time_errors);
+        CPPUNIT_ASSERT_EQUAL(s.samples, dev.tx(0).ticks());
         // The identity, to the sample.
         CPPUNIT_ASSERT_EQUAL(host.committed(),
                              c.samples_played + c.late_zero_samples +
@@ -309,7 +105,7 @@ public:
     {
         emu::emulator dev{ emu::emulator_config{} };
         axioe::client axi(dev.control_address());
-        tx_setup s;
+        tx_run_setup s;
         s.format = format;
         s.payload = 2048;
         s.slots = 32;
@@ -340,7 +136,7 @@ public:
     {
         emu::emulator dev{ emu::emulator_config{} };
         axioe::client axi(dev.control_address());
-        tx_setup s; // continuous
+        tx_run_setup s; // continuous
         tx_host host(dev.link_address(), s.payload, s.slots, s.format);
         host.limit(100 * 256);
         program(axi, host, s);
@@ -374,13 +170,16 @@ public:
         CPPUNIT_ASSERT_EQUAL(dev.tx(0).ticks(),
                              c.samples_played + c.late_zero_samples +
                                  c.underflow_samples);
+        // A continuous run: one open burst, never idle, never ended.
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.idle_ticks);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.bursts_done);
     }
 
     void test_loss_reread_and_lead_adapted()
     {
         emu::emulator dev{ emu::emulator_config{} };
         axioe::client axi(dev.control_address());
-        tx_setup s;
+        tx_run_setup s;
         s.samples = 500 * 256;
         s.loss_ppm = 10000;   // 1 % of the READ RESPONSEs
         s.min_lead_ns = 1000; // the lead follows the round trips
@@ -416,7 +215,7 @@ public:
     {
         emu::emulator dev{ emu::emulator_config{} };
         axioe::client axi(dev.control_address());
-        tx_setup s;
+        tx_run_setup s;
         tx_host host(dev.link_address(), s.payload, s.slots, s.format);
         auto refused = [&](uint32_t code) {
             bool slverr = false;
@@ -492,7 +291,7 @@ public:
         emu::tx_descriptor d;
         d.host = host.nic.roce_address();
         d.host_qpn = host.qp->qpn();
-        d.start_psn = psn;
+        d.start_psn = tx_psn;
         d.rkey = host.ring_mr->rkey();
         d.va = host.ring_va();
         d.ring_bytes = 16 * 1024;

@@ -121,7 +121,8 @@ emulator::emulator(const emulator_config& config)
 
     std::vector<tx_engine*> tx;
     for (unsigned t = 0; t < tx_streams; t++) {
-        d_tx.push_back(std::make_unique<tx_engine>(t, *d_link, *d_acks, &d_clock));
+        d_tx.push_back(
+            std::make_unique<tx_engine>(t, *d_link, *d_acks, &d_clock, d_metadata.get()));
         tx.push_back(d_tx.back().get());
     }
 
@@ -141,13 +142,14 @@ emulator::emulator(const emulator_config& config)
     identity.max_burst_words = static_cast<uint32_t>(config.max_burst_words);
     identity.master_clock_hz = config.master_clock_hz;
     // LOSS_INJECTION: its extension block loses, duplicates, corrupts and delays
-    // messages on request, reproducibly. The radio of map 1.3, burst queue included.
+    // messages on request, reproducibly. The radio of map 1.3, burst queue included; the
+    // TX bursts of map 1.4.
     identity.capabilities = regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate |
                             regs::cap::clock | regs::cap::metadata | regs::cap::emulator |
                             regs::cap::loss_injection | regs::cap::ownership |
                             regs::cap::rf | regs::cap::time_set |
                             regs::cap::command_queue | regs::cap::burst_queue |
-                            (tx_streams ? regs::cap::tx : 0);
+                            (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
     device_radio radio;
     radio.clock = &d_clock;
     radio.channels = channels;

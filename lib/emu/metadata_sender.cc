@@ -229,6 +229,22 @@ void metadata_sender::event(unsigned stream,
     send(r);
 }
 
+void metadata_sender::tx_event(
+    unsigned tx_stream, uint32_t code, uint64_t sample, uint64_t time_ns, uint64_t value)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (tx_stream > 0x7F || !enabled())
+        return;
+    meta::record r;
+    r.type = meta::record_type::event;
+    r.stream = meta::tx_stream_byte(tx_stream);
+    r.sample = sample;
+    r.time_ns = time_ns;
+    r.code = code;
+    r.value = value;
+    send(r);
+}
+
 } // namespace emu
 } // namespace rdma
 } // namespace gr

@@ -32,8 +32,8 @@ struct metadata_registers {
 };
 
 /*!
- * The device's metadata channel (docs/metadata.md): turns what the RX engines report
- * into 40-byte records and sends them by UDP, from the link's address, to the
+ * The device's metadata channel (docs/metadata.md): turns what the RX and TX engines
+ * report into 40-byte records and sends them by UDP, from the link's address, to the
  * destination the host programmed in the metadata register block. A conventional
  * socket, apart from the RDMA path: metadata never travels inside the sample stream.
  *
@@ -71,6 +71,11 @@ public:
     void progress(unsigned stream, uint64_t samples) override;
     void stream_ended(unsigned stream, uint64_t samples) override;
     void event(unsigned stream, uint32_t code, uint64_t sample, uint64_t value) override;
+    void tx_event(unsigned tx_stream,
+                  uint32_t code,
+                  uint64_t sample,
+                  uint64_t time_ns,
+                  uint64_t value) override;
 
 private:
     struct stream_state {

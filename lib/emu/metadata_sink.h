@@ -16,9 +16,10 @@ namespace emu {
 
 /*!
  * Where an RX engine reports what the host should know besides the samples: stream
- * start, progress (for periodic timestamps) and device-side events. The device's
- * metadata channel implements it (docs/metadata.md); metadata never travels inside
- * the sample stream. Calls come from the engine's thread and must not block.
+ * start, progress (for periodic timestamps) and device-side events; and where a TX
+ * engine sends its TX records. The device's metadata channel implements it
+ * (docs/metadata.md); metadata never travels inside the sample stream. Calls come from
+ * the engine's thread and must not block.
  */
 class metadata_sink
 {
@@ -37,6 +38,13 @@ public:
     //! A device-side event: \p code (docs/metadata.md), first sample, value.
     virtual void
     event(unsigned stream, uint32_t code, uint64_t sample, uint64_t value) = 0;
+    //! A TX record of TX stream \p tx_stream (docs/metadata.md, "TX records"): an event
+    //! with the stream byte 0x80 + tx_stream and the TX engine's own time.
+    virtual void tx_event(unsigned tx_stream,
+                          uint32_t code,
+                          uint64_t sample,
+                          uint64_t time_ns,
+                          uint64_t value) = 0;
 };
 
 } // namespace emu

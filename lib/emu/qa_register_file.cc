@@ -9,7 +9,8 @@
 // every listed register exists and reads its reset value, every other address answers
 // DECERR, read-only ones refuse writes, writable ones keep what is written, owner-only
 // ones are refused to strangers. And the map-1.2 behaviours: the link counters, a
-// START_TIME in the past, CAP_LOSS_INJECTION, ID_MAX_BURST_WORDS.
+// START_TIME in the past, CAP_LOSS_INJECTION, ID_MAX_BURST_WORDS; and map 1.4's TX
+// burst queue block (its pushes end to end: lib/e2e/qa_tx_bursts.cc).
 
 #include "../axioe/axioe_client.h"
 #include "../regs/register_table.h"
@@ -55,9 +56,10 @@ unsigned instances(block b)
 bool present(const regs::register_info& r, uint32_t caps) { return r.exists_with(caps); }
 
 const block every_block[] = {
-    block::identity, block::clock,       block::link, block::rx,
-    block::metadata, block::emulator,    block::rf,   block::command_queue,
-    block::scene,    block::burst_queue, block::tx,   block::tx_emulator
+    block::identity,      block::clock,       block::link, block::rx,
+    block::metadata,      block::emulator,    block::rf,   block::command_queue,
+    block::scene,         block::burst_queue, block::tx,   block::tx_emulator,
+    block::tx_burst_queue
 };
 
 emu::emulator_config two_streams()
@@ -97,6 +99,7 @@ class qa_register_file : public CppUnit::TestFixture
     CPPUNIT_TEST(test_bursts_beyond_the_limit_are_bad_requests);
     CPPUNIT_TEST(test_link_counters_count_the_stream);
     CPPUNIT_TEST(test_start_time_in_the_past_is_refused);
+    CPPUNIT_TEST(test_tx_burst_queue_block);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -368,6 +371,82 @@ public:
         CPPUNIT_ASSERT_EQUAL(regs::status::running, axi.read32(status));
         CPPUNIT_ASSERT_EQUAL(ahead, axi.read64(start_time));
         axi.write32(command, regs::command::stop);
+    }
+
+    void test_tx_burst_queue_block()
+    {
+        emu::emulator dev(emu::emulator_config{});
+        axioe::client owner(dev.control_address()), stranger(dev.control_address());
+        const uint32_t caps = owner.read32(regs::id_capabilities);
+        CPPUNIT_ASSERT(caps & regs::cap::tx_bursts);
+        CPPUNIT_ASSERT_EQUAL(regs::map_version, owner.read32(regs::id_version));
+        CPPUNIT_ASSERT_EQUAL(0x00010004u, regs::map_version);
+        auto tbq = [](uint32_t reg) { return regs::tbq_reg(0, reg); };
+        // Reset: nothing queued, CAPACITY 16, no error; the staging registers 0.
+        CPPUNIT_ASSERT_EQUAL(regs::tbq::emulator_capacity << 8,
+                             owner.read32(tbq(regs::tbq::status)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), owner.read64(tbq(regs::tbq::time_lo)));
+        // The staging registers keep what is written; a push leaves them so.
+        const uint32_t entry[7] = { 0x11, 0x22, 0x33, 0x44, 0, 0, regs::tbq::op::start };
+        CPPUNIT_ASSERT(status_of([&] { owner.write(tbq(0), entry, 7); }) ==
+                       axioe::status::slverr); // the stream does not run queued
+        CPPUNIT_ASSERT_EQUAL(regs::tbq::error::not_running,
+                             regs::tbq::last_error(owner.read32(tbq(regs::tbq::status))));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0x0000002200000011ull),
+                             owner.read64(tbq(regs::tbq::time_lo)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0x0000004400000033ull),
+                             owner.read64(tbq(regs::tbq::item_lo)));
+        CPPUNIT_ASSERT_EQUAL(0u, regs::tbq::queued(owner.read32(tbq(regs::tbq::status))));
+        // Neither an unknown operation nor a write to TBQ_STATUS.
+        CPPUNIT_ASSERT(status_of([&] { owner.write32(tbq(regs::tbq::push), 0); }) ==
+                       axioe::status::slverr);
+        CPPUNIT_ASSERT(status_of([&] { owner.write32(tbq(regs::tbq::status), 0); }) ==
+                       axioe::status::slverr);
+        // CLEAR of an empty queue: fine, ERROR stays.
+        owner.write32(tbq(regs::tbq::push), regs::tbq::op::clear);
+        CPPUNIT_ASSERT_EQUAL(regs::tbq::error::not_running,
+                             regs::tbq::last_error(owner.read32(tbq(regs::tbq::status))));
+        // Owned: the staging registers are the owner's, reads included; TBQ_STATUS is
+        // anyone's; a stranger's push is NOT_OWNER and says so in ERROR.
+        const uint32_t token[2] = { 0xAB, 0xCD };
+        owner.write(regs::tx_reg(0, regs::tx::owner_token_lo), token, 2);
+        for (uint32_t reg :
+             { regs::tbq::time_lo, regs::tbq::item_lo, regs::tbq::reserved_lo })
+            CPPUNIT_ASSERT(status_of([&] { stranger.read32(tbq(reg)); }) ==
+                           axioe::status::not_owner);
+        CPPUNIT_ASSERT(status_of([&] { stranger.read32(tbq(regs::tbq::status)); }) ==
+                       axioe::status::okay);
+        CPPUNIT_ASSERT(status_of([&] { stranger.write(tbq(0), entry, 7); }) ==
+                       axioe::status::not_owner);
+        CPPUNIT_ASSERT_EQUAL(regs::tbq::error::not_owner,
+                             regs::tbq::last_error(owner.read32(tbq(regs::tbq::status))));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0x0000002200000011ull),
+                             owner.read64(tbq(regs::tbq::time_lo)));
+        // Freed: back to the reset values, for the next owner.
+        owner.write32(regs::tx_reg(0, regs::tx::owner), regs::owner_command::release);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), stranger.read64(tbq(regs::tbq::time_lo)));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), stranger.read64(tbq(regs::tbq::item_lo)));
+        CPPUNIT_ASSERT_EQUAL(regs::tbq::emulator_capacity << 8,
+                             stranger.read32(tbq(regs::tbq::status)));
+        // The map 1.4 counters exist and read 0 before any run.
+        for (uint32_t reg : { regs::tx::dropped_samples_lo, regs::tx::idle_ticks_lo })
+            CPPUNIT_ASSERT_EQUAL(uint64_t(0), owner.read64(regs::tx_reg(0, reg)));
+        for (uint32_t reg : { regs::tx::bursts_done, regs::tx::time_errors })
+            CPPUNIT_ASSERT_EQUAL(0u, owner.read32(regs::tx_reg(0, reg)));
+        // With more than 8 RX streams the emulator has no TX stream, nor the capability.
+        emu::emulator_config many;
+        many.rx_streams = 9;
+        emu::emulator rx_only(many);
+        axioe::client r(rx_only.control_address());
+        CPPUNIT_ASSERT_EQUAL(0u, r.read32(regs::id_capabilities) & regs::cap::tx_bursts);
+        CPPUNIT_ASSERT_EQUAL(std::string("BQ_PUSH"),
+                             std::string(regs::decode(regs::tbq_reg(0, regs::tbq::push),
+                                                      r.read32(regs::id_capabilities),
+                                                      1,
+                                                      9,
+                                                      9,
+                                                      0)
+                                             .reg->name));
     }
 };
 

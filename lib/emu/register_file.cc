@@ -102,6 +102,8 @@ register_file::register_file(const device_identity& identity,
       d_tx_emu_words(d_tx.size()),
       d_tx_run_started(d_tx.size(), false),
       d_tx_refusal(d_tx.size(), regs::error_code::none),
+      d_tbq_staged(d_tx.size()),
+      d_tbq_error(d_tx.size(), regs::tbq::error::none),
       d_run_started(d_engines.size(), false),
       d_refusal(d_engines.size(), regs::error_code::none),
       d_rf_freq_lo(d_channels.size(), 0),
@@ -118,6 +120,8 @@ void register_file::reset_tx_descriptor(unsigned t)
 {
     reset_words(block::tx, d_tx_words[t]);
     reset_words(block::tx_emulator, d_tx_emu_words[t]);
+    d_tbq_staged[t].fill(0);
+    d_tbq_error[t] = regs::tbq::error::none;
 }
 
 void register_file::reset_descriptor(unsigned s)
@@ -345,6 +349,10 @@ status register_file::read_one(const socket_address& client,
     case block::tx_emulator:
         value = d_tx_emu_words[a.index][a.offset / 4];
         return status::okay;
+    case block::tx_burst_queue:
+        value = a.offset == regs::tbq::status ? tx_burst_queue_status(a.index)
+                                              : d_tbq_staged[a.index][a.offset / 4];
+        return status::okay;
     }
     return status::decerr;
 }
@@ -425,6 +433,8 @@ status register_file::write_one(const regs::decoded_address& a, uint32_t value)
         return write_tx(a.index, a.offset, value);
     case block::tx_emulator:
         return write_tx_emu(a.index, a.offset, value);
+    case block::tx_burst_queue:
+        return write_tx_burst_queue(a.index, a.offset, value);
     default:
         return status::slverr;
     }

@@ -170,6 +170,8 @@ private:
     axioe::status write_tx(unsigned t, uint32_t reg, uint32_t value);
     axioe::status start_tx(unsigned t);
     axioe::status write_tx_emu(unsigned t, uint32_t reg, uint32_t value);
+    axioe::status write_tx_burst_queue(unsigned t, uint32_t reg, uint32_t value);
+    uint32_t tx_burst_queue_status(unsigned t) const;
     void reset_tx_descriptor(unsigned t);
     // The radio (docs/radio.md).
     axioe::status read_clock(const regs::decoded_address& a,
@@ -240,11 +242,15 @@ private:
     std::vector<register_words> d_rx_words;  // the writable RX descriptor registers
     std::vector<register_words> d_emu_words; // the emulator extension registers
     std::vector<log_cursor> d_log_cursor;
-    std::vector<owner> d_owners; // RX streams, then TX streams
+    std::vector<owner> d_owners;                // RX streams, then TX streams
     std::vector<register_words> d_tx_words;     // the writable TX descriptor registers
     std::vector<register_words> d_tx_emu_words; // the emulator's TX extension
     std::vector<bool> d_tx_run_started;
     std::vector<uint32_t> d_tx_refusal;
+    // Each TX stream's burst queue staging registers (TBQ_TIME .. TBQ_RESERVED, lo/hi)
+    // and the ERROR of its last push.
+    std::vector<std::array<uint32_t, 6>> d_tbq_staged;
+    std::vector<uint32_t> d_tbq_error;
     // RX_START_TIME reads the time of the last run's sample 0 until it is written again.
     std::vector<bool> d_run_started;
     // Why the register file itself refused the last START (its time had passed), or 0:

@@ -103,7 +103,7 @@ bool register_file::refused(const socket_address& client,
     // A stream's RX and extension blocks: every write, and the reads the table marks
     // owner-only, are the owner's. So are the writes to its RF channel.
     if (a.where == block::rx || a.where == block::emulator || a.where == block::tx ||
-        a.where == block::tx_emulator)
+        a.where == block::tx_emulator || a.where == block::tx_burst_queue)
         return owned_by_other(owner_slot(a), client) && (is_write || owner_only(a));
     if (a.where == block::rf || a.where == block::burst_queue)
         return is_write && owned_by_other(a.index, client);
@@ -217,7 +217,8 @@ status register_file::release(unsigned s, const socket_address& client)
 
 unsigned register_file::owner_slot(const regs::decoded_address& a) const
 {
-    const bool tx = a.where == block::tx || a.where == block::tx_emulator;
+    const bool tx = a.where == block::tx || a.where == block::tx_emulator ||
+                    a.where == block::tx_burst_queue;
     return tx ? static_cast<unsigned>(d_engines.size()) + a.index : a.index;
 }
 

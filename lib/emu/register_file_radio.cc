@@ -237,6 +237,9 @@ void register_file::note_refused_push(uint32_t address,
         if (a.where == block::burst_queue && a.offset == regs::bq::push &&
             words[i] == regs::bq::op::push)
             d_bq_error[a.index] = regs::bq::error::not_owner;
+        if (a.where == block::tx_burst_queue && a.offset == regs::tbq::push &&
+            (words[i] == regs::tbq::op::start || words[i] == regs::tbq::op::end))
+            d_tbq_error[a.index] = regs::tbq::error::not_owner;
     }
 }
 

@@ -5,8 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The register file's TX streams (docs/transmit.md): the TX block and the emulator's
-// TX extension block. Ownership is the RX streams' (register_file_ownership.cc).
+// The register file's TX streams (docs/transmit.md): the TX block, the emulator's TX
+// extension block and the TX burst queue. Ownership is the RX streams'
+// (register_file_ownership.cc).
 
 #include "register_file.h"
 
@@ -23,6 +24,8 @@ tx_descriptor register_file::tx_descriptor_of(unsigned t) const
     tx_descriptor d;
     regs::tx_descriptor_fields.unpack(w.data(), 0, w.size(), d);
     regs::tx_emulation_fields.unpack(e.data(), 0, e.size(), d.emulation);
+    d.queued = (d_identity.capabilities & regs::cap::tx_bursts) &&
+               d.num_samples == regs::tbq::queued_mode;
     return d;
 }
 
@@ -65,7 +68,8 @@ status register_file::read_tx(const socket_address& client,
         return status::okay;
     }
     default:
-        if (!regs::tx_counter_fields.read_word(snap.tx_stats[t], a.offset, value))
+        if (!regs::tx_counter_fields.read_word(snap.tx_stats[t], a.offset, value) &&
+            !regs::tx_burst_counter_fields.read_word(snap.tx_stats[t], a.offset, value))
             value = d_tx_words[t][a.offset / 4];
         return status::okay;
     }
@@ -130,6 +134,33 @@ status register_file::write_tx_emu(unsigned t, uint32_t reg, uint32_t value)
         return status::slverr;
     d_tx_emu_words[t][reg / 4] = value;
     return status::okay;
+}
+
+status register_file::write_tx_burst_queue(unsigned t, uint32_t reg, uint32_t value)
+{
+    if (reg != regs::tbq::push) { // a staging register (TBQ_STATUS is read-only)
+        d_tbq_staged[t][reg / 4] = value;
+        return status::okay;
+    }
+    if (value == regs::tbq::op::clear) {
+        d_tx[t]->clear_entries();
+        return status::okay;
+    }
+    if (value != regs::tbq::op::start && value != regs::tbq::op::end)
+        return status::slverr;
+    const std::array<uint32_t, 6>& w = d_tbq_staged[t];
+    tx_entry e;
+    e.op = value;
+    e.time_ns = value == regs::tbq::op::start ? regs::join_words(w[0], w[1]) : 0;
+    e.item = regs::join_words(w[2], w[3]);
+    d_tbq_error[t] = d_tx[t]->push_entry(e);
+    return d_tbq_error[t] == regs::tbq::error::none ? status::okay : status::slverr;
+}
+
+uint32_t register_file::tx_burst_queue_status(unsigned t) const
+{
+    return d_tx[t]->entries_queued() | regs::tbq::emulator_capacity << 8 |
+           d_tbq_error[t] << 16;
 }
 
 } // namespace emu

@@ -23,6 +23,9 @@ constexpr uint32_t tx_source_qpn(unsigned stream) { return 0x200 + stream; }
 //! and the emulator's TX extension block.
 struct tx_descriptor : regs::tx_descriptor {
     regs::tx_emulation emulation;
+    //! Queued mode: TX_NUM_SAMPLES all ones on a device with cap::tx_bursts (the
+    //! register file decides; else all ones is a finite burst).
+    bool queued = false;
 };
 
 //! Why \p d cannot be streamed over a link of \p link_mtu bytes (regs::error_code).

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../meta/metadata_packet.h"
 #include "rx_descriptor.h"
 #include "tx_engine.h"
 #include <gnuradio/rdma/ramp.h>
@@ -19,10 +20,6 @@ namespace rdma {
 namespace emu {
 
 namespace {
-constexpr uint32_t max_payload_bytes = 65536;
-// A READ RESPONSE FIRST/LAST: BTH + AETH + payload + ICRC, behind IPv4 and UDP.
-constexpr size_t response_overhead =
-    wire::headroom + roce::bth_bytes + roce::aeth_bytes + roce::icrc_bytes;
 // The converter FIFO: messages fetched ahead of the one playing, at most this many or
 // this many bytes (a lead of 50 ms at 1 GB/s would need more: the FIFO caps the lead).
 constexpr size_t max_fifo_messages = 1024;
@@ -51,44 +48,17 @@ uint64_t load_le64(const uint8_t* p)
 }
 } // namespace
 
-uint32_t validate(const tx_descriptor& d, unsigned link_mtu)
-{
-    namespace ec = regs::error_code;
-    const uint32_t fmt = static_cast<uint32_t>(d.format);
-    if (fmt != regs::format::sc16 && fmt != regs::format::fc32 &&
-        fmt != regs::format::sc8)
-        return ec::bad_format;
-    const size_t item = item_size(d.format);
-    if (!roce::valid_path_mtu(d.path_mtu) || d.path_mtu + response_overhead > link_mtu)
-        return ec::bad_mtu;
-    if (d.payload_bytes == 0 || d.payload_bytes % item ||
-        d.payload_bytes > max_payload_bytes)
-        return ec::bad_payload;
-    if (d.ring_bytes == 0 || d.ring_bytes % d.payload_bytes || d.va + d.ring_bytes < d.va)
-        return ec::bad_ring;
-    if (d.rate_num == 0 || d.rate_den == 0)
-        return ec::bad_rate;
-    if (d.host.ip() == 0 || d.host.port() == 0 || d.host_qpn == 0 ||
-        d.host_qpn > 0xFFFFFF)
-        return ec::bad_destination;
-    if (d.link_mask != 1)
-        return ec::bad_link;
-    if (d.ctrl_va == 0 || d.ctrl_va % 8)
-        return ec::bad_control_page;
-    if (d.max_rd_atomic == 0 || d.max_rd_atomic > regs::tx::max_read_depth)
-        return ec::bad_read_depth;
-    return ec::none;
-}
-
 tx_engine::tx_engine(unsigned index,
                      wire& link,
                      ack_receiver& acks,
-                     const device_clock* clock)
+                     const device_clock* clock,
+                     metadata_sink* metadata)
     : d_index(index),
       d_link(link),
       d_acks(acks),
       d_own_clock(clock ? nullptr : std::make_unique<device_clock>()),
       d_clock(clock ? *clock : *d_own_clock),
+      d_metadata(metadata),
       d_logger(make_logger("emulator TX" + std::to_string(index)))
 {
     d_thread.launch("emu-tx" + std::to_string(index),
@@ -115,8 +85,9 @@ uint32_t tx_engine::start(const tx_descriptor& d)
     d_desc = d;
     d_item = item_size(d.format);
     d_spm = d.payload_bytes / d_item;
-    d_end = d.num_samples ? d.num_samples : UINT64_MAX;
-    d_messages = d.num_samples ? (d.num_samples + d_spm - 1) / d_spm : UINT64_MAX;
+    const bool finite = d.num_samples && !d.queued;
+    d_end = finite ? d.num_samples : UINT64_MAX;
+    d_messages = finite ? (d.num_samples + d_spm - 1) / d_spm : UINT64_MAX;
     d_ring_slots = d.ring_bytes / d.payload_bytes;
     const size_t fifo = std::clamp<size_t>(
         fifo_bytes / d.payload_bytes, min_fifo_messages, max_fifo_messages);
@@ -128,15 +99,24 @@ uint32_t tx_engine::start(const tx_descriptor& d)
     update_lead();
     const uint64_t t0 = d.start_time_ns ? d.start_time_ns : d_clock.now() + d_lead_ns;
     d_mono_t0 = d_clock.oscillator_at(t0);
-    d_ticks = d_k = 0;
+    d_sched.reset(finite ? d.num_samples : 0, d.queued, d_spm);
     d_mode = mode::undecided;
-    d_next_request = 0;
+    d_next_tick = 0;
     d_committed = 0;
     d_control_not_before = 0;
     d_released = d_notified = 0;
     d_underflowing = false;
     d_probed = false;
     d_failed_logged = false;
+    d_uf = d_late_run = open_report{};
+    d_reports.reset();
+    {
+        std::lock_guard<std::mutex> q(d_queue_mutex);
+        if (d.queued) // a queued run takes entries from now on, from an empty queue
+            d_queue.open(t0, d.rate_num, d.rate_den);
+        else
+            d_queue.close();
+    }
     d_start_time_ns = t0;
     for (auto* c : { &d_ticks_done,
                      &d_played,
@@ -148,7 +128,11 @@ uint32_t tx_engine::start(const tx_descriptor& d)
                      &d_mismatches,
                      &d_fetched,
                      &d_notifies,
-                     &d_not_played })
+                     &d_not_played,
+                     &d_dropped,
+                     &d_idle,
+                     &d_bursts_done,
+                     &d_time_errors })
         c->store(0);
     d_rtt_reg = 0;
     d_status = regs::status::running;
@@ -158,6 +142,10 @@ uint32_t tx_engine::start(const tx_descriptor& d)
 
 void tx_engine::stop()
 {
+    {
+        std::lock_guard<std::mutex> q(d_queue_mutex);
+        d_queue.close(); // STOP drops the queue
+    }
     d_thread.stop();
     d_status = d_status.load() & ~regs::status::running;
 }
@@ -177,6 +165,10 @@ tx_counters tx_engine::counters() const
     c.samples_fetched = d_fetched.load();
     c.notifies_sent = d_notifies.load();
     c.samples_not_played = d_not_played.load();
+    c.dropped_samples = d_dropped.load();
+    c.idle_ticks = d_idle.load();
+    c.bursts_done = d_bursts_done.load();
+    c.time_errors = d_time_errors.load();
     return c;
 }
 
@@ -205,6 +197,11 @@ int64_t tx_engine::tick_time(uint64_t tick) const
     return d_mono_t0 + duration_of(d_desc.rate_num, d_desc.rate_den, tick);
 }
 
+uint64_t tx_engine::device_time(uint64_t tick) const
+{
+    return time_at(d_start_time_ns.load(), tick, d_desc.rate_num, d_desc.rate_den);
+}
+
 int64_t tx_engine::step(int64_t now)
 {
     // What arrived first, then the converter up to now: a hardware converter and its
@@ -214,22 +211,21 @@ int64_t tx_engine::step(int64_t now)
     const size_t n = d_rq->poll(now, done, tx_requester::max_outstanding);
     for (size_t i = 0; i < n; i++)
         handle(done[i], now);
+    uint64_t reread_item = 0, missing = 0;
+    if (d_rq->take_reread(reread_item, missing))
+        report(meta::event_code::tx_seq_error, reread_item, d_clock.now(), missing);
     // Learn `committed` (and a first round trip) at once, not when sample 0 is due.
     if (!d_probed && !d_rq->control_outstanding()) {
         d_probed = true;
-        d_rq->read(tx_requester::kind::control,
-                   0,
-                   d_desc.ctrl_va,
-                   d_desc.ctrl_rkey,
-                   regs::tx::control_bytes,
-                   nullptr,
-                   now);
+        read_control(now);
     }
     const uint64_t ticks_now =
         now <= d_mono_t0
             ? 0
             : first_sample_at(
                   uint64_t(d_mono_t0), uint64_t(now), d_desc.rate_num, d_desc.rate_den);
+    int64_t wake = std::min(d_rq->next_deadline(), now + max_sleep_ns);
+    take_up(ticks_now, now, wake);
     play(ticks_now);
     if (d_rq->failed() && !d_failed_logged) {
         d_failed_logged = true;
@@ -237,14 +233,17 @@ int64_t tx_engine::step(int64_t now)
                         "ERROR): no more samples are fetched",
                         d_index);
     }
+    // Dropped items are done as the host commits them.
+    uint64_t from = 0, to = 0;
+    while (d_sched.take_dropped(d_committed, window() * d_spm, from, to))
+        mark_done(from, to, true);
+    d_dropped = d_sched.dropped(d_committed);
     advance_released(now);
-    int64_t wake = std::min(d_rq->next_deadline(), now + max_sleep_ns);
     request(now, wake);
-    // The next decision: the first tick of the message after the one playing.
-    if (!burst_done()) {
-        const uint64_t next_message_tick = (d_k / d_spm + 1) * d_spm + (d_ticks - d_k);
-        wake = std::min(wake, tick_time(std::max(next_message_tick, d_ticks + 1)));
-    }
+    if (!burst_done() && d_next_tick != tx_burst_schedule::open)
+        wake = std::min(wake, tick_time(std::max(d_next_tick, d_sched.tick() + 1)));
+    send_reports(now, false);
+    wake = std::min(wake, d_reports.next_due());
     d_reads = d_rq->sample_reads();
     d_rereads = d_rq->rereads();
     return wake;
@@ -258,51 +257,58 @@ uint64_t tx_engine::samples_in(uint64_t m) const
     return first >= d_end ? 0 : std::min(d_spm, d_end - first);
 }
 
-bool tx_engine::committed_covers(uint64_t m) const
+uint64_t tx_engine::window() const
 {
-    return m * d_spm + samples_in(m) <= d_committed;
+    // A slot is taken for message m once message m - slots is played past and done.
+    return std::min(d_sched.item() / d_spm, d_released) + d_slots.size();
 }
 
-bool tx_engine::decide(uint64_t m, uint64_t ticks_now)
+bool tx_engine::decide(uint64_t piece_end, uint64_t ticks_now)
 {
+    const uint64_t k = d_sched.item();
+    const uint64_t m = k / d_spm;
     slot& s = slot_of(m);
-    if (s.message == m && s.fetched && (!d_underflowing || refilled(m))) {
+    if (s.message == m && s.fetched_end >= piece_end - m * d_spm &&
+        (!d_underflowing || refilled(k))) {
+        close_reports(true, false);
         d_underflowing = false;
         d_mode = mode::play;
         return true;
     }
-    if (committed_covers(m) && !d_underflowing) {
-        // Committed, not here in time: zeros for the whole message, which is done.
+    if (piece_end <= d_committed && !d_underflowing) {
+        // Committed, not here in time: zeros for the whole piece, which is done.
         d_mode = mode::late;
-        if (s.message != m) {
-            s = slot{};
-            s.message = m;
-        }
-        s.late = true;
-        d_next_request = std::max(d_next_request, m + 1);
+        mark_done(k, piece_end, false);
+        d_sched.requested(piece_end);
         return true;
     }
     // Not committed: zeros while it is not; the host's samples wait. Once it is, the
     // converter waits on (still underflow) until its FIFO holds a lead time again, so
-    // that the messages after it are not late.
+    // that the pieces after it are not late.
     d_underflowing = true;
-    d_underflow += ticks_now - d_ticks;
-    d_ticks = ticks_now;
+    const uint64_t zeros = ticks_now - d_sched.tick();
+    note_underflow(k, zeros);
+    d_underflow += zeros;
+    d_sched.underflow(zeros);
     return false;
 }
 
-bool tx_engine::refilled(uint64_t m) const
+bool tx_engine::refilled(uint64_t k) const
 {
-    // Fetched from m on: a lead time's worth of messages, or all that is committed.
+    // Fetched from k on: a lead time's worth of messages, or all that is committed.
     const uint64_t need = std::min<uint64_t>(
         std::max<int64_t>(1, (d_lead_ns + d_payload_ns - 1) / d_payload_ns),
         d_slots.size() - 1);
-    for (uint64_t j = m; j < m + need; j++) {
-        if (j >= d_messages || !committed_covers(j))
+    const uint64_t end = d_sched.current_end();
+    for (uint64_t x = k, n = 0; n < need; n++) {
+        const uint64_t m = x / d_spm;
+        const uint64_t piece_end = std::min((m + 1) * d_spm, end);
+        if (x >= end || piece_end > d_committed)
             return true;
-        const slot& s = d_slots[j % d_slots.size()];
-        if (s.message != j || !s.fetched)
+        const slot& s = d_slots[m % d_slots.size()];
+        if (s.message != m || s.fetched_end < piece_end - m * d_spm)
             return false;
+        x = (m + 1) * d_spm;
     }
     return true;
 }
@@ -311,23 +317,57 @@ void tx_engine::play(uint64_t ticks_now)
 {
     ramp_errors errors;
     uint64_t played = 0, late = 0;
-    while (d_ticks < ticks_now && !burst_done()) {
-        const uint64_t m = d_k / d_spm;
-        const uint64_t offset = d_k % d_spm;
-        if (d_mode == mode::undecided && !decide(m, ticks_now))
+    for (;;) {
+        const tx_burst_schedule::event e = d_sched.next();
+        const uint64_t tick = d_sched.tick();
+        if (e.kind == tx_burst_schedule::what::time_error) {
+            time_error(e.item, e.time_ns);
+            continue;
+        }
+        if (e.kind == tx_burst_schedule::what::burst_ended) {
+            close_reports(true, true); // an underflow at its END ends with it
+            d_mode = mode::undecided;
+            burst_ended(e);
+            if (burst_done())
+                break;
+            continue;
+        }
+        if (e.kind == tx_burst_schedule::what::idle) {
+            d_next_tick = e.until;
+            if (tick >= ticks_now)
+                break;
+            const uint64_t n = std::min(e.until, ticks_now) - tick;
+            d_sched.idle(n);
+            d_idle += n;
+            continue;
+        }
+        // A piece: decided once, at its first item. The next decision: the piece
+        // after it (while underflowing, the engine looks again at its next step).
+        const uint64_t k = d_sched.item();
+        d_next_tick = tick + (e.piece_end - k);
+        if (tick >= ticks_now)
             break;
-        const uint64_t n = std::min(ticks_now - d_ticks, samples_in(m) - offset);
+        if (d_mode == mode::undecided && !decide(e.piece_end, ticks_now)) {
+            d_next_tick = d_sched.tick() + (e.piece_end - k);
+            break;
+        }
+        const uint64_t n = std::min(ticks_now - tick, e.piece_end - k);
+        const uint64_t m = k / d_spm;
         if (d_mode == mode::play) {
             if (d_desc.emulation.check)
-                check_ramp(d_desc.format, d_k, buffer_of(m) + offset * d_item, n, errors);
+                check_ramp(
+                    d_desc.format, k, buffer_of(m) + (k - m * d_spm) * d_item, n, errors);
             played += n;
         } else {
+            note_late(k, n);
             late += n;
         }
-        d_k += n;
-        d_ticks += n;
-        if (d_k % d_spm == 0 || d_k == d_end)
+        d_sched.consume(n, d_mode == mode::play ? n : 0);
+        if (k + n == e.piece_end) {
+            if (d_mode == mode::late)
+                close_reports(false, true);
             d_mode = mode::undecided;
+        }
     }
     d_played += played;
     d_late += late;
@@ -335,7 +375,18 @@ void tx_engine::play(uint64_t ticks_now)
         d_checked += played;
         d_mismatches += errors.mismatches;
     }
-    d_ticks_done = d_ticks;
+    d_ticks_done = d_sched.tick();
+}
+
+void tx_engine::read_control(int64_t now)
+{
+    d_rq->read(tx_requester::kind::control,
+               d_committed,
+               d_desc.ctrl_va,
+               d_desc.ctrl_rkey,
+               regs::tx::control_bytes,
+               nullptr,
+               now);
 }
 
 void tx_engine::request(int64_t now, int64_t& wake)
@@ -343,36 +394,22 @@ void tx_engine::request(int64_t now, int64_t& wake)
     if (d_rq->failed())
         return;
     const int64_t lead = d_lead_ns;
+    bool want_control = false;
     while (d_rq->reads_outstanding() < d_desc.max_rd_atomic && d_rq->can_send()) {
-        const uint64_t m = d_next_request;
-        if (m >= d_messages)
+        tx_burst_schedule::piece p;
+        if (!d_sched.next_piece(p))
             break;
-        if (m * d_spm < d_k) { // its first sample has played (as late zeros)
-            d_next_request++;
-            continue;
-        }
-        if (m >= d_k / d_spm + d_slots.size()) // the FIFO is full
+        const uint64_t m = p.first / d_spm;
+        if (m >= window()) // the FIFO is full
             break;
-        const int64_t due = tick_time(m * d_spm + (d_ticks - d_k)) - lead;
+        const int64_t due = tick_time(p.tick) - lead;
         if (now < due) {
             wake = std::min(wake, due);
             break;
         }
-        if (!committed_covers(m)) {
+        if (p.end > d_committed) {
             // Never a slot the host has not written in this lap: ask how far it is.
-            if (d_rq->control_outstanding())
-                break;
-            if (now < d_control_not_before) {
-                wake = std::min(wake, d_control_not_before);
-                break;
-            }
-            d_rq->read(tx_requester::kind::control,
-                       d_committed,
-                       d_desc.ctrl_va,
-                       d_desc.ctrl_rkey,
-                       regs::tx::control_bytes,
-                       nullptr,
-                       now);
+            want_control = true;
             break;
         }
         // Read the control page again while what is known still covers a lead time:
@@ -381,37 +418,47 @@ void tx_engine::request(int64_t now, int64_t& wake)
             uint64_t(lead / std::max<int64_t>(d_payload_ns, 1)) + 1;
         if (!d_rq->control_outstanding() && now >= d_control_not_before &&
             d_rq->reads_outstanding() + 1 < d_desc.max_rd_atomic &&
-            !committed_covers(std::min(m + 2 * lead_messages, d_messages - 1)))
-            d_rq->read(tx_requester::kind::control,
-                       d_committed,
-                       d_desc.ctrl_va,
-                       d_desc.ctrl_rkey,
-                       regs::tx::control_bytes,
-                       nullptr,
-                       now);
+            d_committed < std::min((m + 2 * lead_messages + 1) * d_spm, d_end))
+            read_control(now);
         slot& s = slot_of(m);
-        s = slot{};
-        s.message = m;
-        s.requested = true;
-        const uint64_t va = d_desc.va + (m % d_ring_slots) * d_desc.payload_bytes;
+        if (s.message != m) {
+            s = slot{};
+            s.message = m;
+        }
+        const uint64_t offset = p.first - m * d_spm;
+        const uint64_t va =
+            d_desc.va + (m % d_ring_slots) * d_desc.payload_bytes + offset * d_item;
         d_rq->read(tx_requester::kind::sample,
-                   m,
+                   p.first,
                    va,
                    d_desc.rkey,
-                   static_cast<uint32_t>(samples_in(m) * d_item),
-                   buffer_of(m),
+                   static_cast<uint32_t>((p.end - p.first) * d_item),
+                   buffer_of(m) + offset * d_item,
                    now);
-        d_next_request++;
+        d_sched.requested(p.end);
     }
+    // Dropped items wait for the host's commits too.
+    want_control = want_control || d_sched.drops_waiting();
+    if (!want_control || d_rq->control_outstanding() || d_rq->failed() ||
+        d_rq->reads_outstanding() >= d_desc.max_rd_atomic || !d_rq->can_send())
+        return;
+    if (now < d_control_not_before)
+        wake = std::min(wake, d_control_not_before);
+    else
+        read_control(now);
 }
 
 void tx_engine::handle(const tx_requester::completion& c, int64_t now)
 {
     if (c.what == tx_requester::kind::sample) {
-        d_fetched += samples_in(c.tag);
-        slot& s = slot_of(c.tag);
-        if (s.message == c.tag && !s.late) // a late message's data comes too late
-            s.fetched = true;
+        const uint64_t items = c.length / d_item;
+        d_fetched += items;
+        const uint64_t m = c.tag / d_spm;
+        slot& s = slot_of(m);
+        if (s.message == m) {
+            s.fetched_end = std::max(s.fetched_end, c.tag + items - m * d_spm);
+            mark_done(c.tag, c.tag + items, false);
+        }
     } else if (c.what == tx_requester::kind::control) {
         const uint64_t committed = load_le64(c.control);
         const uint64_t run = load_le64(c.control + 8);
@@ -426,6 +473,27 @@ void tx_engine::handle(const tx_requester::completion& c, int64_t now)
         update_lead();
 }
 
+void tx_engine::mark_done(uint64_t first, uint64_t end, bool dropped)
+{
+    // [first, end) lies in one message. Fetched and late items come in item order:
+    // those below the watermark were counted (a late piece's READ that completes after
+    // all). Dropped items are never READ nor played: counted as they come.
+    const uint64_t m = first / d_spm;
+    slot& s = slot_of(m);
+    if (s.message != m) {
+        s = slot{};
+        s.message = m;
+    }
+    const uint64_t a = first - m * d_spm, b = end - m * d_spm;
+    if (dropped) {
+        s.done += b - a;
+        return;
+    }
+    if (b > std::max(a, s.counted))
+        s.done += b - std::max(a, s.counted);
+    s.counted = std::max(s.counted, b);
+}
+
 void tx_engine::update_lead()
 {
     // lead = clamp(2 · rtt_p99 + payload_time, min, max); max wins over min.
@@ -433,12 +501,10 @@ void tx_engine::update_lead()
     const int64_t lead =
         std::min<int64_t>(std::max<int64_t>(2 * p99 + d_payload_ns, d_desc.min_lead_ns),
                           d_desc.max_lead_ns);
+    // Every change by more than 10 % is a record: the host hears the adapted lead.
     if (lead != d_lead_ns && d_lead_ns != 0 &&
         std::abs(lead - d_lead_ns) * 10 > d_lead_ns)
-        d_logger->debug("TX stream {}: lead {} us (READ round trip p99 {} us)",
-                        d_index,
-                        lead / 1000,
-                        p99 / 1000);
+        report(meta::event_code::tx_lead, d_sched.item(), d_clock.now(), uint64_t(lead));
     d_lead_ns = lead;
     d_lead_reg = static_cast<uint32_t>(std::min<int64_t>(lead, UINT32_MAX));
     d_rtt_reg = static_cast<uint32_t>(std::min<int64_t>(p99, UINT32_MAX));
@@ -448,19 +514,18 @@ void tx_engine::advance_released(int64_t now)
 {
     while (d_released < d_messages) {
         const slot& s = slot_of(d_released);
-        if (s.message != d_released || !(s.fetched || s.late))
+        if (s.message != d_released || s.done < samples_in(d_released))
             break;
         d_released++;
     }
-    // A notification every N messages done, and one after the burst's last.
+    // A notification every N messages done, and one when a message holding a burst's
+    // last item is done.
     const uint64_t every = d_desc.notify_interval;
     while (d_rq->can_send()) {
-        uint64_t next = (d_notified / every + 1) * every;
-        if (next > d_released) {
-            if (d_released != d_messages || d_notified == d_messages)
-                break;
-            next = d_messages;
-        }
+        const uint64_t next = std::min((d_notified / every + 1) * every,
+                                       d_sched.next_end_count(d_notified));
+        if (next > d_released)
+            break;
         d_rq->notify(static_cast<uint32_t>(next), now);
         d_notified = next;
         d_notifies++;
@@ -470,12 +535,13 @@ void tx_engine::advance_released(int64_t now)
 void tx_engine::finish()
 {
     // What the host committed and the converter did not take: from a last READ of the
-    // control page, once the READs before it are answered (RC order).
-    const int64_t start = d_clock.oscillator_now();
+    // control page, once the READs before it are answered (RC order). The wait is
+    // bounded in real time (a test's oscillator may stand still).
+    const int64_t start = monotonic_ns();
     bool asked = false;
     while (!d_rq->failed()) {
         const int64_t now = d_clock.oscillator_now();
-        if (now - start > final_read_ns)
+        if (monotonic_ns() - start > final_read_ns)
             break;
         tx_requester::completion done[tx_requester::max_outstanding];
         const size_t n = d_rq->poll(now, done, tx_requester::max_outstanding);
@@ -489,22 +555,22 @@ void tx_engine::finish()
             break;
         if (!asked && !d_rq->control_outstanding() &&
             d_rq->reads_outstanding() < d_desc.max_rd_atomic && d_rq->can_send()) {
-            d_rq->read(tx_requester::kind::control,
-                       d_committed,
-                       d_desc.ctrl_va,
-                       d_desc.ctrl_rkey,
-                       regs::tx::control_bytes,
-                       nullptr,
-                       now);
+            read_control(now);
             asked = true;
         }
         std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
     const uint64_t committed = std::min(d_committed, d_end);
-    const uint64_t taken = d_played.load() + d_late.load();
+    const uint64_t dropped = d_sched.dropped(committed);
+    const uint64_t taken = d_played.load() + d_late.load() + dropped;
+    d_dropped = dropped;
     d_not_played = committed > taken ? committed - taken : 0;
     d_reads = d_rq->sample_reads();
     d_rereads = d_rq->rereads();
+    // The zeros not reported yet, and every record waiting: the records' values add up
+    // to the counters.
+    close_reports(true, true);
+    send_reports(d_clock.oscillator_now(), true);
 }
 
 } // namespace emu

@@ -273,6 +273,7 @@ void tx_requester::complete_head(int64_t now_ns)
     completion& c = d_done[d_done_count++];
     c.what = r.what;
     c.tag = r.tag;
+    c.length = r.length;
     c.resent = r.resent;
     std::memcpy(c.control, r.control, sizeof(c.control));
     // Karn: a request sent twice says nothing about the round trip.
@@ -292,13 +293,29 @@ void tx_requester::go_back(int64_t now_ns)
     for (size_t i = 0; i < d_count; i++) {
         request& r = at(i);
         r.resent = true;
+        const uint32_t from = i == 0 ? r.received : 0;
         if (r.what == kind::sample) {
             d_sample_reads++;
             d_rereads++;
+            if (!d_reread)
+                d_reread_tag = r.tag;
+            d_reread = true;
+            d_reread_missing += r.packets - from;
         }
-        transmit(r, i == 0 ? r.received : 0);
+        transmit(r, from);
     }
     d_progress_ns = now_ns;
+}
+
+bool tx_requester::take_reread(uint64_t& first_tag, uint64_t& missing)
+{
+    if (!d_reread)
+        return false;
+    first_tag = d_reread_tag;
+    missing = d_reread_missing;
+    d_reread = false;
+    d_reread_missing = 0;
+    return true;
 }
 
 } // namespace emu

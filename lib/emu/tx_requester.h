@@ -58,7 +58,8 @@ public:
     //! A request that completed (all its responses, or its ACK, arrived).
     struct completion {
         kind what = kind::sample;
-        uint64_t tag = 0;         //!< sample: the message; notify: the immediate
+        uint64_t tag = 0;         //!< sample: its first item; notify: the immediate
+        uint32_t length = 0;      //!< READ bytes
         bool resent = false;      //!< it was requested again on the way
         uint8_t control[16] = {}; //!< control: the 16 bytes read
     };
@@ -97,6 +98,9 @@ public:
     uint64_t responses_dropped() const { return d_injected; } //!< EMU_TX_LOSS_PPM
     uint64_t duplicates() const { return d_duplicates; }
     uint64_t naks() const { return d_naks; }
+    //! Sample READs sent again since the last call (tx_seq_error): the tag of the
+    //! first, and the READ RESPONSE packets found missing; false if none.
+    bool take_reread(uint64_t& first_tag, uint64_t& missing);
 
 private:
     struct request {
@@ -153,6 +157,9 @@ private:
     uint64_t d_injected = 0;
     uint64_t d_duplicates = 0;
     uint64_t d_naks = 0;
+    bool d_reread = false; // a sample READ went again since take_reread()
+    uint64_t d_reread_tag = 0;
+    uint64_t d_reread_missing = 0;
 };
 
 } // namespace emu

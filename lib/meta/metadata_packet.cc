@@ -73,6 +73,18 @@ const char* event_name(uint32_t code)
         return "fault_injected";
     case event_code::device_overflow:
         return "device_overflow";
+    case event_code::tx_underflow:
+        return "tx_underflow";
+    case event_code::tx_late:
+        return "tx_late";
+    case event_code::tx_burst_ack:
+        return "tx_burst_ack";
+    case event_code::tx_time_error:
+        return "tx_time_error";
+    case event_code::tx_lead:
+        return "tx_lead";
+    case event_code::tx_seq_error:
+        return "tx_seq_error";
     default:
         return "unknown";
     }

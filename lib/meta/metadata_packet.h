@@ -62,14 +62,32 @@ constexpr uint32_t fault_injected =
     2; //!< value = regs::fault kind; sample: first of the message
 constexpr uint32_t device_overflow =
     3; //!< reserved: the device lost value samples at `sample`
+// TX streams (stream byte tx_stream_flag + t; docs/metadata.md, "TX records"). sample
+// is an item index of the TX stream (items committed since START), time_ns as listed.
+constexpr uint32_t tx_underflow = 16;  //!< item waited for, first zero's time, zeros
+constexpr uint32_t tx_late = 17;       //!< piece's first item, its play time, samples
+constexpr uint32_t tx_burst_ack = 18;  //!< END item, time after its last, played
+constexpr uint32_t tx_time_error = 19; //!< START item, requested T, time taken up
+constexpr uint32_t tx_lead = 20;       //!< next item to play, now, new lead in ns
+constexpr uint32_t tx_seq_error = 21;  //!< first item re-read, now, packets missing
 } // namespace event_code
-//! "zero_substituted", "fault_injected", "device_overflow"; "unknown" otherwise.
+//! "zero_substituted", "fault_injected", "device_overflow", "tx_underflow", "tx_late",
+//! "tx_burst_ack", "tx_time_error", "tx_lead", "tx_seq_error"; "unknown" otherwise.
 const char* event_name(uint32_t code);
+
+//! Bit 7 of the stream byte: a TX stream (its index in bits 6..0). A host that knows
+//! no TX records drops them as records of a stream it does not have.
+constexpr uint8_t tx_stream_flag = 0x80;
+inline constexpr bool is_tx_stream(uint8_t stream) { return stream & tx_stream_flag; }
+inline constexpr uint8_t tx_stream_byte(unsigned tx_stream)
+{
+    return static_cast<uint8_t>(tx_stream_flag | (tx_stream & 0x7F));
+}
 
 //! One metadata record, fields in host byte order.
 struct record {
     record_type type = record_type::timestamp;
-    uint8_t stream = 0;    //!< RX stream index
+    uint8_t stream = 0;    //!< RX stream index, or tx_stream_byte(t)
     uint32_t sequence = 0; //!< per device, +1 per packet, wraps
     uint64_t sample = 0;   //!< device sample index since sample 0 of the run
     uint64_t time_ns = 0;  //!< device time of that sample (ns since the epoch)

@@ -12,6 +12,7 @@
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace gr::rdma::meta;
@@ -54,6 +55,15 @@ const bytes golden_event = {
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, // time
     0x00, 0x00, 0x00, 0x02,                         // fault_injected
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, // fault kind 5 (bad rkey)
+};
+// A TX record (docs/metadata.md, "TX records"): tx_underflow of TX stream 0.
+const bytes golden_tx_underflow = {
+    0x47, 0x52, 0x4D, 0x44, 0x01, 0x04, 0x80, 0x00, // event, stream byte 0x80: TX 0
+    0x00, 0x00, 0x00, 0x2A,                         // sequence 42
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, // item 65536 waited for
+    0x17, 0x9A, 0x2B, 0x3C, 0x4D, 0x5E, 0x6F, 0x80, // time of the first zero
+    0x00, 0x00, 0x00, 0x10,                         // code 16 tx_underflow
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x30, 0x39, // 12345 zeros
 };
 // clang-format on
 
@@ -113,6 +123,7 @@ class qa_metadata_packet : public CppUnit::TestFixture
     CPPUNIT_TEST(test_round_trips);
     CPPUNIT_TEST(test_malformed_rejected);
     CPPUNIT_TEST(test_unknown_event_code_is_valid);
+    CPPUNIT_TEST(test_tx_records);
     CPPUNIT_TEST(test_sequence_in_order_and_gaps);
     CPPUNIT_TEST(test_sequence_late_duplicate_and_wrap);
     CPPUNIT_TEST(test_sequence_restart_resyncs);
@@ -237,6 +248,33 @@ public:
                              std::string(event_name(event_code::zero_substituted)));
         CPPUNIT_ASSERT_EQUAL(std::string("device_overflow"),
                              std::string(event_name(event_code::device_overflow)));
+    }
+
+    void test_tx_records()
+    {
+        // TX records are events with the stream byte 0x80 + t and codes 16..21.
+        const record r = make(record_type::event,
+                              tx_stream_byte(0),
+                              42,
+                              65536,
+                              0x179A2B3C4D5E6F80ull,
+                              event_code::tx_underflow,
+                              12345);
+        CPPUNIT_ASSERT(encoded(r) == golden_tx_underflow);
+        record back;
+        CPPUNIT_ASSERT(parse(golden_tx_underflow.data(), packet_bytes, back) ==
+                       parse_status::ok);
+        assert_equal(r, back);
+        CPPUNIT_ASSERT(is_tx_stream(back.stream));
+        CPPUNIT_ASSERT(!is_tx_stream(15));
+        CPPUNIT_ASSERT_EQUAL(uint8_t(0x87), tx_stream_byte(7));
+        const std::pair<uint32_t, const char*> names[] = {
+            { 16, "tx_underflow" },  { 17, "tx_late" }, { 18, "tx_burst_ack" },
+            { 19, "tx_time_error" }, { 20, "tx_lead" }, { 21, "tx_seq_error" },
+        };
+        for (const auto& n : names)
+            CPPUNIT_ASSERT_EQUAL(std::string(n.second), std::string(event_name(n.first)));
+        CPPUNIT_ASSERT_EQUAL(std::string("unknown"), std::string(event_name(22)));
     }
 
     void test_sequence_in_order_and_gaps()

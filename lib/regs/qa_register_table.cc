@@ -263,6 +263,7 @@ const std::vector<doc_section> map_sections = {
     { "Emulator extension", block::emulator },
     { "TX stream", block::tx },
     { "TX emulator extension", block::tx_emulator },
+    { "TX burst queue", block::tx_burst_queue },
 };
 const std::vector<doc_section> metadata_sections = {
     { "Registers", block::metadata },
@@ -431,6 +432,10 @@ public:
             { "| `EMU_FAULT_TABLE` |", "32×24", "32", "EMU_FAULT_TABLE: Bits is 32" },
             { "| `CLOCK_TIME_NS` |", "| live |", "| device |", "CLOCK_TIME_NS: Reset" },
             { "| `RX_LEASE_MS` |", "| 5000 |", "| 500 |", "RX_LEASE_MS: Reset is 500" },
+            { "| `TBQ_PUSH` |", "| wo |", "| rw |", "TBQ_PUSH: Access is \"rw\"" },
+            { "| `TBQ_ITEM` |", "`0x08`", "`0x10`", "TBQ_ITEM: Offset is 0x10" },
+            { "| `TBQ_STATUS` |", "| device |", "| 0 |", "TBQ_STATUS: Reset is 0" },
+            { "| `TX_TIME_ERRORS` |", "| 32 |", "| 64 |", "TX_TIME_ERRORS: Bits is 64" },
         };
         for (const mutation& m : mutations) {
             const std::string diff = first_difference(
@@ -498,6 +503,18 @@ public:
             CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
                                          r.where == block::scene ? 1 : 0,
                                          fields_at(regs::scene_fields, r));
+            // The TX counters: map 1.3's, and those of CAP_TX_BURSTS apart (a 1.3
+            // device answers DECERR there).
+            const bool tx_counter = r.where == block::tx && r.mode == regs::access::ro &&
+                                    r.offset >= regs::tx::samples_played_lo;
+            const bool burst_counter =
+                tx_counter && (r.capability & regs::cap::tx_bursts);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
+                                         tx_counter && !burst_counter ? 1 : 0,
+                                         fields_at(regs::tx_counter_fields, r));
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
+                                         burst_counter ? 1 : 0,
+                                         fields_at(regs::tx_burst_counter_fields, r));
         }
         // The scene's defaults are its reset values, as the descriptor's are.
         for (const auto& f : regs::scene_fields) {
@@ -778,6 +795,29 @@ public:
                              radio_at(0xE088, radio & ~regs::cap::emulator, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("-"), radio_at(0xE00C, radio, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("ID_NUM_RF_CHANNELS"), radio_at(0x0030, 0, 1));
+
+        // Map 1.4: the TX burst queue of TX stream t at 0x4200 + 0x20 t, where the RX
+        // queues of streams 8.. would be; the counters 0xE0..0xF4 behind CAP_TX_BURSTS.
+        const uint32_t tx = queued | regs::cap::tx;
+        const uint32_t bursts = tx | regs::cap::tx_bursts;
+        auto tx_at = [](uint32_t address, uint32_t caps, unsigned rx, unsigned txs) {
+            const regs::decoded_address d = regs::decode(address, caps, 1, rx, 0, txs);
+            return d.reg ? std::string(d.reg->name) : std::string("-");
+        };
+        CPPUNIT_ASSERT_EQUAL(std::string("TBQ_PUSH"), tx_at(0x4218, bursts, 8, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("TBQ_STATUS"), tx_at(0x423C, bursts, 8, 2));
+        CPPUNIT_ASSERT_EQUAL(1u, regs::decode(0x423C, bursts, 1, 8, 0, 2).index);
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), tx_at(0x423C, bursts, 8, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), tx_at(0x4218, tx, 8, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("TBQ_RESERVED"), tx_at(0x4214, bursts, 8, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("BQ_PUSH"), tx_at(0x4118, bursts, 8, 1));
+        // Without TX streams the RX queues of streams 8.. are there.
+        CPPUNIT_ASSERT_EQUAL(std::string("BQ_PUSH"), tx_at(0x4218, queued, 9, 0));
+        CPPUNIT_ASSERT_EQUAL(std::string("TX_TIME_ERRORS"), tx_at(0x30F4, bursts, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("TX_DROPPED_SAMPLES"),
+                             tx_at(0x30E4, bursts, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), tx_at(0x30E0, tx, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), tx_at(0x30F8, bursts, 1, 1));
     }
 };
 

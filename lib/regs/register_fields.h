@@ -145,6 +145,11 @@ struct tx_counters {
     uint64_t samples_fetched = 0;
     uint64_t notifies_sent = 0;
     uint64_t samples_not_played = 0;
+    // Map 1.4 (cap::tx_bursts): tx_burst_counter_fields.
+    uint64_t dropped_samples = 0; //!< committed items of dropped bursts (time_error)
+    uint64_t idle_ticks = 0;      //!< converter ticks outside every burst
+    uint64_t bursts_done = 0;     //!< bursts played to their END (32-bit register: wraps)
+    uint64_t time_errors = 0;     //!< STARTs whose time had passed (32-bit: wraps)
 };
 
 //! The emulator's TX extension block (EMU_TX_CHECK .. EMU_TX_FAULT_SEED).
@@ -486,6 +491,14 @@ inline constexpr field<tx_counters> tx_counter_field_list[] = {
     detail::member<&tx_counters::samples_not_played>("TX_SAMPLES_NOT_PLAYED"),
 };
 
+// Map 1.4: a device without cap::tx_bursts answers DECERR there, so they are read apart.
+inline constexpr field<tx_counters> tx_burst_counter_field_list[] = {
+    detail::member<&tx_counters::dropped_samples>("TX_DROPPED_SAMPLES"),
+    detail::member<&tx_counters::idle_ticks>("TX_IDLE_TICKS"),
+    detail::member<&tx_counters::bursts_done>("TX_BURSTS_DONE"),
+    detail::member<&tx_counters::time_errors>("TX_TIME_ERRORS"),
+};
+
 inline constexpr field<tx_emulation> tx_emulation_field_list[] = {
     detail::member<&tx_emulation::check>("EMU_TX_CHECK"),
     detail::member<&tx_emulation::loss_ppm>("EMU_TX_LOSS_PPM"),
@@ -573,6 +586,9 @@ inline constexpr field_set<tx_descriptor> tx_descriptor_fields{
     tx_descriptor_field_list
 };
 inline constexpr field_set<tx_counters> tx_counter_fields{ tx_counter_field_list };
+inline constexpr field_set<tx_counters> tx_burst_counter_fields{
+    tx_burst_counter_field_list
+};
 inline constexpr field_set<tx_emulation> tx_emulation_fields{ tx_emulation_field_list };
 inline constexpr field_set<test_signal_config> signal_fields{ signal_field_list };
 inline constexpr field_set<impairment_values> impairment_fields{ impairment_field_list };

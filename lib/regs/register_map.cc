@@ -48,6 +48,32 @@ const char* describe_error(uint32_t code)
     }
 }
 
+const char* tbq::describe_error(uint32_t code)
+{
+    switch (code) {
+    case tbq::error::none:
+        return "no error";
+    case tbq::error::full:
+        return "the TX burst queue is full: wait until the device takes an entry up";
+    case tbq::error::item_order:
+        return "item out of order: a START's item must be the previous END's (0 for the "
+               "first burst of a run), an END's item above its START's";
+    case tbq::error::time_behind:
+        return "the START time is before the end of the previous burst (or before the "
+               "run's start): write a later time, or 0 to follow on seamlessly";
+    case tbq::error::not_owner:
+        return "another host owns the TX stream";
+    case tbq::error::not_running:
+        return "the TX stream does not run in queued mode (TX_NUM_SAMPLES all ones): "
+               "START it so first";
+    case tbq::error::sequence:
+        return "out of sequence: a START while a burst is open (END it first), or an END "
+               "without an open burst";
+    default:
+        return "unknown error";
+    }
+}
+
 } // namespace regs
 } // namespace rdma
 } // namespace gr

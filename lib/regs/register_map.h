@@ -26,8 +26,9 @@ namespace regs {
 
 constexpr uint32_t magic_value = 0x4752444D; // "GRDM"
 // 1.1: stream ownership (cap::ownership); 1.2: link counters, a START_TIME in the past
-// refused (error_code::start_time_passed); 1.3: the radio (radio_registers.h).
-constexpr uint32_t map_version = 0x00010003;
+// refused (error_code::start_time_passed); 1.3: the radio (radio_registers.h); 1.4: TX
+// bursts (tx_burst_registers.h).
+constexpr uint32_t map_version = 0x00010004;
 
 //! 64-bit registers are a _lo word at an address and a _hi word 4 bytes above it.
 inline constexpr uint32_t low_word(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -390,6 +391,7 @@ constexpr uint32_t extremes = 6;
 } // namespace rdma
 } // namespace gr
 
-#include "radio_registers.h" // map 1.3: the radio (docs/radio.md)
+#include "radio_registers.h"    // map 1.3: the radio (docs/radio.md)
+#include "tx_burst_registers.h" // map 1.4: TX bursts (docs/transmit.md)
 
 #endif

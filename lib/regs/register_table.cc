@@ -170,6 +170,32 @@ static_assert(named("EMU_TX_CHECK").where == block::tx_emulator &&
               named("EMU_TX_CHECK").offset == emu_tx::check &&
               named("EMU_TX_LOSS_PPM").offset == emu_tx::loss_ppm &&
               named("EMU_TX_FAULT_SEED").offset == emu_tx::fault_seed);
+static_assert(tx_at("TX_DROPPED_SAMPLES", tx::dropped_samples_lo, 64) &&
+              tx_at("TX_IDLE_TICKS", tx::idle_ticks_lo, 64) &&
+              tx_at("TX_BURSTS_DONE", tx::bursts_done, 32) &&
+              tx_at("TX_TIME_ERRORS", tx::time_errors, 32) &&
+              named("TX_TIME_ERRORS").end() <= tx_stride);
+constexpr bool tbq_at(const char* name, uint32_t offset, unsigned bits)
+{
+    return named(name).where == block::tx_burst_queue && named(name).offset == offset &&
+           named(name).bits == bits;
+}
+static_assert(layout_of(block::tx_burst_queue).base == tbq_base &&
+              layout_of(block::tx_burst_queue).stride == tbq_stride);
+static_assert(tbq_at("TBQ_TIME", tbq::time_lo, 64) &&
+              tbq_at("TBQ_ITEM", tbq::item_lo, 64) &&
+              tbq_at("TBQ_RESERVED", tbq::reserved_lo, 64) &&
+              tbq_at("TBQ_PUSH", tbq::push, 32) && tbq_at("TBQ_STATUS", tbq::status, 32));
+// The push burst, TBQ_TIME_LO to TBQ_PUSH, has no hole (a hole would make it DECERR).
+static_assert((named("TBQ_PUSH").end() - named("TBQ_TIME").offset) / 4 ==
+                  tbq::push_words &&
+              named("TBQ_TIME").end() == named("TBQ_ITEM").offset &&
+              named("TBQ_ITEM").end() == named("TBQ_RESERVED").offset &&
+              named("TBQ_RESERVED").end() == named("TBQ_PUSH").offset);
+// The RX burst queues of 8 streams (a device with TX has at most 8) end where the TX
+// ones begin; 8 TX queues end below the metadata block.
+static_assert(bq_base + 8 * bq_stride == tbq_base &&
+              tbq_base + 8 * tbq_stride <= metadata_base);
 // The RX extension blocks of 8 streams end where the TX ones begin.
 static_assert(emu_base + 8 * emu_stride == emu_tx_base);
 constexpr bool clock_at(const char* name, uint32_t address, unsigned bits)
@@ -279,6 +305,8 @@ decoded_address decode(uint32_t address,
                        unsigned tx_streams)
 {
     decoded_address d;
+    // The TX burst queues before the RX ones: they lie where the RX queues of streams
+    // 8.. would, which a device with TX streams does not have.
     for (block b : { block::identity,
                      block::clock,
                      block::link,
@@ -286,6 +314,7 @@ decoded_address decode(uint32_t address,
                      block::tx,
                      block::tx_emulator,
                      block::command_queue,
+                     block::tx_burst_queue,
                      block::burst_queue,
                      block::metadata,
                      block::rf,
@@ -294,7 +323,8 @@ decoded_address decode(uint32_t address,
         const block_layout l = layout_of(b);
         const bool per_stream =
             b == block::rx || b == block::emulator || b == block::burst_queue;
-        const bool per_tx_stream = b == block::tx || b == block::tx_emulator;
+        const bool per_tx_stream =
+            b == block::tx || b == block::tx_emulator || b == block::tx_burst_queue;
         const unsigned instances = b == block::link ? links
                                    : per_stream     ? rx_streams
                                    : per_tx_stream  ? tx_streams

@@ -34,12 +34,13 @@ enum class block : uint8_t {
     rx,
     metadata,
     emulator,
-    rf,            //!< RF channel c (map 1.3)
-    command_queue, //!< timed commands (map 1.3)
-    scene,         //!< the emulator's RF scene (map 1.3)
-    burst_queue,   //!< queued bursts of RX stream s (map 1.3)
-    tx,            //!< TX stream t (cap::tx, docs/transmit.md)
-    tx_emulator,   //!< the emulator's extension of TX stream t
+    rf,             //!< RF channel c (map 1.3)
+    command_queue,  //!< timed commands (map 1.3)
+    scene,          //!< the emulator's RF scene (map 1.3)
+    burst_queue,    //!< queued bursts of RX stream s (map 1.3)
+    tx,             //!< TX stream t (cap::tx, docs/transmit.md)
+    tx_emulator,    //!< the emulator's extension of TX stream t
+    tx_burst_queue, //!< queued bursts of TX stream t (map 1.4)
 };
 
 //! Where a block lies: instance i at base + i * stride, each block_bytes long.
@@ -76,6 +77,8 @@ constexpr block_layout layout_of(block b)
         return { tx_base, tx_stride, tx_stride };
     case block::tx_emulator:
         return { emu_tx_base, emu_tx_stride, emu_tx_stride };
+    case block::tx_burst_queue:
+        return { tbq_base, tbq_stride, tbq_stride };
     }
     return { 0, 0, 0 };
 }
@@ -135,6 +138,7 @@ constexpr uint64_t float_half = 0x3F000000;    // 0.5f
 constexpr uint64_t float_quarter = 0x3E800000; // 0.25f
 constexpr uint32_t scene_caps = cap::emulator | cap::rf;
 constexpr uint32_t emu_tx_caps = cap::emulator | cap::tx;
+constexpr uint32_t tx_burst_caps = cap::tx | cap::tx_bursts;
 constexpr auto V = reset_kind::value;
 constexpr auto D = reset_kind::device;
 constexpr auto L = reset_kind::live;
@@ -329,10 +333,20 @@ inline constexpr register_info register_table[] = {
     ROW(tx,       0xD0, "TX_SAMPLES_NOT_PLAYED", 64, RO, 0, cap::tx, V, 0, "committed, not played because of STOP"),
     ROW(tx,       0xD8, "TX_MIN_LEAD_NS",      32, RW, detail::desc, cap::tx, V, 200000, "lower bound of the lead"),
     ROW(tx,       0xDC, "TX_MAX_LEAD_NS",      32, RW, detail::desc, cap::tx, V, 50000000, "upper bound of the lead"),
+    ROW(tx,       0xE0, "TX_DROPPED_SAMPLES",  64, RO, 0, detail::tx_burst_caps, V, 0, "committed items of bursts dropped: time_error"),
+    ROW(tx,       0xE8, "TX_IDLE_TICKS",       64, RO, 0, detail::tx_burst_caps, V, 0, "converter ticks outside every burst"),
+    ROW(tx,       0xF0, "TX_BURSTS_DONE",      32, RO, 0, detail::tx_burst_caps, V, 0, "bursts played to their END; wraps"),
+    ROW(tx,       0xF4, "TX_TIME_ERRORS",      32, RO, 0, detail::tx_burst_caps, V, 0, "STARTs whose time had passed; wraps"),
 
     ROW(tx_emulator, 0x00, "EMU_TX_CHECK",     32, RW, detail::desc, detail::emu_tx_caps, V, 0, "1: check played samples against the ramp"),
     ROW(tx_emulator, 0x04, "EMU_TX_LOSS_PPM",  32, RW, detail::desc, detail::emu_tx_caps, V, 0, "READ RESPONSE packets dropped, ppm"),
     ROW(tx_emulator, 0x08, "EMU_TX_FAULT_SEED",32, RW, detail::desc, detail::emu_tx_caps, V, 0, "seed of those drops"),
+
+    ROW(tx_burst_queue, 0x00, "TBQ_TIME",      64, RW, flag::owner_only, detail::tx_burst_caps, V, 0, "START: device time of its first sample; 0: as soon as possible"),
+    ROW(tx_burst_queue, 0x08, "TBQ_ITEM",      64, RW, flag::owner_only, detail::tx_burst_caps, V, 0, "START: first item; END: one past the last"),
+    ROW(tx_burst_queue, 0x10, "TBQ_RESERVED",  64, RW, flag::owner_only, detail::tx_burst_caps, V, 0, "no effect; written 0 by the push burst"),
+    ROW(tx_burst_queue, 0x18, "TBQ_PUSH",      32, WO, 0, detail::tx_burst_caps, V, 0, "1 START, 2 CLEAR, 3 END"),
+    ROW(tx_burst_queue, 0x1C, "TBQ_STATUS",    32, RO, 0, detail::tx_burst_caps, D, 0, "queued 7..0, CAPACITY 15..8, ERROR 23..16"),
 #undef ROW
 };
 // clang-format on

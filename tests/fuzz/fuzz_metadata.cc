@@ -30,6 +30,8 @@ void check_accepted(const uint8_t* data, size_t size, const record& r)
     require(size == packet_bytes);
     require(static_cast<uint8_t>(r.type) >= 1 && static_cast<uint8_t>(r.type) <= 4);
     require(to_string(r.type) != nullptr && event_name(r.code) != nullptr);
+    // A TX stream's byte (bit 7) names TX stream bits 6..0 and nothing else.
+    require(!is_tx_stream(r.stream) || tx_stream_byte(r.stream & 0x7F) == r.stream);
     uint8_t again[packet_bytes];
     require(encode(r, again) == packet_bytes);
     require(std::memcmp(again, data, packet_bytes) == 0);
