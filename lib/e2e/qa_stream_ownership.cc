@@ -96,10 +96,10 @@ public:
         shared_device d;
         device_controller a(d.dev.control_address()), b(d.dev.control_address());
         CPPUNIT_ASSERT(a.identify().has(regs::cap::ownership));
-        CPPUNIT_ASSERT(a.read_rx_owner(0) == rx_owner::none);
+        CPPUNIT_ASSERT(a.read_rx_owner(0) == stream_owner::none);
         a.claim_rx(0, random_owner_token(), 1500, false);
-        CPPUNIT_ASSERT(a.read_rx_owner(0) == rx_owner::this_host);
-        CPPUNIT_ASSERT(b.read_rx_owner(0) == rx_owner::another_host);
+        CPPUNIT_ASSERT(a.read_rx_owner(0) == stream_owner::this_host);
+        CPPUNIT_ASSERT(b.read_rx_owner(0) == stream_owner::another_host);
         CPPUNIT_ASSERT_EQUAL(1500u,
                              b.client().read32(regs::rx_reg(0, regs::rx::lease_ms)));
         const std::string refused = error_of<stream_owned_error>(
@@ -112,8 +112,8 @@ public:
         CPPUNIT_ASSERT(contains(error_of<stream_owned_error>([&] { b.start_rx(0); }),
                                 "is owned by another host"));
         b.claim_rx(0, random_owner_token(), 5000, true);
-        CPPUNIT_ASSERT(b.read_rx_owner(0) == rx_owner::this_host);
-        CPPUNIT_ASSERT(a.read_rx_owner(0) == rx_owner::another_host);
+        CPPUNIT_ASSERT(b.read_rx_owner(0) == stream_owner::this_host);
+        CPPUNIT_ASSERT(a.read_rx_owner(0) == stream_owner::another_host);
         try {
             a.release_rx(0);
             CPPUNIT_FAIL("released another host's stream");
@@ -121,7 +121,7 @@ public:
             CPPUNIT_ASSERT(e.code() == axioe::status::not_owner);
         }
         b.release_rx(0);
-        CPPUNIT_ASSERT(a.read_rx_owner(0) == rx_owner::none);
+        CPPUNIT_ASSERT(a.read_rx_owner(0) == stream_owner::none);
         CPPUNIT_ASSERT(!d.owned());
     }
 
@@ -132,12 +132,12 @@ public:
         a.claim_rx(0, random_owner_token(), regs::lease::min_ms * 2, false);
         for (int i = 0; i < 10; i++) { // 500 ms: 2.5 leases
             std::this_thread::sleep_for(50ms);
-            CPPUNIT_ASSERT(a.renew(0) == rx_owner::this_host);
+            CPPUNIT_ASSERT(a.renew(0) == stream_owner::this_host);
         }
         // Silent now: the lease lapses, whoever looks.
         std::this_thread::sleep_for(300ms);
-        CPPUNIT_ASSERT(b.read_rx_owner(0) == rx_owner::none);
-        CPPUNIT_ASSERT(a.renew(0) == rx_owner::none);
+        CPPUNIT_ASSERT(b.read_rx_owner(0) == stream_owner::none);
+        CPPUNIT_ASSERT(a.renew(0) == stream_owner::none);
     }
 
     void test_controller_refuses_bad_claims()
@@ -149,7 +149,7 @@ public:
             error_of<std::invalid_argument>([&] { a.claim_rx(0, 1, 99, false); }),
             "expected 100 .. 600000 ms"));
         CPPUNIT_ASSERT_THROW(a.claim_rx(0, 1, 600001, false), std::invalid_argument);
-        CPPUNIT_ASSERT(a.read_rx_owner(0) == rx_owner::none);
+        CPPUNIT_ASSERT(a.read_rx_owner(0) == stream_owner::none);
         const uint64_t t1 = random_owner_token(), t2 = random_owner_token();
         CPPUNIT_ASSERT(t1 != 0 && t2 != 0 && t1 != t2);
     }
