@@ -117,6 +117,11 @@ public:
         uint32_t lease_ms = regs::lease::default_ms;
     };
     owner_info owner_of(unsigned s) const;
+    //! Who owns TX stream \p t (its owner follows the RX streams' in the table).
+    owner_info tx_owner_of(unsigned t) const
+    {
+        return owner_of(static_cast<unsigned>(d_engines.size()) + t);
+    }
 
 private:
     static constexpr size_t block_words = regs::rx_stride / 4;
@@ -240,7 +245,7 @@ private:
     std::vector<register_words> d_rx_words;  // the writable RX descriptor registers
     std::vector<register_words> d_emu_words; // the emulator extension registers
     std::vector<log_cursor> d_log_cursor;
-    std::vector<owner> d_owners; // RX streams, then TX streams
+    std::vector<owner> d_owners;                // RX streams, then TX streams
     std::vector<register_words> d_tx_words;     // the writable TX descriptor registers
     std::vector<register_words> d_tx_emu_words; // the emulator's TX extension
     std::vector<bool> d_tx_run_started;

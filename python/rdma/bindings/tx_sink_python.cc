@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_sink.h)                                                 */
-/* BINDTOOL_HEADER_FILE_HASH(17bfecc766aa7ed81dc597df70578339) */
+/* BINDTOOL_HEADER_FILE_HASH(a4c91771fbe393327dd9007bde4c13fd) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

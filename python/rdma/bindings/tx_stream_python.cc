@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(6882997892265f8555a1467b42466f2e) */
+/* BINDTOOL_HEADER_FILE_HASH(525925719d1b0ab34116c0f0ea43b9b4) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
