@@ -200,8 +200,9 @@ void print_tx_usage(FILE* to)
         "\n"
         "Exit status: 0 the run ended (or a signal stopped it) and every sample "
         "provided\n"
-        "is accounted for (provided = played + late + not played), the device's ramp\n"
-        "check (tx_check=1) found no mismatch; 1 the run failed (the report says why);\n"
+        "is accounted for (provided = played intact + zero-substituted (late) + not\n"
+        "played), and the device's ramp check (tx_check=1) found no mismatch; 1 the run\n"
+        "failed (the report says why);\n"
         "2 a usage or configuration error (one line on stderr, nothing on stdout).\n",
         to);
 }

@@ -54,8 +54,8 @@ std::string tx_failure(const tx_options& o, const tx_run_result& r)
     if (!c.final)
         return "the device's final counters are unknown: the identity cannot be checked";
     if (!c.identity_holds())
-        return fmt::format("samples unaccounted for: provided {} != played {} + late {} "
-                           "+ not played {}",
+        return fmt::format("samples unaccounted for: provided {} != played intact {} + "
+                           "zero-substituted (late) {} + not played {}",
                            c.host_committed,
                            c.played,
                            c.late,
@@ -68,7 +68,7 @@ std::string tx_failure(const tx_options& o, const tx_run_result& r)
                            counter(r, "device.check_mismatches"),
                            counter(r, "device.check_samples"));
     if (o.tx_check && counter(r, "device.check_samples") != c.played)
-        return fmt::format("the device checked {} of the {} samples it played",
+        return fmt::format("the device checked {} of the {} samples it played intact",
                            counter(r, "device.check_samples"),
                            c.played);
     if (r.interrupted.empty() && o.samples && !r.file_ended &&
@@ -97,12 +97,13 @@ report_node tx_report(const tx_options& o,
         root.add_raw("Samples requested", "until stopped", "null");
     root.add_bool("Continuous", o.samples == 0);
 
-    // The books, to the sample: provided = played + late + not played.
+    // The books, to the sample: provided = played intact + zero-substituted (late) +
+    // not played; underflow zeros are the device's own, outside them.
     root.add("Samples provided", c.host_committed);
-    root.add("Samples played", c.played);
-    root.add("Samples late", c.late);
+    root.add("Played intact", c.played);
+    root.add("Zero-substituted (late)", c.late);
     root.add("Underflow zeros", c.underflow);
-    root.add("Samples not played", c.not_played);
+    root.add("Not played", c.not_played);
     if (c.final)
         root.add_bool("Identity holds", c.identity_holds());
     else
@@ -123,8 +124,8 @@ report_node tx_report(const tx_options& o,
     // The stream's reports, summed: they add up to the counters above once stopped.
     root.add("Underflow reports", r.underflow_reports);
     root.add("Underflow reported", r.underflow_reported);
-    root.add("Late reports", r.late_reports);
-    root.add("Late reported", r.late_reported);
+    root.add("Zero-substituted (late) reports", r.late_reports);
+    root.add("Zero-substituted (late) reported", r.late_reported);
 
     add_seconds(root, "Elapsed", r.elapsed_s, "elapsed_s");
     const double achieved = r.elapsed_s > 0 ? c.host_committed / r.elapsed_s : 0;

@@ -10,7 +10,6 @@
 #include "device_controller.h"
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -221,7 +220,7 @@ uint64_t device_controller::start_rx(unsigned stream)
         d_client.write32(regs::rx_reg(stream, regs::rx::command), regs::command::start);
     } catch (const axioe::error& e) {
         if (e.code() == axioe::status::not_owner)
-            throw stream_owned_error(owned_elsewhere(stream));
+            throw stream_owned_error(owned_elsewhere(stream_direction::rx, stream));
         const uint32_t status = d_client.read32(regs::rx_reg(stream, regs::rx::status));
         const uint32_t code =
             (status & regs::status::error_mask) >> regs::status::error_shift;
@@ -237,73 +236,11 @@ void device_controller::stop_rx(unsigned stream)
     d_client.write32(regs::rx_reg(stream, regs::rx::command), regs::command::stop);
 }
 
-void device_controller::claim_rx(unsigned stream,
-                                 uint64_t token,
-                                 uint32_t lease_ms,
-                                 bool take_over)
-{
-    if (token == 0)
-        throw std::invalid_argument("an RX stream claim token must not be 0");
-    if (lease_ms < regs::lease::min_ms || lease_ms > regs::lease::max_ms)
-        throw std::invalid_argument("lease of " + std::to_string(lease_ms) +
-                                    " ms is invalid: expected " +
-                                    std::to_string(regs::lease::min_ms) + " .. " +
-                                    std::to_string(regs::lease::max_ms) + " ms");
-    // One burst: the device takes the token, and the take-over, at one instant.
-    const uint32_t w[3] = { regs::low_word(token),
-                            regs::high_word(token),
-                            regs::owner_command::take_over };
-    try {
-        d_client.write_atomic(
-            regs::rx_reg(stream, regs::rx::owner_token_lo), w, take_over ? 3 : 2);
-    } catch (const axioe::error& e) {
-        if (e.code() == axioe::status::not_owner)
-            throw stream_owned_error(owned_elsewhere(stream));
-        throw;
-    }
-    d_client.write32(regs::rx_reg(stream, regs::rx::lease_ms), lease_ms);
-}
-
-void device_controller::release_rx(unsigned stream)
-{
-    d_client.write32(regs::rx_reg(stream, regs::rx::owner), regs::owner_command::release);
-}
-
-rx_owner device_controller::read_rx_owner(unsigned stream)
-{
-    switch (d_client.read32(regs::rx_reg(stream, regs::rx::owner))) {
-    case regs::owner_state::mine:
-        return rx_owner::this_host;
-    case regs::owner_state::other:
-        return rx_owner::another_host;
-    default:
-        return rx_owner::none;
-    }
-}
-
-rx_owner device_controller::renew(unsigned stream) { return read_rx_owner(stream); }
+stream_owner device_controller::renew(unsigned stream) { return read_rx_owner(stream); }
 
 bool device_controller::renew_nowait(unsigned stream)
 {
     return d_client.post_read(regs::rx_reg(stream, regs::rx::owner));
-}
-
-std::string device_controller::owned_elsewhere(unsigned stream)
-{
-    std::string lease;
-    try {
-        char text[32];
-        std::snprintf(text,
-                      sizeof(text),
-                      "%g s",
-                      d_client.read32(regs::rx_reg(stream, regs::rx::lease_ms)) / 1000.0);
-        lease = std::string(" (") + text + ")";
-    } catch (const std::exception&) {
-        // The message is still right without the figure.
-    }
-    return "device at " + d_address.to_string() + ": RX stream " +
-           std::to_string(stream) + " is owned by another host; wait for its lease" +
-           lease + " to lapse or add take_over=1";
 }
 
 rx_device_counters device_controller::read_rx_counters(unsigned stream)

@@ -98,14 +98,22 @@ struct clock_estimate {
     uint64_t error_ns = 0;
 };
 
-//! Who owns an RX stream, as this host sees it (RX_OWNER, docs/register-map.md).
-enum class rx_owner {
+//! Which of the device's streams: an RX stream (its RX block) or a TX stream (its TX
+//! block). Both blocks have their command, status and ownership registers at the same
+//! offsets (docs/register-map.md, "Ownership" and "TX stream").
+enum class stream_direction { rx, tx };
+
+//! "RX" or "TX", as messages name a stream.
+const char* to_string(stream_direction d);
+
+//! Who owns a stream, as this host sees it (RX_OWNER / TX_OWNER, docs/register-map.md).
+enum class stream_owner {
     none,         //!< free: anyone may claim it
     this_host,    //!< this controller's client owns it
     another_host, //!< another client owns it
 };
 
-//! Another host owns the RX stream: what would change it was refused (NOT_OWNER).
+//! Another host owns the stream: what would change it was refused (NOT_OWNER).
 class stream_owned_error : public std::runtime_error
 {
 public:
@@ -158,24 +166,58 @@ public:
     void stop_rx(unsigned stream);
 
     /*!
-     * Claim RX stream \p stream (needs regs::cap::ownership) with \p token (not 0;
+     * Claim \p dir stream \p stream (needs regs::cap::ownership) with \p token (not 0;
      * keep it secret) and a lease of \p lease_ms (regs::lease::min_ms .. max_ms): the
      * device stops and frees the stream once this host is silent that long. With
      * \p take_over, claim it even if another host owns it; the device stops that
      * host's run. Throws stream_owned_error, naming the owner's lease and the fix, if
-     * another host owns it.
+     * another host owns it. (device_controller_owner.cc)
      */
-    void claim_rx(unsigned stream, uint64_t token, uint32_t lease_ms, bool take_over);
-    //! Give RX stream \p stream up; the device stops it if it runs.
-    void release_rx(unsigned stream);
-    //! Who owns RX stream \p stream.
-    rx_owner read_rx_owner(unsigned stream);
+    void claim(stream_direction dir,
+               unsigned stream,
+               uint64_t token,
+               uint32_t lease_ms,
+               bool take_over);
+    //! Give \p dir stream \p stream up; the device stops it if it runs. Throws
+    //! axioe::error NOT_OWNER when another host owns it.
+    void release(stream_direction dir, unsigned stream);
+    //! Who owns \p dir stream \p stream.
+    stream_owner read_owner(stream_direction dir, unsigned stream);
+    //! RX_STATUS or TX_STATUS.
+    uint32_t read_status(stream_direction dir, unsigned stream);
+    //! STOP an RX or a TX stream (stop_rx(), stop_tx()).
+    void stop(stream_direction dir, unsigned stream);
+    /*!
+     * What to tell the user when another host owns \p dir stream \p stream: "device
+     * at ...: TX stream 0 is owned by another host; wait for its lease (5 s) to lapse
+     * or add take_over=1".
+     */
+    std::string owned_elsewhere(stream_direction dir, unsigned stream);
+
+    void claim_rx(unsigned stream, uint64_t token, uint32_t lease_ms, bool take_over)
+    {
+        claim(stream_direction::rx, stream, token, lease_ms, take_over);
+    }
+    void release_rx(unsigned stream) { release(stream_direction::rx, stream); }
+    stream_owner read_rx_owner(unsigned stream)
+    {
+        return read_owner(stream_direction::rx, stream);
+    }
+    void claim_tx(unsigned stream, uint64_t token, uint32_t lease_ms, bool take_over)
+    {
+        claim(stream_direction::tx, stream, token, lease_ms, take_over);
+    }
+    void release_tx(unsigned stream) { release(stream_direction::tx, stream); }
+    stream_owner read_tx_owner(unsigned stream)
+    {
+        return read_owner(stream_direction::tx, stream);
+    }
     /*!
      * Renew the lease of every stream this host owns on the device, by one 1-word read
      * (any request from this client renews); returns who owns \p stream: this_host as
      * long as the lease held. Call it at least once per lease while streaming.
      */
-    rx_owner renew(unsigned stream);
+    stream_owner renew(unsigned stream);
     /*!
      * Renew as renew() does, without waiting: one datagram, no answer awaited, nothing
      * sent if another transaction is in progress (it renews too). For the sample path,
@@ -218,8 +260,6 @@ public:
     axioe::client& client() { return d_client; }
 
 private:
-    // What to tell the user when another host owns \p stream.
-    std::string owned_elsewhere(unsigned stream);
     // Registers [first, end) of instance \p index of block \p b, to or from words[(offset
     // - first) / 4], in bursts within the device's limit that keep every register whole
     // (regs::plan_bursts). write_registers() leaves read-only registers and holes out.

@@ -49,9 +49,7 @@ uint64_t device_controller::start_tx(unsigned stream)
         d_client.write32(regs::tx_reg(stream, regs::tx::command), regs::command::start);
     } catch (const axioe::error& e) {
         if (e.code() == axioe::status::not_owner)
-            throw stream_owned_error("device at " + d_address.to_string() +
-                                     ": TX stream " + std::to_string(stream) +
-                                     " belongs to another host");
+            throw stream_owned_error(owned_elsewhere(stream_direction::tx, stream));
         const uint32_t status = d_client.read32(regs::tx_reg(stream, regs::tx::status));
         const uint32_t code =
             (status & regs::status::error_mask) >> regs::status::error_shift;

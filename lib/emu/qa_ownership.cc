@@ -5,128 +5,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Stream ownership on the emulator (docs/register-map.md, "Ownership"): several AXIoE
-// clients, each its own source port, talk to one emulator; the RoCEv2 packets of a
-// running stream land on a plain UDP socket, which tells whether the stream runs.
+// Stream ownership on the emulator (docs/register-map.md, "Ownership"), RX streams;
+// TX streams in qa_ownership_tx.cc, the bench in qa_ownership_bench.h.
 
-#include "../axioe/axioe_client.h"
-#include "../regs/register_map.h"
-#include "../util/udp_socket.h"
-#include "emulator.h"
+#include "qa_ownership_bench.h"
 #include <cppunit/TestFixture.h>
-#include <cppunit/extensions/HelperMacros.h>
-#include <chrono>
-#include <functional>
-#include <string>
-#include <thread>
-#include <vector>
 
-using namespace gr::rdma;
-using namespace std::chrono_literals;
-
-namespace {
-
-uint32_t rx(uint32_t reg) { return regs::rx_reg(0, reg); }
-
-// The status a register access is answered with.
-axioe::status code_of(const std::function<void()>& access)
-{
-    try {
-        access();
-    } catch (const axioe::error& e) {
-        return e.code();
-    }
-    return axioe::status::okay;
-}
-
-std::string name(axioe::status s) { return axioe::to_string(s); }
-
-#define ASSERT_STATUS(want, access) \
-    CPPUNIT_ASSERT_EQUAL(name(axioe::status::want), name(code_of([&] { access; })))
-
-class ownership_bench
-{
-public:
-    ownership_bench()
-        : dev(emu::emulator_config{}), sink(socket_address::parse("127.0.0.1:0"))
-    {
-        sink.request_receive_buffer(4u << 20);
-    }
-
-    // A client of its own: a new source port, so another identity for the device.
-    std::unique_ptr<axioe::client> client()
-    {
-        return std::make_unique<axioe::client>(dev.control_address());
-    }
-    // How the device sees \p c: its socket is bound to any address, it sends from
-    // loopback.
-    static socket_address seen(const axioe::client& c)
-    {
-        return socket_address(0x7F000001, c.local_address().port());
-    }
-
-    static void claim(axioe::client& c, uint64_t token)
-    {
-        c.write64(rx(regs::rx::owner_token_lo), token);
-    }
-    static void take_over(axioe::client& c, uint64_t token)
-    {
-        const uint32_t w[3] = { regs::low_word(token),
-                                regs::high_word(token),
-                                regs::owner_command::take_over };
-        c.write(rx(regs::rx::owner_token_lo), w, 3);
-    }
-    static void release(axioe::client& c)
-    {
-        c.write32(rx(regs::rx::owner), regs::owner_command::release);
-    }
-
-    // A continuous sc16 stream at 1 MS/s to the sink: ~240 packets a second.
-    void program(axioe::client& c)
-    {
-        c.write32(rx(regs::rx::dest_ipv4), sink.local_address().ip());
-        c.write32(rx(regs::rx::dest_udp_port), sink.local_address().port());
-        c.write32(rx(regs::rx::dest_qpn), 0x123);
-        c.write32(rx(regs::rx::start_psn), 0x456);
-        c.write32(rx(regs::rx::rkey), 0xABCD);
-        c.write64(rx(regs::rx::va_lo), 0x7f0000000000ull);
-        c.write64(rx(regs::rx::ring_bytes_lo), 65536);
-        c.write32(rx(regs::rx::payload_bytes), 1024);
-        c.write32(rx(regs::rx::path_mtu), 1024);
-        c.write32(rx(regs::rx::rate_num), 1000000);
-        c.write32(rx(regs::rx::rate_den), 1);
-    }
-    static void start(axioe::client& c)
-    {
-        c.write32(rx(regs::rx::command), regs::command::start);
-    }
-
-    // Packets the sink receives within \p window.
-    size_t packets_within(std::chrono::milliseconds window)
-    {
-        size_t n = 0;
-        std::vector<uint8_t> buf(9000);
-        const auto end = std::chrono::steady_clock::now() + window;
-        while (std::chrono::steady_clock::now() < end) {
-            datagram d;
-            d.data = buf.data();
-            d.capacity = buf.size();
-            n += sink.receive(d, 5ms);
-        }
-        return n;
-    }
-    // Whether the stream has stopped: once what was in flight is drained, silence.
-    bool silent()
-    {
-        packets_within(50ms);
-        return packets_within(100ms) == 0;
-    }
-
-    emu::emulator dev;
-    udp_socket sink;
-};
-
-} // namespace
+using namespace qa_ownership_bench;
 
 class qa_ownership : public CppUnit::TestFixture
 {

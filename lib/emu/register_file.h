@@ -117,6 +117,11 @@ public:
         uint32_t lease_ms = regs::lease::default_ms;
     };
     owner_info owner_of(unsigned s) const;
+    //! Who owns TX stream \p t (its owner follows the RX streams' in the table).
+    owner_info tx_owner_of(unsigned t) const
+    {
+        return owner_of(static_cast<unsigned>(d_engines.size()) + t);
+    }
 
 private:
     static constexpr size_t block_words = regs::rx_stride / 4;

@@ -79,6 +79,10 @@ bool tx_requester::read(kind what,
                         uint8_t* dest,
                         int64_t now_ns)
 {
+    // No room: nothing is queued, so nothing may be counted outstanding (a READ counted
+    // but never queued would take a TX_MAX_RD_ATOMIC slot for good).
+    if (!can_send())
+        return false;
     request r;
     r.what = what;
     r.tag = tag;

@@ -73,8 +73,9 @@ public:
     bool control_outstanding() const { return d_control; }
     //! Room for one more request of any kind.
     bool can_send() const { return d_count < max_outstanding; }
-    //! READ \p length bytes at \p va (rkey \p rkey) into \p dest; false if the link
-    //! refused the packet (it is still outstanding and goes again on timeout).
+    //! READ \p length bytes at \p va (rkey \p rkey) into \p dest; false if there is no
+    //! room (can_send(): nothing requested, nothing counted), or if the link refused the
+    //! packet (it is still outstanding and goes again on timeout).
     bool read(kind what,
               uint64_t tag,
               uint64_t va,
@@ -82,7 +83,7 @@ public:
               uint32_t length,
               uint8_t* dest,
               int64_t now_ns);
-    //! SEND ONLY WITH IMMEDIATE \p imm (AckReq set).
+    //! SEND ONLY WITH IMMEDIATE \p imm (AckReq set); false as read().
     bool notify(uint32_t imm, int64_t now_ns);
 
     //! Take what came back and run the timer; up to \p max completions go to \p out.

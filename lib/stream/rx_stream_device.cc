@@ -26,42 +26,6 @@ constexpr int64_t rearm_lead_ns = 100 * ns_per_ms;
 
 } // namespace
 
-void rx_stream::impl::claim()
-{
-    const unsigned s = d_plan.stream_index;
-    // A run nobody owns was started by a host that does not claim streams: claiming
-    // would make that run this host's, and releasing it after a failure would stop it.
-    const bool running = d_device->client().read32(regs::rx_reg(s, regs::rx::status)) &
-                         regs::status::running;
-    if (running && !d_plan.take_over && d_device->read_rx_owner(s) == rx_owner::none)
-        throw std::runtime_error(
-            "device at " + d_device->address().to_string() + ": RX stream " +
-            std::to_string(s) +
-            " is running for a host that does not claim its streams; stop it there, or "
-            "add take_over=1 to stop it from here");
-    d_device->claim_rx(s, random_owner_token(), d_plan.lease_ms, d_plan.take_over);
-    // A take-over claim stops another owner's run; this stops one nobody owned.
-    if (d_plan.take_over)
-        d_device->stop_rx(s);
-}
-
-void rx_stream::impl::release_quietly()
-{
-    if (!d_plan.ownership)
-        return;
-    try {
-        d_device->release_rx(d_plan.stream_index);
-    } catch (const std::exception& e) {
-        // Not fatal: the device frees the stream itself once the lease lapses.
-        d_logger->warn("could not release RX stream {} of the device at {}: {}; the "
-                       "device frees it after {} s of silence",
-                       d_plan.stream_index,
-                       d_device->address().to_string(),
-                       e.what(),
-                       d_plan.lease_ms / 1000.0);
-    }
-}
-
 uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_message)
 {
     d_qp = d_pd->create_qp(
@@ -135,8 +99,7 @@ bool rx_stream::impl::settle_stop()
         }
         // Taken over (or our lease lapsed and another host claimed it): the device
         // stopped our run when that happened, and its counters are the new owner's.
-        d_device_note = "the stream belongs to another host now (taken over, or this "
-                        "host was silent for its lease): its counters are that host's";
+        d_device_note = stream_ownership::lost_note();
         d_logger->warn("RX stream {} of {}: {}; the device had already stopped this run",
                        d_plan.stream_index,
                        where,
@@ -314,8 +277,8 @@ void rx_stream::impl::rearm()
         drain_completions();
         d_qp.reset();
         // A restarted device has forgotten its owners: the stream is claimed again.
-        if (d_plan.ownership && !same_run)
-            claim();
+        if (!same_run)
+            d_ownership->claim();
 
         d_clock_estimate = d_device->estimate_clock();
         const int64_t host_now = host_time_ns();

@@ -28,8 +28,7 @@ void rx_stream::impl::start(uint64_t start_time_ns)
     // The stream is this host's from before it is configured until after it stopped:
     // nobody else reads its keys or stops it meanwhile.
     try {
-        if (d_plan.ownership)
-            claim();
+        d_ownership->claim();
     } catch (...) {
         d_claim.reset();
         throw;
@@ -37,7 +36,7 @@ void rx_stream::impl::start(uint64_t start_time_ns)
     try {
         start_run(start_time_ns);
     } catch (...) {
-        release_quietly();
+        d_ownership->release_quietly();
         d_claim.reset();
         throw;
     }
@@ -105,7 +104,7 @@ void rx_stream::impl::stop()
     drain_completions();
     d_qp.reset();
     if (ours)
-        release_quietly();
+        d_ownership->release_quietly();
     d_claim.reset();
 }
 

@@ -21,6 +21,7 @@
 #include "path_lateness.h"
 #include "progress_tracker.h"
 #include "stream_clock.h"
+#include "stream_ownership.h"
 #include "tune_tracker.h"
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/sample_format.h>
@@ -53,10 +54,6 @@ struct rx_stream_plan {
     bool end_on_device_loss = true;
     //! device_timeout=: the device is lost when it has not answered for this long.
     int64_t device_timeout_ns = 500000000;
-    bool ownership = false; //!< the device has cap::ownership: each run claims the stream
-    uint32_t lease_ms = 5000; //!< lease=: the device frees the stream after this silence
-    bool take_over =
-        false; //!< take_over=1: claim the stream even if another host owns it
     //! rx_stream::queued: the device sends the bursts queue_burst() pushes
     //! (num_samples is then the current burst's, 0 between bursts).
     bool queued = false;
@@ -126,10 +123,7 @@ private:
     void settle_transport(const device_args& args);
     void settle_work_interval(const device_args& args);
     void settle_device_loss(const device_args& args);
-    void settle_ownership(const device_args& args);
-    void claim();
     void start_run(uint64_t start_time_ns);
-    void release_quietly();
     void allocate_ring(const device_args& args);
     void drain_completions();
     void pump_completions();
@@ -192,6 +186,7 @@ private:
     std::unique_ptr<shared_device::rx_claim> d_claim; // its RX stream, ours while running
     device_controller* d_device = nullptr;            // the device's controller
     device_info d_info;
+    std::unique_ptr<stream_ownership> d_ownership; // claims it on the device per run
     link_state d_link;
     std::unique_ptr<nic::device> d_nic;
     std::unique_ptr<ring_memory> d_ring;

@@ -116,7 +116,7 @@ rx_stream::impl::impl(const std::string& args_text,
     // exchange, so no more often than that.
     const int64_t beat_ms =
         std::min<int64_t>(d_plan.device_timeout_ns / 2000000,
-                          d_plan.ownership ? d_plan.lease_ms / 4 : 1000);
+                          d_ownership->enabled() ? d_ownership->lease_ms() / 4 : 1000);
     d_watch = std::make_unique<device_watch>(
         *d_device,
         d_plan.stream_index,
@@ -157,7 +157,13 @@ void rx_stream::impl::open_device(const device_args& args)
     d_device = &dev.controller();
     d_info = dev.info();
     d_link = dev.link();
-    settle_ownership(args);
+    d_ownership = std::make_unique<stream_ownership>(*d_device,
+                                                     stream_direction::rx,
+                                                     d_plan.stream_index,
+                                                     d_info.has(regs::cap::ownership),
+                                                     dev.in_process(),
+                                                     args,
+                                                     d_logger);
     if (!(d_info.formats & (1u << static_cast<uint32_t>(d_plan.format))))
         throw std::invalid_argument(std::string("the device does not stream ") +
                                     to_string(d_plan.format));
@@ -186,25 +192,6 @@ void rx_stream::impl::open_nic_for(const device_args& args)
     const uint32_t ip =
         d_dev->in_process() ? d_link.roce.ip() : route_source_ip(d_link.roce.ip());
     d_nic = open_nic(config, kind.name, ip);
-}
-
-void rx_stream::impl::settle_ownership(const device_args& args)
-{
-    const double lease = args.get_double("lease",
-                                         regs::lease::default_ms / 1000.0,
-                                         regs::lease::min_ms / 1000.0,
-                                         regs::lease::max_ms / 1000.0,
-                                         "seconds",
-                                         "of silence after which the device stops the "
-                                         "stream and lets another host take it");
-    d_plan.lease_ms = static_cast<uint32_t>(std::lround(lease * 1000));
-    d_plan.take_over = args.get_flag("take_over", false);
-    d_plan.ownership = d_info.has(regs::cap::ownership);
-    // A device of this process (the benchmarks' stand-in) needs no owners.
-    if (!d_plan.ownership && !d_dev->in_process())
-        d_logger->warn("the device at {} does not support stream ownership: any host on "
-                       "its network can reconfigure this stream",
-                       d_device->address().to_string());
 }
 
 void rx_stream::impl::settle_grace(const device_args& args)

@@ -11,6 +11,7 @@
 #include "metadata_monitor.h"
 #include "signal_args.h"
 #include "stream_args.h"
+#include "stream_ownership.h"
 
 namespace gr {
 namespace rdma {
@@ -19,10 +20,10 @@ namespace {
 
 // The keys the stream itself reads (rx_stream_plan, the ring).
 const std::set<std::string> stream_keys = {
-    "device_timeout", "grace",          "hugepages", "latency",
-    "latency_probe",  "lease",          "mtu",       "notify",
-    "numa",           "on_device_loss", "payload",   "retx_window",
-    "stream",         "take_over",      "transport", "work_interval",
+    "device_timeout", "grace",         "hugepages",   "latency",
+    "latency_probe",  "mtu",           "notify",      "numa",
+    "on_device_loss", "payload",       "retx_window", "stream",
+    "transport",      "work_interval",
 };
 
 } // namespace
@@ -33,7 +34,8 @@ std::set<std::string> rx_stream_arg_keys()
     for (const auto* set : { &nic_config::keys(),
                              &test_signal_arg_keys(),
                              &impairment_arg_keys(),
-                             &metadata_arg_keys() })
+                             &metadata_arg_keys(),
+                             &stream_ownership::arg_keys() })
         keys.insert(set->begin(), set->end());
     const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());

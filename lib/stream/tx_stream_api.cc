@@ -29,6 +29,8 @@ const char* to_string(tx_event::kind k)
         return "stream_failed";
     case tx_event::kind::nic_error:
         return "nic_error";
+    case tx_event::kind::stream_stopped:
+        return "stream_stopped";
     }
     return "unknown";
 }

@@ -34,7 +34,16 @@ void tx_stream::impl::start(uint64_t start_time_ns)
 {
     if (d_running)
         return;
+    // One tx_stream of this process runs a TX stream of the device at a time; the
+    // stream is this host's on the device from before it is configured until after
+    // it stopped: nobody else reads its keys or stops it meanwhile.
     d_claim = shared_device::claim_tx(d_dev, d_plan.stream_index);
+    try {
+        d_ownership->claim();
+    } catch (...) {
+        d_claim.reset();
+        throw;
+    }
     try {
         if (!d_fresh)
             begin_fresh();
@@ -43,8 +52,10 @@ void tx_stream::impl::start(uint64_t start_time_ns)
         d_page.begin_run(d_run);
         // What was committed before START (a primed ring) is there from the start.
         d_page.publish(d_committed);
-        d_watch->start(d_device->estimate_clock());
+        const clock_estimate clock = d_device->estimate_clock();
         d_start_time_ns = program_device(start_time_ns);
+        // Watched from START on: a reading before it would be the last run's counters.
+        d_watch->start(clock, d_ownership->enabled());
         d_running = true;
     } catch (...) {
         d_watch->stop();
@@ -52,6 +63,7 @@ void tx_stream::impl::start(uint64_t start_time_ns)
             d_qp->to_reset();
             d_qp.reset();
         }
+        d_ownership->release_quietly();
         d_claim.reset();
         throw;
     }
@@ -135,33 +147,64 @@ void tx_stream::impl::stop()
         return;
     d_cq->interrupt();
     d_watch->stop();
-    settle_stop();
+    const bool ours = settle_stop();
     drain_notifications();
     d_qp->to_reset();
     nic::work_completion wc[32];
     while (d_cq->poll(wc, 32) > 0) {
     }
     d_qp.reset();
+    if (ours)
+        d_ownership->release_quietly();
     d_claim.reset();
 }
 
-void tx_stream::impl::settle_stop()
+bool tx_stream::impl::settle_stop()
 {
     // STOP, then the device's final counters: what it had not played is counted
     // not_played, and the last underflow and late zeros are reported. Neither may throw
-    // out of stop(): a device that does not answer is said, not fatal.
+    // out of stop(): a device that does not answer is said, not fatal. Returns whether
+    // the stream is still this host's (to release).
+    const std::string where = "the device at " + d_device->address().to_string();
     try {
         d_device->stop_tx(d_plan.stream_index);
+    } catch (const axioe::error& e) {
+        if (e.code() == axioe::status::not_owner) {
+            // Taken over (or our lease lapsed and another host claimed it): the device
+            // stopped our run when that happened, and its counters are the new owner's.
+            d_logger->warn("TX stream {} of {}: {}; the device had already stopped this "
+                           "run",
+                           d_plan.stream_index,
+                           where,
+                           stream_ownership::lost_note());
+            return false;
+        }
+        d_logger->error("TX stream {}: {} could not be stopped, so its final counters "
+                        "are unknown: {}",
+                        d_plan.stream_index,
+                        where,
+                        e.what());
+        return false;
+    } catch (const std::exception& e) {
+        d_logger->error("TX stream {}: {} could not be stopped, so its final counters "
+                        "are unknown: {}",
+                        d_plan.stream_index,
+                        where,
+                        e.what());
+        return false;
+    }
+    try {
         d_final = d_device->read_tx_counters(d_plan.stream_index);
         d_final_known = true;
         d_watch->take(d_final, host_time_ns());
     } catch (const std::exception& e) {
-        d_logger->error("TX stream {}: the device at {} could not be stopped or read, "
-                        "so its final counters are unknown: {}",
+        d_logger->error("TX stream {}: {} could not be read after STOP, so its final "
+                        "counters are unknown: {}",
                         d_plan.stream_index,
-                        d_device->address().to_string(),
+                        where,
                         e.what());
     }
+    return true;
 }
 
 void tx_stream::impl::drain_notifications()
@@ -181,7 +224,8 @@ void tx_stream::impl::drain_notifications()
             deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0)
             break;
-        d_cq->wait(std::min<std::chrono::microseconds>(left, std::chrono::milliseconds(5)));
+        d_cq->wait(
+            std::min<std::chrono::microseconds>(left, std::chrono::milliseconds(5)));
     }
     d_logger->warn("TX stream {}: {} of the device's {} fetch notifications arrived "
                    "before the stream stopped",
@@ -217,6 +261,12 @@ uint64_t tx_stream::impl::fetch_bound() const
 
 void tx_stream::impl::pump_completions()
 {
+    if (d_watch->stopped() && d_error.empty())
+        fail(tx_event::kind::stream_stopped,
+             0,
+             "TX stream " + std::to_string(d_plan.stream_index) +
+                 " no longer runs on the device at " + d_device->address().to_string() +
+                 " (stopped by another host, its lease lapsed, or the device restarted)");
     nic::work_completion wc[32];
     int n;
     while ((n = d_cq->poll(wc, 32)) > 0) {

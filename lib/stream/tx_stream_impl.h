@@ -15,6 +15,7 @@
 #include "../util/log.h"
 #include "../util/rational_rate.h"
 #include "fetch_tracker.h"
+#include "stream_ownership.h"
 #include "tx_control_page.h"
 #include "tx_watch.h"
 #include <gnuradio/rdma/sample_format.h>
@@ -88,7 +89,7 @@ private:
     void allocate_ring(const device_args& args);
     // tx_stream_impl.cc
     uint64_t program_device(uint64_t start_time_ns);
-    void settle_stop();
+    bool settle_stop();
     void drain_notifications();
     void pump_completions();
     uint64_t fetch_bound() const;
@@ -106,6 +107,7 @@ private:
     std::unique_ptr<shared_device::tx_claim> d_claim; // ours while running
     device_controller* d_device = nullptr;
     device_info d_info;
+    std::unique_ptr<stream_ownership> d_ownership; // claims it on the device per run
     link_state d_link;
     std::unique_ptr<nic::device> d_nic;
     std::unique_ptr<ring_memory> d_ring;

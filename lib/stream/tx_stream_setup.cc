@@ -45,6 +45,7 @@ std::set<std::string> tx_stream_arg_keys()
 {
     std::set<std::string> keys = tx_keys;
     keys.insert(nic_config::keys().begin(), nic_config::keys().end());
+    keys.insert(stream_ownership::arg_keys().begin(), stream_ownership::arg_keys().end());
     const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());
     return keys;
@@ -118,6 +119,15 @@ void tx_stream::impl::open_device(const device_args& args)
     d_device = &d_dev->controller();
     d_info = d_dev->info();
     d_link = d_dev->link();
+    // Owned as rx_stream owns its RX stream: claimed per run, lease renewed by the
+    // watch's readings (tx_watch), released at stop.
+    d_ownership = std::make_unique<stream_ownership>(*d_device,
+                                                     stream_direction::tx,
+                                                     d_plan.stream_index,
+                                                     d_info.has(regs::cap::ownership),
+                                                     d_dev->in_process(),
+                                                     args,
+                                                     d_logger);
     if (!(d_info.formats & (1u << static_cast<uint32_t>(d_plan.format))))
         throw std::invalid_argument(std::string("the device does not play ") +
                                     to_string(d_plan.format));

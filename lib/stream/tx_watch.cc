@@ -35,7 +35,7 @@ tx_watch::~tx_watch()
     d_thread.join();
 }
 
-void tx_watch::start(const clock_estimate& clock)
+void tx_watch::start(const clock_estimate& clock, bool owned)
 {
     {
         std::lock_guard<std::mutex> lock(d_mutex);
@@ -45,6 +45,9 @@ void tx_watch::start(const clock_estimate& clock)
         d_head = d_count = 0;
         d_discarded = 0;
         d_failed = 0;
+        d_seen_running = false;
+        d_owned = owned;
+        d_stopped = false;
         d_watching = true;
     }
     d_wake.notify_all();
@@ -106,6 +109,11 @@ uint64_t tx_watch::failed_readings() const
 void tx_watch::take(const tx_device_counters& c, int64_t host_now_ns)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
+    take_locked(c, host_now_ns);
+}
+
+void tx_watch::take_locked(const tx_device_counters& c, int64_t host_now_ns)
+{
     const uint64_t now = static_cast<uint64_t>(host_now_ns + d_clock.offset_ns);
     // The counters only grow within a run: a delta is what happened since the last
     // reading, so the reports add up to the counters.
@@ -147,10 +155,30 @@ void tx_watch::run()
         if (!d_watching || d_shutdown)
             continue;
         d_busy = true;
+        const bool owned = d_owned;
         lock.unlock();
         try {
             const tx_device_counters c = d_device.read_tx_counters(d_stream);
-            take(c, host_time_ns());
+            // A take-over stops this host's run, and the new owner may start its own
+            // at once: the status alone would not tell. Read after the counters: still
+            // this host's then, the counters were its run's (nobody gives it back).
+            const bool ours =
+                !owned || d_device.read_owner(stream_direction::tx, d_stream) ==
+                              stream_owner::this_host;
+            std::lock_guard<std::mutex> reading(d_mutex);
+            if (!ours || d_stopped) {
+                d_stopped = true; // what the counters say now is not this run's
+            } else {
+                take_locked(c, host_time_ns());
+                // Only after a reading of this run saw it running: START may still be
+                // on its way when the first reading is made.
+                constexpr uint32_t live =
+                    regs::status::running | regs::status::done | regs::status::error;
+                if (c.status & regs::status::running)
+                    d_seen_running = true;
+                else if (d_seen_running && !(c.status & live))
+                    d_stopped = true;
+            }
         } catch (const std::exception&) {
             std::lock_guard<std::mutex> failed(d_mutex);
             d_failed++;

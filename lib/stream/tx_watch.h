@@ -12,6 +12,7 @@
 #include <gnuradio/rdma/tx_stream.h>
 #include <condition_variable>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -26,7 +27,14 @@ namespace rdma {
  * and turns what changed into reports: the underflow and late zeros played since the
  * last reading (so the reports' counts add up to the device's counters exactly), the
  * end of a burst, an error. The data path only pops reports (poll()); it never waits on
- * the network. Each reading also renews the stream's ownership lease.
+ * the network. Each reading is an exchange with the device from the stream's AXIoE
+ * client, so it also renews the stream's ownership lease (stream_ownership): every
+ * period (20 ms) is within a quarter of the shortest lease (100 ms).
+ *
+ * A run that is no longer this host's is seen within a reading, and stopped() says so:
+ * the device stopped it without its burst done or an error (this host was silent for
+ * its lease, the device restarted), or, for a stream this host claimed, TX_OWNER says
+ * it is no longer this host's (another host took it over, and may be running it).
  */
 class tx_watch
 {
@@ -39,8 +47,9 @@ public:
     tx_watch(const tx_watch&) = delete;
     tx_watch& operator=(const tx_watch&) = delete;
 
-    //! Watch a new run (after START): counters start from zero.
-    void start(const clock_estimate& clock);
+    //! Watch a new run (after START): counters start from zero. \p owned: this host
+    //! claimed the stream for the run (stream_ownership), so TX_OWNER is read too.
+    void start(const clock_estimate& clock, bool owned);
     //! Stop watching; returns once the thread is idle.
     void stop();
     //! Take in a reading made elsewhere (the final one after STOP): reports as a
@@ -56,11 +65,15 @@ public:
     uint64_t discarded() const;
     //! Readings that failed (the device did not answer).
     uint64_t failed_readings() const;
+    //! A reading found the run stopped under it (neither done nor in error) after one
+    //! had found it running. Cheap: for the data path.
+    bool stopped() const { return d_stopped.load(std::memory_order_relaxed); }
 
 private:
     static constexpr size_t capacity = 256;
     void run();
     void push_locked(const tx_event& e);
+    void take_locked(const tx_device_counters& c, int64_t host_now_ns);
 
     device_controller& d_device;
     const unsigned d_stream;
@@ -77,7 +90,10 @@ private:
     bool d_watching = false;                // guarded by d_mutex
     bool d_shutdown = false;                // guarded by d_mutex
     bool d_busy = false;                    // guarded by d_mutex
-    std::thread d_thread;                   // last: it uses everything above
+    bool d_seen_running = false;            // guarded by d_mutex: a reading of this run
+    bool d_owned = false;                   // guarded by d_mutex
+    std::atomic<bool> d_stopped{ false };
+    std::thread d_thread; // last: it uses everything above
 };
 
 } // namespace rdma

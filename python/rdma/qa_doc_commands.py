@@ -408,9 +408,9 @@ class qa_doc_commands(gr_unittest.TestCase):
     def assert_tx_books(self, report, played=True):
         self.assertTrue(report["identity_holds"], report)
         self.assertEqual(report["device_check"]["mismatches"], 0)
-        self.assertEqual(report["device_check"]["samples_checked"], report["samples_played"])
+        self.assertEqual(report["device_check"]["samples_checked"], report["played_intact"])
         if played:
-            self.assertGreater(report["samples_played"], 0)
+            self.assertGreater(report["played_intact"], 0)
 
     def test_tx_server_md(self):
         ramp, interrupted, recording, throttled = self.mine("test_tx_server_md")

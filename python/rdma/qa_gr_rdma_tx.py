@@ -44,14 +44,19 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         return json.loads(proc.stdout)
 
     def assert_books_balance(self, r):
-        """provided = played + late + not played, and the stream's reports add up to
-        the device's counters (it is stopped)."""
+        """provided = played intact + zero-substituted (late) + not played, and the
+        stream's reports add up to the device's counters (it is stopped)."""
         self.assertTrue(r["identity_holds"], r)
+        # The issue's names, and no other: "late" alone does not say what happened.
+        for old in ("samples_played", "samples_late", "samples_not_played",
+                    "late_reports", "late_reported"):
+            self.assertNotIn(old, r)
+        self.assertGreaterEqual(r["zero_substituted_late_reports"], 0)
         self.assertEqual(r["samples_provided"],
-                         r["samples_played"] + r["samples_late"] + r["samples_not_played"])
+                         r["played_intact"] + r["zero_substituted_late"] + r["not_played"])
         self.assertEqual(r["underflow_reported"], r["underflow_zeros"])
-        self.assertEqual(r["late_reported"], r["samples_late"])
-        self.assertEqual(r["device"]["samples_played"], r["samples_played"])
+        self.assertEqual(r["zero_substituted_late_reported"], r["zero_substituted_late"])
+        self.assertEqual(r["device"]["samples_played"], r["played_intact"])
         self.assertEqual(r["host"]["committed"], r["samples_provided"])
         # Zero copy: every span the producer wrote lay in the registered ring.
         self.assertGreater(r["zero_copy"]["spans_written"], 0)
@@ -67,13 +72,13 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assertEqual(r["samples_provided"], rate)
         self.assert_books_balance(r)
         # A burst: the device plays all of it (late zeros are reported, not stale).
-        self.assertEqual(r["samples_played"] + r["samples_late"], rate)
-        self.assertEqual(r["samples_not_played"], 0)
+        self.assertEqual(r["played_intact"] + r["zero_substituted_late"], rate)
+        self.assertEqual(r["not_played"], 0)
         self.assertTrue(r["device_check"]["enabled"])
         self.assertEqual(r["device_check"]["mismatches"], 0)
-        self.assertEqual(r["device_check"]["samples_checked"], r["samples_played"])
+        self.assertEqual(r["device_check"]["samples_checked"], r["played_intact"])
         # Many wraps of the ring, every sample intact.
-        self.assertGreaterEqual(r["samples_played"], 10 * r["ring_items"], r)
+        self.assertGreaterEqual(r["played_intact"], 10 * r["ring_items"], r)
         self.assertIsNone(r["interrupted"])
         self.assertIsNone(r["failure"])
         self.assertFalse(r["timed_out"])
@@ -106,7 +111,7 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
                                         "--duration", "0.5", "--json"))
         self.assertEqual(r["signal"], "tone")
         self.assertEqual(r["samples_provided"], 500000)
-        self.assertEqual(r["samples_played"] + r["samples_late"], 500000)
+        self.assertEqual(r["played_intact"] + r["zero_substituted_late"], 500000)
         self.assertFalse(r["device_check"]["enabled"])
         self.assert_books_balance(r)
 
@@ -125,9 +130,9 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
                                         "--signal", path, "--rate", "1e6", "--json"))
         self.assertEqual(r["samples_requested"], n)  # the FILE's length
         self.assertEqual(r["samples_provided"], n)
-        self.assertEqual(r["samples_played"] + r["samples_late"], n)
+        self.assertEqual(r["played_intact"] + r["zero_substituted_late"], n)
         self.assertEqual(r["device_check"]["mismatches"], 0)
-        self.assertEqual(r["device_check"]["samples_checked"], r["samples_played"])
+        self.assertEqual(r["device_check"]["samples_checked"], r["played_intact"])
         self.assertTrue(r["file"]["ended"])
         self.assert_books_balance(r)
 
@@ -145,9 +150,9 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assertTrue(r["file"]["ended"])
         self.assertEqual(r["samples_provided"], n)
         self.assert_books_balance(r)
-        self.assertLess(r["samples_not_played"], r["payload_bytes"] // 4)
+        self.assertLess(r["not_played"], r["payload_bytes"] // 4)
         self.assertEqual(r["device_check"]["mismatches"], 0)
-        self.assertEqual(r["device_check"]["samples_checked"], r["samples_played"])
+        self.assertEqual(r["device_check"]["samples_checked"], r["played_intact"])
 
     def test_file_corruption_is_seen_by_the_check(self):
         # The check can fail: three items that are not the ramp are found, and the
@@ -158,9 +163,9 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         r = self.report_of(self.run_app("--args", CHECKED, "--format", "sc16",
                                         "--signal", path, "--rate", "1e6", "--json"),
                            code=1)
-        self.assertEqual(r["samples_played"] + r["samples_late"], 100000)
+        self.assertEqual(r["played_intact"] + r["zero_substituted_late"], 100000)
         # Late zeros are not checked: a corrupted item played as one is not seen.
-        if r["samples_late"] == 0:
+        if r["zero_substituted_late"] == 0:
             self.assertEqual(r["device_check"]["mismatches"], 3)
         self.assertGreater(r["device_check"]["mismatches"], 0)
         self.assertLessEqual(r["device_check"]["mismatches"], 3)
@@ -189,7 +194,7 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assertGreater(r["underflow_reports"], 0)
         self.assert_books_balance(r)
         self.assertEqual(r["device_check"]["mismatches"], 0)
-        self.assertEqual(r["device_check"]["samples_checked"], r["samples_played"])
+        self.assertEqual(r["device_check"]["samples_checked"], r["played_intact"])
 
     def interrupt(self, sig, *args, duplicate=False):
         proc = subprocess.Popen([APP, "--args", CHECKED, "--format", "sc16",
@@ -230,7 +235,7 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         r = json.loads(out)
         self.assertEqual(r["interrupted"], signal.Signals(sig).name)
         self.assertIsNone(r["failure"])
-        self.assertGreater(r["samples_played"], 0)
+        self.assertGreater(r["played_intact"], 0)
         self.assert_books_balance(r)
         self.assertEqual(r["device_check"]["mismatches"], 0)
         return r
@@ -264,8 +269,8 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
             daemon.terminate()
             daemon.wait(timeout=10)
         self.assertEqual(r["samples_provided"], 500000)
-        self.assertEqual(r["samples_played"] + r["samples_late"], 500000)
-        self.assertGreater(r["samples_played"], 0)
+        self.assertEqual(r["played_intact"] + r["zero_substituted_late"], 500000)
+        self.assertGreater(r["played_intact"], 0)
         self.assert_books_balance(r)
         self.assertEqual(r["device_check"]["mismatches"], 0)
         self.assertEqual(r["cpu_seconds"]["device"], 0.0)
@@ -273,9 +278,14 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
     def test_text_report(self):
         proc = self.run_app("--args", CHECKED, "--rate", "1e6", "--duration", "0.1")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        for line in ("Samples provided: 100000", "Samples played:", "Underflow zeros:",
-                     "Identity holds: yes", "Mismatches: 0", "Lead time:", "Producer:"):
+        for line in ("Samples provided: 100000", "Played intact:",
+                     "Zero-substituted (late):", "Underflow zeros:", "Not played:",
+                     "Zero-substituted (late) reported:", "Identity holds: yes",
+                     "Mismatches: 0", "Lead time:", "Producer:"):
             self.assertIn(line, proc.stdout)
+        # The old names are gone: no "late" without what it means.
+        for old in ("Samples played:", "Samples late:", "Late reported:"):
+            self.assertNotIn(old, proc.stdout)
 
     def test_help(self):
         proc = self.run_app("--help")

@@ -8,7 +8,8 @@
 """Stream ownership against the emulator daemon (gr-rdma-emu), as hosts meet it: a
 stranger's STOP is refused and the stream runs on; a host that dies (SIGKILL) keeps
 the stream until its lease lapses, then the device stops it and the next host takes
-it. docs/register-map.md, "Ownership"; docs/security.md."""
+it. The same for a TX stream (tx_stream). docs/register-map.md, "Ownership";
+docs/security.md."""
 
 import os
 import socket
@@ -18,6 +19,8 @@ import sys
 import tempfile
 import time
 
+import numpy as np
+
 from gnuradio import gr_unittest
 from gnuradio import rdma
 
@@ -25,6 +28,7 @@ EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
 LEASE = 3.0  # seconds: short for the test, long against a loaded machine's stalls
 
 RX_COMMAND, RX_STATUS, RX_RKEY, RX_OWNER = 0x2000, 0x2004, 0x2018, 0x2078
+TX_COMMAND, TX_STATUS, TX_RKEY, TX_OWNER = 0x3000, 0x3004, 0x3018, 0x3078
 STOP = 2
 RUNNING = 1
 OKAY, NOT_OWNER = 0x00, 0x12
@@ -48,6 +52,37 @@ while True:
         os.replace(sys.argv[2] + ".tmp", sys.argv[2])
         last = time.monotonic()
 """
+
+
+# Host A for transmit: writes the ramp into its TX ring as fast as the device frees it,
+# until it is killed; keeps the count of items the device fetched in a file.
+HOST_A_TX = r"""
+import os, sys, time
+import numpy as np
+from gnuradio import rdma
+t = rdma.tx_stream(sys.argv[1], "sc16", 1e6)
+t.start()
+print("started", flush=True)
+last = 0.0
+while True:
+    x = t.wait_space(1, 0.05)
+    if len(x):
+        k = np.arange(t.committed(), t.committed() + len(x), dtype=np.uint64)
+        x[:, 0] = (k & 0xFFFF).astype(np.uint16).view(np.int16)
+        x[:, 1] = ((k >> 16) & 0xFFFF).astype(np.uint16).view(np.int16)
+        t.commit(len(x))
+    if time.monotonic() - last > 0.02:
+        with open(sys.argv[2] + ".tmp", "w") as f:
+            f.write(str(t.fetched()))
+        os.replace(sys.argv[2] + ".tmp", sys.argv[2])
+        last = time.monotonic()
+"""
+
+
+def ramp_sc16(first, n):
+    k = np.arange(first, first + n, dtype=np.uint64)
+    return np.stack([(k & 0xFFFF).astype(np.uint16).view(np.int16),
+                     ((k >> 16) & 0xFFFF).astype(np.uint16).view(np.int16)], axis=1)
 
 
 def free_udp_port():
@@ -128,9 +163,9 @@ class qa_ownership(gr_unittest.TestCase):
         except FileNotFoundError:
             return 0
 
-    def test_foreign_stop_refused_then_dead_host_replaced(self):
+    def start_host_a(self, script, args):
         self.count_file = os.path.join(self.tmp.name, "items")
-        self.host_a = subprocess.Popen([sys.executable, "-c", HOST_A, self.args,
+        self.host_a = subprocess.Popen([sys.executable, "-c", script, args,
                                         self.count_file],
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        text=True)
@@ -140,8 +175,11 @@ class qa_ownership(gr_unittest.TestCase):
                 self.fail("host A failed: " + self.host_a.communicate()[1])
         deadline = time.monotonic() + 5.0
         while self.items_of_a() == 0:
-            self.assertLess(time.monotonic(), deadline, "host A receives nothing")
+            self.assertLess(time.monotonic(), deadline, "host A moves no samples")
             time.sleep(0.02)
+
+    def test_foreign_stop_refused_then_dead_host_replaced(self):
+        self.start_host_a(HOST_A, self.args)
 
         # A stranger: its STOP is refused with NOT_OWNER, nothing happens, nothing
         # crashes; it cannot read the ring's key either, but can see what is going on.
@@ -188,6 +226,57 @@ class qa_ownership(gr_unittest.TestCase):
         b.stop()
         self.assertEqual(self.stranger.read(RX_OWNER), (OKAY, [OWNER_FREE]))
         self.assertEqual(self.stranger.read(RX_STATUS)[1][0] & RUNNING, 0)
+
+    def test_tx_foreign_stop_refused_then_dead_host_replaced(self):
+        args = ("type=remote,addr=127.0.0.1:%d,hugepages=off,latency=0.05,lease=%g"
+                % (self.port, LEASE))
+        self.start_host_a(HOST_A_TX, args)
+
+        # A stranger: its STOP of the TX stream is refused and the device goes on
+        # fetching A's samples; it cannot read the ring's key, but sees the owner.
+        self.assertEqual(self.stranger.write(TX_COMMAND, STOP), NOT_OWNER)
+        self.assertEqual(self.stranger.read(TX_RKEY), (NOT_OWNER, []))
+        self.assertEqual(self.stranger.read(TX_OWNER), (OKAY, [OWNER_OTHER]))
+        self.assertTrue(self.stranger.read(TX_STATUS)[1][0] & RUNNING)
+        before = self.items_of_a()
+        time.sleep(0.3)
+        self.assertGreater(self.items_of_a(), before + 100000, "A's stream stalled")
+
+        # Host A dies without a word; host B is told whose stream it is and what to do.
+        self.host_a.kill()
+        self.host_a.wait()
+        killed = time.monotonic()
+        b = rdma.tx_stream(args + ",tx_check=1", "sc16", 1e6)
+        with self.assertRaisesRegex(RuntimeError,
+                                    r"TX stream 0 is owned by another host; wait for its "
+                                    r"lease \(3 s\) to lapse or add take_over=1"):
+            b.start()
+        self.assertLess(time.monotonic() - killed, LEASE - 1.0, "B tried too late")
+
+        # The lease lapses: the device stops A's run by itself, and frees the stream.
+        while self.stranger.read(TX_OWNER)[1] != [OWNER_FREE]:
+            self.assertLess(time.monotonic() - killed, LEASE + 3.0, "the lease never lapsed")
+            time.sleep(0.05)
+        self.assertEqual(self.stranger.read(TX_STATUS)[1][0] & RUNNING, 0)
+
+        # B takes the stream and transmits the ramp, which arrives intact.
+        b.start()
+        self.assertEqual(self.stranger.read(TX_OWNER), (OKAY, [OWNER_OTHER]))
+        done = 0
+        while done < 300000:
+            x = b.wait_space(1, 1.0)
+            self.assertGreater(len(x), 0, b.error())
+            n = min(len(x), 300000 - done)
+            x[:n] = ramp_sc16(done, n)
+            b.commit(n)
+            done += n
+        self.assertTrue(b.wait_played(2.0), "B's samples were not played")
+        b.stop()
+        self.assertEqual(self.stranger.read(TX_OWNER), (OKAY, [OWNER_FREE]))
+        c = b.counts()
+        self.assertTrue(c["final"] and c["identity_holds"], str(c))
+        self.assertEqual(b.read_counters()["device.check_mismatches"], 0)
+        self.assertGreater(c["played"], 0)
 
     def test_take_over_ends_the_other_hosts_run(self):
         # Two hosts: each its own view of the device (name=), as two processes have.

@@ -133,6 +133,42 @@ class qa_tx_sink(gr_unittest.TestCase):
                 underflow += pmt.to_uint64(pmt.dict_ref(m, pmt.mp("count"), pmt.PMT_NIL))
         self.assertEqual(underflow, c["acct.underflow"])
 
+    def test_throttled_upstream_underflows_and_reports_exactly(self):
+        # An upstream slower than the device: it plays zeros while the host has nothing
+        # committed (underflow), reports them on async_msgs, and never plays a stale
+        # sample: what it plays is the ramp, in order, each sample once. Low rates, so
+        # that the device's own pace is kept on a loaded machine.
+        rate, total = 1e5, 60000
+        tb = gr.top_block()
+        sink = rdma.tx_sink(ARGS, "fc32", rate)
+        src = ramp_source(total)
+        throttle = blocks.throttle(gr.sizeof_gr_complex, rate / 2)  # half the pace
+        msgs = blocks.message_debug()
+        tb.connect(src, throttle, sink)
+        tb.msg_connect(sink, "async_msgs", msgs, "store")
+        self.assertTrue(run_with_timeout(tb, 60), "the flowgraph did not end")
+        self.assertEqual(sink.error(), "")
+        self.assertEqual(sink.pointer_mismatches(), 0)
+        c = sink.read_counters()
+        self.assertEqual(c["acct.final"], 1)
+        self.assertEqual(c["host.committed"], total)
+        self.assertEqual(c["acct.identity_holds"], 1, str(c))
+        self.assertGreater(c["acct.underflow"], 0, str(c))
+        self.assertEqual(c["device.underflow_samples"], c["acct.underflow"])
+        # Only correct samples or zeros: every sample played is the ramp's.
+        self.assertEqual(c["device.check_mismatches"], 0, str(c))
+        self.assertEqual(c["device.check_samples"], c["acct.played"])
+        self.assertGreater(c["acct.played"], total // 2)
+        # The reports add up to the device's counters, exactly.
+        reported = {"underflow": 0, "late": 0}
+        for i in range(msgs.num_messages()):
+            m = msgs.get_message(i)
+            code = pmt.symbol_to_string(pmt.dict_ref(m, pmt.mp("event_code"), pmt.PMT_NIL))
+            if code in reported:
+                reported[code] += pmt.to_uint64(pmt.dict_ref(m, pmt.mp("count"), pmt.PMT_NIL))
+        self.assertEqual(reported["underflow"], c["device.underflow_samples"])
+        self.assertEqual(reported["late"], c["device.late_zero_samples"])
+
     def test_tx_time_on_item_0_starts_at_that_time(self):
         tb = gr.top_block()
         sink = rdma.tx_sink(ARGS, "fc32", 1e6)

@@ -224,9 +224,9 @@ step "unpacked into a throwaway root: gr-rdma-tx's ramp, checked by the emulator
 /usr/bin/python3 - "$WORK/tx.json" <<'EOF' || fail "gr-rdma-tx from the package: $(cat "$WORK/tx.json")"
 import json, sys
 r = json.load(open(sys.argv[1]))
-print("samples_provided %s, samples_played %s, mismatches %s" % (
-    r["samples_provided"], r["samples_played"], r["device_check"]["mismatches"]))
-sys.exit(0 if r["identity_holds"] and r["samples_played"] > 0
+print("samples_provided %s, played_intact %s, mismatches %s" % (
+    r["samples_provided"], r["played_intact"], r["device_check"]["mismatches"]))
+sys.exit(0 if r["identity_holds"] and r["played_intact"] > 0
          and r["device_check"]["mismatches"] == 0 else 1)
 EOF
 

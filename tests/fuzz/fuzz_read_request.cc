@@ -5,18 +5,23 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Fuzz target for the soft NIC's responder facing a READ-only region (a TX ring):
-// arbitrary datagrams, optionally made plausible (sealed, addressed to the QP, naming
-// the region), go through soft_responder::process_udp. abort() marks a broken
-// invariant: the region (and its guards) changed, or a READ RESPONSE would carry bytes
-// from outside the region or break the packet rules.
+// Fuzz target for the soft NIC's responder facing a READ-only region (a TX ring) on a
+// QP that takes the device's SEND ONLY (WITH IMMEDIATE) notifications: arbitrary
+// datagrams, optionally made plausible (sealed, addressed to the QP, naming the
+// region), go through soft_responder::process_udp. abort() marks a broken invariant:
+// the region (and its guards) changed, a READ RESPONSE would carry bytes from outside
+// the region or break the packet rules, or a SEND was not taken as rxe takes it (an
+// accepted SEND consumes exactly one receive and completes it successfully with 0
+// bytes and its immediate, ACKed when it asks; nothing else completes successfully;
+// a SEND with a payload, or on UC, is never accepted).
 //
 // Input: byte 0: bit 0 UC instead of RC, bits 1..2 QP access (remote write, remote
 // read), bits 3..5 path MTU (256 << n, capped at 4096), bits 6..7 max_dest_rd_atomic
 // (1, 2, 4, 16); bytes 1..3: expected PSN; then records of
 // [flags][length hi][length lo][datagram of that length]. Flags: bit 0 seal the ICRC,
 // bit 1 DestQP := the QP, bit 2 RETH R_Key := the region's key, bit 3 RETH VA := the
-// region's start - 4096 + (VA mod 16384), bit 4 send from a stranger.
+// region's start - 4096 + (VA mod 16384), bit 4 send from a stranger, bit 5 post one
+// more receive first (4 at most are posted; 4 are at the start).
 
 #include "nic/soft_completion_queue.h"
 #include "nic/soft_queue_pair.h"
@@ -63,6 +68,46 @@ uint64_t load_be64(const uint8_t* p)
     return v;
 }
 
+// A SEND as rxe takes it: only on RC, without payload, into a posted receive, which it
+// completes with its immediate; no other datagram completes a receive successfully.
+void check_send(const std::vector<uint8_t>& packet,
+                rx_result result,
+                const qp_context& qp,
+                int receives_before,
+                completion_ring& completions,
+                const reply& r)
+{
+    work_completion wc[16];
+    const int n = completions.pop(wc, 16);
+    int succeeded = 0;
+    for (int i = 0; i < n; i++) {
+        require(wc[i].qpn == qp.qpn);
+        succeeded += wc[i].status == wc_status::success;
+    }
+    require(qp.receives.size() <= receives_before);
+    roce::packet p;
+    const bool parsed =
+        roce::parse(packet.data(), packet.size(), p) == roce::parse_status::ok;
+    const roce::opcode_info info =
+        parsed ? roce::describe(p.base.opcode) : roce::opcode_info{};
+    // What completes a receive successfully: a SEND, or the end of a WRITE WITH
+    // IMMEDIATE (zero-length: it names no memory), accepted; one receive each.
+    const bool completes = result == rx_result::accepted &&
+                           (info.is_send || (info.has_imm && info.ends_message));
+    require(succeeded == (completes ? 1 : 0));
+    if (completes)
+        require(qp.receives.size() == receives_before - 1 && n == 1);
+    if (!completes || !info.is_send)
+        return;
+    require(qp.type == qp_type::rc && p.payload_len == 0 && p.base.pad_count == 0);
+    require(wc[0].byte_len == 0);
+    require(wc[0].imm_data == (p.has_imm ? p.imm : 0));
+    require(!r.read.needed);
+    require(r.needed == p.base.ack_req);
+    if (r.needed)
+        require(r.syndrome == roce::syndrome::ack_unlimited && r.psn == p.base.psn);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -87,10 +132,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const uint8_t setup = data[0];
     const unsigned mtu = 256u << std::min(4, (setup >> 3) & 7);
     const unsigned rd_atomic[] = { 1, 2, 4, 16 };
-    qp_context qp(setup & 1 ? qp_type::uc : qp_type::rc,
-                  pd,
-                  std::make_shared<completion_ring>(16, &tables),
-                  4);
+    const auto completions = std::make_shared<completion_ring>(16, &tables);
+    qp_context qp(setup & 1 ? qp_type::uc : qp_type::rc, pd, completions, 4);
     qp.reads.resize(rd_atomic[setup >> 6]);
     qp.remote_access = ((setup >> 1) & 1 ? access_remote_write : 0) |
                        ((setup >> 2) & 1 ? access_remote_read : 0);
@@ -140,9 +183,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             }
         }
 
+        if ((flags & 0x20) && qp.receives.size() < qp.receives.capacity())
+            qp.receives.post(1, 1);
+        const int receives = qp.receives.size();
         reply r;
-        responder.process_udp(packet.data(), packet.size(), from, local, r);
+        const rx_result result =
+            responder.process_udp(packet.data(), packet.size(), from, local, r);
         require(memory == before); // nothing is ever written into a READ-only region
+        check_send(packet, result, qp, receives, *completions, r);
 
         if (r.needed)
             require(write_reply(r, out.data()) == reply_bytes);

@@ -49,8 +49,8 @@ namespace rdma {
  * tx_eob, a later tx_time) are not acted on yet: the input streams continuously.
  *
  * Reports go out on the "async_msgs" port as gr-uhd's sink does: a dict with
- * event_code (underflow, late, time_error, burst_ack, stream_failed, nic_error),
- * count, time_spec (full seconds, fractional seconds) and channel.
+ * event_code (underflow, late, time_error, burst_ack, stream_failed, nic_error,
+ * stream_stopped), count, time_spec (full seconds, fractional seconds) and channel.
  */
 class RDMA_API tx_sink : virtual public gr::block
 {

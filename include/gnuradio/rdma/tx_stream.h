@@ -27,8 +27,10 @@ struct tx_event {
                     //!< did not arrive in time (READs lost or late)
         time_error, //!< START refused: its start time had passed (value: the error code)
         burst_ack,  //!< a finite burst was played to its end
-        stream_failed, //!< the device reports the stream in error (value: TX_STATUS)
-        nic_error,     //!< the host's NIC failed the stream's queue pair (value: status)
+        stream_failed,  //!< the device reports the stream in error (value: TX_STATUS)
+        nic_error,      //!< the host's NIC failed the stream's queue pair (value: status)
+        stream_stopped, //!< the device no longer runs the stream: another host took it
+                        //!< over, this host was silent for its lease, or it restarted
     };
     kind type = kind::underflow;
     uint64_t count = 0;   //!< samples (underflow, late)
@@ -54,6 +56,10 @@ RDMA_TRANSPORT_API const char* to_string(tx_event::kind k);
  * the TX keys: stream=, latency=, payload=, mtu=, notify=, hugepages=, numa=, min_lead=,
  * max_lead= (seconds), and for the emulator tx_check=1 (compare played samples with the
  * ramp), tx_loss_ppm=, tx_fault_seed=.
+ *
+ * With a device that has stream ownership, start() claims the TX stream for this host
+ * (lease=, take_over=, as rx_stream) and stop() releases it: another host's start()
+ * is refused with an error naming the owner's lease and take_over=1.
  *
  * Item k of a run (counted from start()) lives at ring slot k mod ring_items(); the ring
  * is mapped twice back to back, so any run of free items is contiguous.

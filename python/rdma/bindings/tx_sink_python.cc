@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_sink.h)                                                 */
-/* BINDTOOL_HEADER_FILE_HASH(9e2f5e588d45d097b15762ae568bb837) */
+/* BINDTOOL_HEADER_FILE_HASH(a97390dd24d5801973d34667a27bdd3b) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

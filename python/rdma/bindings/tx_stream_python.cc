@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(335f38d8be41e20cf1ffa05467ef760b) */
+/* BINDTOOL_HEADER_FILE_HASH(fee1951042e30ee1026dc48638439ffd) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -1,0 +1,92 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "stream_ownership.h"
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+const std::set<std::string>& stream_ownership::arg_keys()
+{
+    static const std::set<std::string> keys = { "lease", "take_over" };
+    return keys;
+}
+
+stream_ownership::stream_ownership(device_controller& device,
+                                   stream_direction direction,
+                                   unsigned stream,
+                                   bool has_ownership,
+                                   bool in_process,
+                                   const device_args& args,
+                                   const logger_ptr& logger)
+    : d_device(device), d_direction(direction), d_stream(stream), d_logger(logger)
+{
+    const double lease = args.get_double("lease",
+                                         regs::lease::default_ms / 1000.0,
+                                         regs::lease::min_ms / 1000.0,
+                                         regs::lease::max_ms / 1000.0,
+                                         "seconds",
+                                         "of silence after which the device stops the "
+                                         "stream and lets another host take it");
+    d_lease_ms = static_cast<uint32_t>(std::lround(lease * 1000));
+    d_take_over = args.get_flag("take_over", false);
+    d_enabled = has_ownership;
+    // A device of this process (the benchmarks' stand-in) needs no owners.
+    if (!d_enabled && !in_process)
+        d_logger->warn("the device at {} does not support stream ownership: any host on "
+                       "its network can reconfigure this stream",
+                       d_device.address().to_string());
+}
+
+void stream_ownership::claim()
+{
+    if (!d_enabled)
+        return;
+    // A run nobody owns was started by a host that does not claim streams: claiming
+    // would make that run this host's, and releasing it after a failure would stop it.
+    const bool running =
+        d_device.read_status(d_direction, d_stream) & regs::status::running;
+    if (running && !d_take_over &&
+        d_device.read_owner(d_direction, d_stream) == stream_owner::none)
+        throw std::runtime_error(
+            "device at " + d_device.address().to_string() + ": " +
+            to_string(d_direction) + " stream " + std::to_string(d_stream) +
+            " is running for a host that does not claim its streams; stop it there, or "
+            "add take_over=1 to stop it from here");
+    d_device.claim(d_direction, d_stream, random_owner_token(), d_lease_ms, d_take_over);
+    // A take-over claim stops another owner's run; this stops one nobody owned.
+    if (d_take_over)
+        d_device.stop(d_direction, d_stream);
+}
+
+void stream_ownership::release_quietly()
+{
+    if (!d_enabled)
+        return;
+    try {
+        d_device.release(d_direction, d_stream);
+    } catch (const std::exception& e) {
+        d_logger->warn("could not release {} stream {} of the device at {}: {}; the "
+                       "device frees it after {} s of silence",
+                       to_string(d_direction),
+                       d_stream,
+                       d_device.address().to_string(),
+                       e.what(),
+                       d_lease_ms / 1000.0);
+    }
+}
+
+const char* stream_ownership::lost_note()
+{
+    return "the stream belongs to another host now (taken over, or this host was silent "
+           "for its lease): its counters are that host's";
+}
+
+} // namespace rdma
+} // namespace gr
