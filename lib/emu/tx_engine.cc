@@ -420,6 +420,8 @@ void tx_engine::request(int64_t now, int64_t& wake)
             d_rq->reads_outstanding() + 1 < d_desc.max_rd_atomic &&
             d_committed < std::min((m + 2 * lead_messages + 1) * d_spm, d_end))
             read_control(now);
+        if (!d_rq->can_send())
+            break; // the control READ took the last room: this piece goes next step
         slot& s = slot_of(m);
         if (s.message != m) {
             s = slot{};
