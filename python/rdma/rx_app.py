@@ -283,8 +283,13 @@ class stop_signals:
         return self
 
     def __exit__(self, *exc):
+        # After a stop request the run is over and the process ends: the second
+        # delivery of the same request may still be on its way (a run that stops fast
+        # gets here first), and the previous handler (SIG_DFL), or Python's own at
+        # exit, would die of it before the report is out. Ignored: Python's
+        # finalization leaves SIG_IGN alone.
         for sig, handler in self._previous.items():
-            signal.signal(sig, handler)
+            signal.signal(sig, signal.SIG_IGN if self.received is not None else handler)
 
     def _handle(self, signum, frame):
         now = time.monotonic()
