@@ -192,6 +192,8 @@ COVERAGE = {
     # docs/recording.md
     ("docs/recording.md", 'gr-rdma-rx --args "type=emu,signal=ramp,loss=0.01" --rate 1e6 '
      '--duration 2 --sigmf capture --json > report.json'): here("test_recording_md"),
+    ("docs/recording.md", 'gr-rdma-rx --args "type=emu,signal=tone" --freq 100.1e6 '
+     '--rate 1e6 --duration 1 --sigmf tuned --json > tuned.json'): here("test_recording_md"),
     ("docs/recording.md", "gr-rdma-rx --format sc16 --rate 1e6 --duration 3 --sigmf rec "
      "--rotate-seconds 1"): here("test_recording_md"),
     # docs/ring-memory.md

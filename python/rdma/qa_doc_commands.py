@@ -380,10 +380,16 @@ class qa_doc_commands(gr_unittest.TestCase):
     # docs/recording.md, docs/rx-server.md ----------------------------------------------
 
     def test_recording_md(self):
-        capture, rotation = self.mine("test_recording_md")
+        capture, tuned, rotation = self.mine("test_recording_md")
         proc = self.run_shell(commands(capture))
         self.assert_ran(proc, capture)
         self.assertIn("capture: valid", proc.stdout)
+        proc = self.run_shell(commands(tuned))
+        self.assert_ran(proc, tuned)
+        report = json.loads((self.dir / "tuned.json").read_text())
+        meta = json.loads((self.dir / "tuned.sigmf-meta").read_text())
+        self.assertEqual(report["center_freq"], 100.1e6)
+        self.assertEqual([c["core:frequency"] for c in meta["captures"]], [100.1e6])
         proc = self.run_shell(commands(rotation))
         self.assert_ran(proc, rotation)
         self.assertTrue((self.dir / "rec-0002.sigmf-meta").exists())

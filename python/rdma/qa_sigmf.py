@@ -140,6 +140,38 @@ class qa_sigmf(gr_unittest.TestCase):
         data = np.fromfile(base + ".sigmf-data", dtype="<u2")
         self.assertTrue(np.array_equal(data, np.arange(300000) % 65536))
 
+    def test_freq_is_the_frequency_the_device_reports(self):
+        # --freq tunes the stream's RF channel before the run: the recording's
+        # core:frequency is what the device reads back (the report's center_freq),
+        # here what was asked (the emulator tunes in 1 Hz steps from 70 MHz to 6 GHz).
+        base = os.path.join(self.dir, "tuned")
+        proc = self.run_app("--args", "type=emu,signal=tone", "--freq", "100.1e6",
+                            "--gain", "10", "--rate", "1e6", "--samples", "200000",
+                            "--sigmf", base, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rep = json.loads(proc.stdout)
+        self.assert_valid(base)
+        captures = meta_of(base)["captures"]
+        self.assertEqual(len(captures), 1)
+        self.assertEqual(rep["center_freq"], 100.1e6)
+        self.assertEqual(captures[0]["core:frequency"], rep["center_freq"])
+        self.assertEqual(rep["gain"], 10)
+        # Beyond the range: clipped by the device, with a warning, and recorded as set.
+        proc = self.run_app("--args", "type=emu,signal=tone", "--freq", "1e12",
+                            "--rate", "1e6", "--samples", "100000", "--sigmf", base,
+                            "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rep = json.loads(proc.stdout)
+        self.assertEqual(rep["center_freq"], 6e9)
+        self.assertRegex(proc.stderr, r"warning: RF channel 0: center frequency .* "
+                         r"1000000000000 requested, 6000000000 set")
+        self.assert_valid(base)
+        self.assertEqual(meta_of(base)["captures"][0]["core:frequency"], 6e9)
+        # A device without an RF front end cannot be tuned: a configuration error.
+        proc = self.run_app("--args", "type=null", "--freq", "100e6", "--duration", "1")
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("no RF front end", proc.stderr)
+
     def test_rotation_adds_up_to_the_delivered_count(self):
         base = os.path.join(self.dir, "rot")
         proc = self.run_app("--args", "type=emu,signal=ramp,device_timeout=5",
