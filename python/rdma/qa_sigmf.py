@@ -23,8 +23,7 @@ import pmt
 
 from gnuradio import blocks, gr, gr_unittest
 
-from gnuradio.rdma import sigmf_check
-from gnuradio.rdma.sigmf_sink import sigmf_sink, datetime_of
+from gnuradio.rdma import sigmf_check, sigmf_sink
 
 APP = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
 
@@ -32,6 +31,12 @@ APP = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
 def meta_of(base):
     with open(base + ".sigmf-meta") as f:
         return json.load(f)
+
+
+def datetime_of(time_ns):
+    """ISO-8601 UTC with nanoseconds, as SigMF's core:datetime takes it."""
+    seconds, ns = divmod(int(time_ns), 1000000000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + ".%09dZ" % ns
 
 
 def ns_of(stamp):
@@ -293,10 +298,10 @@ class qa_sigmf(gr_unittest.TestCase):
         src = blocks.vector_source_c(np.zeros(n, dtype=np.complex64), False, 1, tags)
         sink = sigmf_sink(base, "fc32", 1e6, hw="test", **kw)
         tb.connect(src, sink)
-        # The reports as the "events" port hands them over (its path through the port
-        # is gr-rdma-rx's test above); before the items, so that all are there.
+        # The reports on the "events" port, queued before the flowgraph starts: the
+        # block's thread handles them before its first work(), so that all are there.
         for r in reports:
-            sink._on_report(r)
+            sink._post(pmt.intern("events"), r)
         tb.run()
         sink.finish()
         return base, sink
@@ -377,7 +382,11 @@ class qa_sigmf(gr_unittest.TestCase):
             make = Template(block["templates"]["make"]).render(**params)
             from gnuradio import rdma
             sink = eval(make, {"rdma": rdma})
-            self.assertEqual(sink._datatype, {"fc32": "cf32_le", "sc16": "ci16_le"}[kind])
+            want = {"fc32": "cf32_le", "sc16": "ci16_le"}[kind]
+            self.assertEqual(sink.datatype(), want)
+            self.assertEqual(meta_of(os.path.join(self.dir, "grc"))["global"]
+                             ["core:datatype"], want)
+            del sink
         self.assertEqual(meta_of(os.path.join(self.dir, "grc"))["global"]
                          ["core:description"], "a test")
 

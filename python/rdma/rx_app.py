@@ -29,7 +29,6 @@ import pmt
 from gnuradio import blocks, gr
 
 from . import rdma_python as rdma
-from .sigmf_sink import sigmf_sink
 
 
 EXIT_STATUS = """exit status:
@@ -244,13 +243,13 @@ class receiver(gr.top_block):
         self.rf = tune(self.src, opts)
         self.recorder = None
         if opts.sigmf:
-            self.recorder = sigmf_sink(
+            self.recorder = rdma.sigmf_sink(
                 opts.sigmf, opts.format, opts.rate, hw=opts.args,
                 recorder="gr-rdma-rx", rotate_size=opts.rotate_size or 0,
                 rotate_seconds=opts.rotate_seconds or 0.0)
             self.connect(self.src, self.recorder)
             self.msg_connect((self.src, "async_msgs"), (self.recorder, "events"))
-            self.sink = self.recorder._sink  # counts the items that reached the file
+            self.sink = self.recorder  # it writes the items it takes
         else:
             self.sink = (blocks.file_sink(item, opts.output, False) if opts.output
                          else blocks.null_sink(item))
@@ -268,9 +267,8 @@ class receiver(gr.top_block):
     def ring_fill(self):
         """How much of the ring the slowest reader is behind the source, 0..1."""
         behind = self.src.nitems_written(0) - self.sink.nitems_read(0)
-        for reader in (self.check, self.recorder and self.recorder._watcher):
-            if reader is not None:
-                behind = max(behind, self.src.nitems_written(0) - reader.nitems_read(0))
+        if self.check is not None:
+            behind = max(behind, self.src.nitems_written(0) - self.check.nitems_read(0))
         return max(0, behind) / self.src.ring_items()
 
 
