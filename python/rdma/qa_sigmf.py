@@ -360,6 +360,29 @@ class qa_sigmf(gr_unittest.TestCase):
         self.assertEqual([(a["core:sample_start"], a["core:sample_count"]) for a in notes],
                          [(90, 10)])
 
+    def test_rotation_is_exact_and_splits_annotations(self):
+        # 2500 items, 1000 a file (8000 bytes of fc32): exactly 1000, 1000, 500, no
+        # empty file after; a gap across the first boundary in both files, split.
+        t0 = 1700000000 * 10**9
+        tags = [tag(0, "rx_time", rx_time(t0)), tag(0, "rx_freq", pmt.from_double(1e8))]
+        base, sink = self.run_sink(2500, tags, [report("gap", "packet_lost", 990, 20)],
+                                   rotate_size=8000)
+        parts = sink.recordings()
+        self.assertEqual(parts, [base + "-%04d" % i for i in range(3)])
+        self.assertEqual([items_of(p, 8) for p in parts], [1000, 1000, 500])
+        for i, part in enumerate(parts):
+            self.assert_valid(part)
+            meta = meta_of(part)
+            self.assertEqual(meta["global"]["rdma:part"], i)
+            cap = meta["captures"][0]
+            self.assertEqual((cap["core:global_index"], cap["core:frequency"]),
+                             (1000 * i, 1e8))
+            self.assertEqual(cap["core:datetime"], datetime_of(t0 + 1000 * i * 1000))
+        first, second = (meta_of(p)["annotations"] for p in parts[:2])
+        self.assertEqual([(a["core:sample_start"], a["core:sample_count"], a["rdma:split"])
+                          for a in first + second], [(990, 10, True), (0, 10, True)])
+        self.assertEqual(meta_of(parts[2])["annotations"], [])
+
     def test_refuses_bad_parameters(self):
         with self.assertRaisesRegex(ValueError, "format='s8'"):
             sigmf_sink(os.path.join(self.dir, "x"), "s8")
