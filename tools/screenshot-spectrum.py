@@ -6,14 +6,17 @@
 #
 
 """Take docs/spectrum.png: examples/rx_qt_spectrum.grc compiled with grcc, run for a
-few seconds against the built-in emulator, its window grabbed.
+few seconds against the built-in emulator, its window grabbed from the X server.
 
-No X server is needed: Qt's offscreen platform renders the window in memory, and the
-widget's own grab() reads it (so no Xvfb, no import/xwd). Usage, from a build tree or
-against an installed copy (README.md, "Use an installed copy"):
+The window is shown on a virtual X server: the script runs itself again under
+xvfb-run (Debian package xvfb), with Qt's xcb platform, and grabs the window's pixels
+from the server as a screenshot tool would. Without xvfb-run (--platform auto) it
+falls back to Qt's offscreen platform, which renders the window in memory and grabs
+it from the widget, and says so. Usage, from a build tree or against an installed copy
+(README.md, "Use an installed copy"):
 
     /usr/bin/python3 tools/screenshot-spectrum.py [--out docs/spectrum.png] \
-        [--seconds 6] [--size 1000x700] [--retune 100.1e6]
+        [--seconds 6] [--size 1000x700] [--retune 100.1e6] [--platform auto]
 
 The GRC blocks must be found (GRC_BLOCKS_PATH=<source>/grc or an installed prefix),
 and gnuradio.rdma must import (PYTHONPATH=<build>/test_modules or the prefix's).
@@ -22,6 +25,7 @@ and gnuradio.rdma must import (PYTHONPATH=<build>/test_modules or the prefix's).
 import argparse
 import importlib.util
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,6 +33,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(HERE)
+# Set in the copy of this script that runs under xvfb-run.
+INSIDE_XVFB = "GR_RDMA_SCREENSHOT_INSIDE_XVFB"
 
 
 def parse_size(text):
@@ -53,11 +59,23 @@ def main():
     parser.add_argument("--retune", type=float, default=100.1e6,
                         help="after 1 s, move the Center Freq slider here (Hz; 0: no):"
                         " the tones stay at their RF frequencies, the axis moves")
+    parser.add_argument("--platform", choices=["auto", "xvfb", "offscreen"],
+                        default="auto",
+                        help="xvfb: a virtual X server (xvfb-run) and Qt's xcb "
+                        "platform; offscreen: Qt's in-memory platform, no X server; "
+                        "auto (default): xvfb when xvfb-run is installed")
     opts = parser.parse_args()
     if not 2 <= opts.seconds <= 60:
         parser.error("--seconds=%g is invalid: expected 2..60" % opts.seconds)
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ.setdefault("GRC_BLOCKS_PATH", os.path.join(SRC, "grc"))
+    if os.environ.get(INSIDE_XVFB):
+        platform = "xvfb"
+    else:
+        platform = choose_platform(opts.platform)
+        if platform == "xvfb":
+            sys.exit(run_under_xvfb(opts.size))
+    # Whatever the caller's environment says: the platform chosen.
+    os.environ["QT_QPA_PLATFORM"] = "xcb" if platform == "xvfb" else "offscreen"
 
     with tempfile.TemporaryDirectory(prefix="screenshot-spectrum.") as out_dir:
         grcc = subprocess.run(["grcc", "-o", out_dir, opts.grc], capture_output=True,
@@ -80,7 +98,13 @@ def main():
     saved = []
 
     def grab():
-        saved.append(tb.grab().save(opts.out, "PNG"))
+        if platform == "xvfb":
+            # The pixels the X server shows in the window: a real screenshot.
+            picture = app.primaryScreen().grabWindow(int(tb.winId()))
+        else:
+            picture = tb.grab()  # offscreen has no screen to read: the widget renders
+        saved.append((picture.width(), picture.height())
+                     if picture.save(opts.out, "PNG") else None)
         tb.stop()
         tb.wait()
         app.quit()
@@ -100,7 +124,32 @@ def main():
     app.exec_()
     if not saved or not saved[0]:
         sys.exit("screenshot-spectrum: could not write %s" % opts.out)
-    print("screenshot-spectrum: %s (%dx%d)" % (opts.out, *opts.size))
+    print("screenshot-spectrum: %s (%dx%d, %s)"
+          % (opts.out, *saved[0], "Xvfb, xcb" if platform == "xvfb" else "offscreen"))
+
+
+def choose_platform(asked):
+    """xvfb when asked for, or for auto when xvfb-run is there; else offscreen."""
+    have = shutil.which("xvfb-run") is not None
+    if asked == "xvfb" and not have:
+        sys.exit("screenshot-spectrum: --platform xvfb needs xvfb-run: apt install "
+                 "xvfb xauth (.ci/build installs both), or --platform offscreen")
+    if asked == "auto" and not have:
+        print("screenshot-spectrum: xvfb-run is not installed (apt install xvfb "
+              "xauth): Qt's offscreen platform instead", file=sys.stderr)
+        return "offscreen"
+    return "offscreen" if asked == "offscreen" else "xvfb"
+
+
+def run_under_xvfb(size):
+    """This script again, on a virtual X server of the window's size (a free display
+    number, its own authority file, no TCP); its exit status."""
+    env = dict(os.environ, **{INSIDE_XVFB: "1"})
+    env.pop("DISPLAY", None)
+    command = ["xvfb-run", "--auto-servernum",
+               "--server-args=-screen 0 %dx%dx24 -nolisten tcp" % size,
+               sys.executable, os.path.abspath(__file__), *sys.argv[1:]]
+    return subprocess.run(command, env=env).returncode
 
 
 if __name__ == "__main__":

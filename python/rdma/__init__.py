@@ -16,4 +16,3 @@ its free ring space, filled in place), process_cpu_by_role().
 
 # The pybind11 module is the package's substance; a failure to import it must be loud.
 from .rdma_python import *  # noqa: F401,F403
-from .sigmf_sink import sigmf_sink  # noqa: F401

@@ -30,6 +30,9 @@ RX_TABLE = {
     "--samples": COMMON + ["0", "1.5", "1e6", "9223372036854775808",
                            "18446744073709551616", "0x10"],
     "--timeout": COMMON + ["-0.5", "1e300"],
+    # The device clips a frequency or gain out of its range; these are no number.
+    "--freq": COMMON + ["1e16", "100MHz"],
+    "--gain": [v for v in COMMON if v != "-1"] + ["1001", "-1001", "10dB"],
 }
 
 EMU_TABLE = {

@@ -24,6 +24,9 @@ printed). COVERAGE says, for each of them, who runs it:
 * elsewhere: another test extracts it from the page and runs it; the entry names that
   test, the script that does it and the text by which the script finds the block,
   which qa_doc_commands checks is there;
+* where_possible: another test runs it, as elsewhere, but only on a machine that has
+  what it needs, which CI's has not: counted as not run, with the reason, printed by
+  qa_doc_commands on every run;
 * not_run: the reason, printed by qa_doc_commands on every run.
 
 A block that COVERAGE does not name fails qa_doc_commands: a new command in a page
@@ -102,6 +105,14 @@ class elsewhere(collections.namedtuple("elsewhere", "test script marker note")):
                                            ": " + self.note if self.note else "")
 
 
+class where_possible(collections.namedtuple("where_possible",
+                                            "test script marker needs instead")):
+    def describe(self):
+        return ("NOT RUN in CI: it needs %s; %s (%s) runs it where that is there. What "
+                "CI checks instead: %s" % (self.needs, self.test, self.script,
+                                           self.instead))
+
+
 class not_run(collections.namedtuple("not_run", "reason")):
     def describe(self):
         return "NOT RUN: " + self.reason
@@ -130,6 +141,14 @@ COVERAGE = {
                   'sh_blocks "$SRC/README.md" "Debian packages"',
                   "dpkg-buildpackage always; `sudo apt install` only with "
                   "GR_RDMA_TEST_APT_INSTALL=1 (it changes the machine)"),
+    ("README.md", "sudo apt install ../libgnuradio-rdma-dev_*.deb"):
+        elsewhere("ctest debian_package", "tests/debian/run-debian-package.sh",
+                  'sh_blocks "$SRC/README.md" "Debian packages" 2',
+                  "with GR_RDMA_TEST_APT_INSTALL=1 (CI's .ci/run sets it), after the "
+                  "first block's apt install: every line as written, in the checkout "
+                  "the packages were built in; then it checks that CMake found "
+                  "gnuradio-rdma in /usr and the programs load the installed "
+                  "libraries"),
     ("README.md", 'build/apps/gr-rdma-rx --args "type=emu,signal=ramp,loss=0.01" '
      '--rate 20e6 --duration 1 --check --json'): here("test_readme_loss"),
     # docs/tutorial.md
@@ -192,6 +211,8 @@ COVERAGE = {
     # docs/recording.md
     ("docs/recording.md", 'gr-rdma-rx --args "type=emu,signal=ramp,loss=0.01" --rate 1e6 '
      '--duration 2 --sigmf capture --json > report.json'): here("test_recording_md"),
+    ("docs/recording.md", 'gr-rdma-rx --args "type=emu,signal=tone" --freq 100.1e6 '
+     '--rate 1e6 --duration 1 --sigmf tuned --json > tuned.json'): here("test_recording_md"),
     ("docs/recording.md", "gr-rdma-rx --format sc16 --rate 1e6 --duration 3 --sigmf rec "
      "--rotate-seconds 1"): here("test_recording_md"),
     # docs/ring-memory.md
@@ -224,10 +245,14 @@ COVERAGE = {
                 "boots is rxe_guest's, which CI runs"),
     # docs/server.md
     ("docs/server.md", "sudo cp /usr/share/gr-rdma/rx-example.conf /etc/gr-rdma/rx-emu.conf"):
-        elsewhere("ctest debian_package", "tests/debian/run-debian-package.sh",
-                  'sh_blocks "$SRC/docs/server.md" "Run it"',
-                  "only with GR_RDMA_TEST_APT_INSTALL=1 and where systemd runs (CI's "
-                  "containers have no systemd): systemctl needs both"),
+        where_possible("ctest debian_package", "tests/debian/run-debian-package.sh",
+                       'sh_blocks "$SRC/docs/server.md" "Run it"',
+                       "a running systemd (systemctl, journalctl), which CI's "
+                       "containers do not boot, besides GR_RDMA_TEST_APT_INSTALL=1 "
+                       "(which CI sets)",
+                       "the installed unit and the unpacked one pass systemd-analyze "
+                       "verify (a failure when it is missing), and the unit's command "
+                       "line with the example configuration runs until SIGTERM"),
     # docs/verbs.md
     ("docs/verbs.md", 'gr-rdma-rx --args "type=remote,addr=192.0.2.2,nic=verbs,'
      'nic_addr=192.0.2.1" --rate 1e6'):

@@ -27,7 +27,7 @@ from gnuradio import gr_unittest
 from qa_doc_blocks import (COVERAGE, GUEST_RUNNERS, GUEST_SCRIPTS, SOURCE, blocks_of_page,
                            commands,
                            elsewhere, first_command, guest_script, here, in_guest,
-                           is_shell, not_run, shell_blocks, substitute)
+                           is_shell, not_run, shell_blocks, substitute, where_possible)
 
 APP = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
 # The build tree under test: the one whose gr-rdma-rx ctest names (build/apps/gr-rdma-rx).
@@ -147,7 +147,7 @@ class qa_doc_commands(gr_unittest.TestCase):
             if isinstance(runner, (here, in_guest)):
                 self.assertTrue(hasattr(self, runner.method),
                                 "%s: no test method %s" % (where, runner.method))
-            elif isinstance(runner, elsewhere):
+            elif isinstance(runner, (elsewhere, where_possible)):
                 script = SOURCE / runner.script
                 self.assertTrue(script.is_file(), "%s: %s is missing" % (where, script))
                 self.assertIn(runner.marker, script.read_text(encoding="utf-8"),
@@ -156,7 +156,8 @@ class qa_doc_commands(gr_unittest.TestCase):
         stale = sorted(set(COVERAGE) - seen)
         print("\nShell blocks of README.md and docs/*.md, and who runs them:\n" +
               "\n".join(lines))
-        not_run_count = sum(isinstance(COVERAGE[k], not_run) for k in seen if k in COVERAGE)
+        not_run_count = sum(isinstance(COVERAGE[k], (not_run, where_possible))
+                            for k in seen if k in COVERAGE)
         print("\n%d blocks, %d not run (reasons above)" % (len(lines), not_run_count))
         self.assertEqual(missing, [], "shell blocks that no test runs (add them to "
                          "COVERAGE in qa_doc_blocks.py, with a test or a reason)")
@@ -380,10 +381,16 @@ class qa_doc_commands(gr_unittest.TestCase):
     # docs/recording.md, docs/rx-server.md ----------------------------------------------
 
     def test_recording_md(self):
-        capture, rotation = self.mine("test_recording_md")
+        capture, tuned, rotation = self.mine("test_recording_md")
         proc = self.run_shell(commands(capture))
         self.assert_ran(proc, capture)
         self.assertIn("capture: valid", proc.stdout)
+        proc = self.run_shell(commands(tuned))
+        self.assert_ran(proc, tuned)
+        report = json.loads((self.dir / "tuned.json").read_text())
+        meta = json.loads((self.dir / "tuned.sigmf-meta").read_text())
+        self.assertEqual(report["center_freq"], 100.1e6)
+        self.assertEqual([c["core:frequency"] for c in meta["captures"]], [100.1e6])
         proc = self.run_shell(commands(rotation))
         self.assert_ran(proc, rotation)
         self.assertTrue((self.dir / "rec-0002.sigmf-meta").exists())

@@ -9,6 +9,7 @@
 injected loss, rotation and a full disk; rdma.sigmf_sink in a flowgraph of tagged test
 items; and the checker itself, which must refuse what breaks the specification."""
 
+import calendar
 import json
 import os
 import resource
@@ -22,8 +23,7 @@ import pmt
 
 from gnuradio import blocks, gr, gr_unittest
 
-from gnuradio.rdma import sigmf_check
-from gnuradio.rdma.sigmf_sink import sigmf_sink, datetime_of
+from gnuradio.rdma import sigmf_check, sigmf_sink
 
 APP = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
 
@@ -31,6 +31,19 @@ APP = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
 def meta_of(base):
     with open(base + ".sigmf-meta") as f:
         return json.load(f)
+
+
+def datetime_of(time_ns):
+    """ISO-8601 UTC with nanoseconds, as SigMF's core:datetime takes it."""
+    seconds, ns = divmod(int(time_ns), 1000000000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + ".%09dZ" % ns
+
+
+def ns_of(stamp):
+    """core:datetime (YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ) in ns since the epoch."""
+    whole, frac = stamp.rstrip("Z").split(".")
+    seconds = calendar.timegm(time.strptime(whole, "%Y-%m-%dT%H:%M:%S"))
+    return seconds * 10**9 + int(frac.ljust(9, "0"))
 
 
 def items_of(base, itemsize):
@@ -132,6 +145,38 @@ class qa_sigmf(gr_unittest.TestCase):
         data = np.fromfile(base + ".sigmf-data", dtype="<u2")
         self.assertTrue(np.array_equal(data, np.arange(300000) % 65536))
 
+    def test_freq_is_the_frequency_the_device_reports(self):
+        # --freq tunes the stream's RF channel before the run: the recording's
+        # core:frequency is what the device reads back (the report's center_freq),
+        # here what was asked (the emulator tunes in 1 Hz steps from 70 MHz to 6 GHz).
+        base = os.path.join(self.dir, "tuned")
+        proc = self.run_app("--args", "type=emu,signal=tone", "--freq", "100.1e6",
+                            "--gain", "10", "--rate", "1e6", "--samples", "200000",
+                            "--sigmf", base, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rep = json.loads(proc.stdout)
+        self.assert_valid(base)
+        captures = meta_of(base)["captures"]
+        self.assertEqual(len(captures), 1)
+        self.assertEqual(rep["center_freq"], 100.1e6)
+        self.assertEqual(captures[0]["core:frequency"], rep["center_freq"])
+        self.assertEqual(rep["gain"], 10)
+        # Beyond the range: clipped by the device, with a warning, and recorded as set.
+        proc = self.run_app("--args", "type=emu,signal=tone", "--freq", "1e12",
+                            "--rate", "1e6", "--samples", "100000", "--sigmf", base,
+                            "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rep = json.loads(proc.stdout)
+        self.assertEqual(rep["center_freq"], 6e9)
+        self.assertRegex(proc.stderr, r"warning: RF channel 0: center frequency .* "
+                         r"1000000000000 requested, 6000000000 set")
+        self.assert_valid(base)
+        self.assertEqual(meta_of(base)["captures"][0]["core:frequency"], 6e9)
+        # A device without an RF front end cannot be tuned: a configuration error.
+        proc = self.run_app("--args", "type=null", "--freq", "100e6", "--duration", "1")
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("no RF front end", proc.stderr)
+
     def test_rotation_adds_up_to_the_delivered_count(self):
         base = os.path.join(self.dir, "rot")
         proc = self.run_app("--args", "type=emu,signal=ramp,device_timeout=5",
@@ -155,10 +200,11 @@ class qa_sigmf(gr_unittest.TestCase):
             first = np.fromfile(part + ".sigmf-data", dtype=np.uint32, count=1)
             if len(first) and not rep["lost_by_cause"]["overrun_skipped"]:
                 self.assertEqual(int(first[0]), total)
-            if i:
-                # Its time follows from the first part's at the rate.
+            if i and not rep["lost_by_cause"]["overrun_skipped"]:
+                # Its time follows from the first part's at the rate, to the ns.
                 t0 = meta_of(parts[0])["captures"][0]["core:datetime"]
-                self.assertEqual(capture["core:datetime"][:16], t0[:16])
+                self.assertEqual(ns_of(capture["core:datetime"]) - ns_of(t0),
+                                 total * 1000)
             total += items_of(part, 4)
             if i < len(parts) - 1:
                 # Rotated once it held the size: a work() call's worth more at most.
@@ -252,10 +298,10 @@ class qa_sigmf(gr_unittest.TestCase):
         src = blocks.vector_source_c(np.zeros(n, dtype=np.complex64), False, 1, tags)
         sink = sigmf_sink(base, "fc32", 1e6, hw="test", **kw)
         tb.connect(src, sink)
-        # The reports as the "events" port hands them over (its path through the port
-        # is gr-rdma-rx's test above); before the items, so that all are there.
+        # The reports on the "events" port, queued before the flowgraph starts: the
+        # block's thread handles them before its first work(), so that all are there.
         for r in reports:
-            sink._on_report(r)
+            sink._post(pmt.intern("events"), r)
         tb.run()
         sink.finish()
         return base, sink
@@ -314,6 +360,29 @@ class qa_sigmf(gr_unittest.TestCase):
         self.assertEqual([(a["core:sample_start"], a["core:sample_count"]) for a in notes],
                          [(90, 10)])
 
+    def test_rotation_is_exact_and_splits_annotations(self):
+        # 2500 items, 1000 a file (8000 bytes of fc32): exactly 1000, 1000, 500, no
+        # empty file after; a gap across the first boundary in both files, split.
+        t0 = 1700000000 * 10**9
+        tags = [tag(0, "rx_time", rx_time(t0)), tag(0, "rx_freq", pmt.from_double(1e8))]
+        base, sink = self.run_sink(2500, tags, [report("gap", "packet_lost", 990, 20)],
+                                   rotate_size=8000)
+        parts = sink.recordings()
+        self.assertEqual(parts, [base + "-%04d" % i for i in range(3)])
+        self.assertEqual([items_of(p, 8) for p in parts], [1000, 1000, 500])
+        for i, part in enumerate(parts):
+            self.assert_valid(part)
+            meta = meta_of(part)
+            self.assertEqual(meta["global"]["rdma:part"], i)
+            cap = meta["captures"][0]
+            self.assertEqual((cap["core:global_index"], cap["core:frequency"]),
+                             (1000 * i, 1e8))
+            self.assertEqual(cap["core:datetime"], datetime_of(t0 + 1000 * i * 1000))
+        first, second = (meta_of(p)["annotations"] for p in parts[:2])
+        self.assertEqual([(a["core:sample_start"], a["core:sample_count"], a["rdma:split"])
+                          for a in first + second], [(990, 10, True), (0, 10, True)])
+        self.assertEqual(meta_of(parts[2])["annotations"], [])
+
     def test_refuses_bad_parameters(self):
         with self.assertRaisesRegex(ValueError, "format='s8'"):
             sigmf_sink(os.path.join(self.dir, "x"), "s8")
@@ -336,7 +405,11 @@ class qa_sigmf(gr_unittest.TestCase):
             make = Template(block["templates"]["make"]).render(**params)
             from gnuradio import rdma
             sink = eval(make, {"rdma": rdma})
-            self.assertEqual(sink._datatype, {"fc32": "cf32_le", "sc16": "ci16_le"}[kind])
+            want = {"fc32": "cf32_le", "sc16": "ci16_le"}[kind]
+            self.assertEqual(sink.datatype(), want)
+            self.assertEqual(meta_of(os.path.join(self.dir, "grc"))["global"]
+                             ["core:datatype"], want)
+            del sink
         self.assertEqual(meta_of(os.path.join(self.dir, "grc"))["global"]
                          ["core:description"], "a test")
 

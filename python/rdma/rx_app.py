@@ -29,7 +29,6 @@ import pmt
 from gnuradio import blocks, gr
 
 from . import rdma_python as rdma
-from .sigmf_sink import sigmf_sink
 
 
 EXIT_STATUS = """exit status:
@@ -127,6 +126,16 @@ def parse_args(argv):
                    metavar="S",
                    help="with --sigmf: a new recording PATH-NNNN every S seconds of "
                         "samples, at most 1e6")
+    # As uhd_rx_cfile's -f/--freq and -g/--gain: the radio before the run.
+    p.add_argument("--freq", type=_number("Hz", 0, 1e15), metavar="HZ",
+                   help="tune the stream's RF channel to HZ before the run (as "
+                        "uhd_rx_cfile's --freq); a value outside the device's range is "
+                        "clipped to it, with a warning; the report's center_freq and a "
+                        "recording's core:frequency are what the device then reports "
+                        "(default: leave the device's frequency)")
+    p.add_argument("--gain", type=_number("dB", -1000, 1000), metavar="DB",
+                   help="set the stream's RF gain to DB before the run, clipped as "
+                        "--freq (default: leave it)")
     p.add_argument("--check", action="store_true",
                    help="verify every sample against the emulator's test signal, "
                         "recomputed from --args, and that every sample is read in place "
@@ -231,15 +240,16 @@ class receiver(gr.top_block):
         self.src = rdma.rx_source(opts.args, opts.format, opts.rate, opts.num_samples, 1,
                                   opts.otw)
         item = {"fc32": 8, "sc16": 4, "sc8": 2}[opts.format]
+        self.rf = tune(self.src, opts)
         self.recorder = None
         if opts.sigmf:
-            self.recorder = sigmf_sink(
+            self.recorder = rdma.sigmf_sink(
                 opts.sigmf, opts.format, opts.rate, hw=opts.args,
                 recorder="gr-rdma-rx", rotate_size=opts.rotate_size or 0,
                 rotate_seconds=opts.rotate_seconds or 0.0)
             self.connect(self.src, self.recorder)
             self.msg_connect((self.src, "async_msgs"), (self.recorder, "events"))
-            self.sink = self.recorder._sink  # counts the items that reached the file
+            self.sink = self.recorder  # it writes the items it takes
         else:
             self.sink = (blocks.file_sink(item, opts.output, False) if opts.output
                          else blocks.null_sink(item))
@@ -257,10 +267,27 @@ class receiver(gr.top_block):
     def ring_fill(self):
         """How much of the ring the slowest reader is behind the source, 0..1."""
         behind = self.src.nitems_written(0) - self.sink.nitems_read(0)
-        for reader in (self.check, self.recorder and self.recorder._watcher):
-            if reader is not None:
-                behind = max(behind, self.src.nitems_written(0) - reader.nitems_read(0))
+        if self.check is not None:
+            behind = max(behind, self.src.nitems_written(0) - self.check.nitems_read(0))
         return max(0, behind) / self.src.ring_items()
+
+
+def tune(src, opts):
+    """--freq and --gain on the source's RF channel, before the stream starts (the
+    source then tags rx_freq on item 0 with the frequency the device reports: a
+    recording's core:frequency). Out of range: the device clips, the library warns.
+    Returns what the device reports afterwards: {center_freq, gain}, None for a device
+    without an RF front end (type=null) when nothing was asked of it."""
+    if opts.freq is not None:
+        src.set_center_freq(opts.freq, 0)
+    if opts.gain is not None:
+        src.set_gain(opts.gain, 0)
+    try:
+        return {"center_freq": src.get_center_freq(0), "gain": src.get_gain(0)}
+    except RuntimeError:
+        if opts.freq is not None or opts.gain is not None:
+            raise
+        return None
 
 
 class stop_signals:
@@ -283,8 +310,13 @@ class stop_signals:
         return self
 
     def __exit__(self, *exc):
+        # After a stop request the run is over and the process ends: the second
+        # delivery of the same request may still be on its way (a run that stops fast
+        # gets here first), and the previous handler (SIG_DFL), or Python's own at
+        # exit, would die of it before the report is out. Ignored: Python's
+        # finalization leaves SIG_IGN alone.
         for sig, handler in self._previous.items():
-            signal.signal(sig, handler)
+            signal.signal(sig, signal.SIG_IGN if self.received is not None else handler)
 
     def _handle(self, signum, frame):
         now = time.monotonic()
@@ -410,6 +442,9 @@ def run(opts, tb, stop):
         # Why the run ended early: the device was lost or failed the stream, the NIC
         # failed it (None: it did not).
         "error": tb.src.error() or None,
+        # The RF channel as the device reported it after --freq/--gain (null: no RF).
+        "center_freq": (tb.rf or {}).get("center_freq"),
+        "gain": (tb.rf or {}).get("gain"),
         "device_events": kept["device"],
         "items_through_flowgraph": tb.sink.nitems_read(0),
         "lost_by_cause": {"gap": counters["host.lost_gap"],

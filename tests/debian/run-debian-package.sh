@@ -17,8 +17,11 @@
 #     ramp from the emulator, its gr-rdma-tx sends one the emulator checks, and the
 #     systemd unit's command line, with the example configuration, starts from there;
 #  6. only with GR_RDMA_TEST_APT_INSTALL=1 (it changes the machine): README's
-#     `apt install` for real, the installed gr-rdma-rx, docs/server.md's systemctl
-#     commands when systemd runs, then the packages removed again.
+#     `apt install` for real, the installed gr-rdma-rx, README's developer commands
+#     (libgnuradio-rdma-dev installed, tests/downstream built against /usr and run, the
+#     pkg-config compile line) and a Python flowgraph from the installed module, the
+#     installed unit through systemd-analyze verify (required here), docs/server.md's
+#     systemctl commands when systemd runs, then the packages removed again.
 # Usage: run-debian-package.sh <source dir> <build dir>
 # The copy is built in <build dir>/debian-package, the same path each time, so that
 # ccache (used when present) finds its earlier compilations.
@@ -36,17 +39,33 @@ PKG=$BUILD/debian-package
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gr-rdma-deb.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-# sh_blocks <file> <heading>: the ```sh blocks under a heading (any level), up to the
-# next heading of the same or a higher level.
+# sh_blocks <file> <heading> [n]: the ```sh blocks under a heading (any level), up to
+# the next heading of the same or a higher level; with n, only the n-th of them.
 sh_blocks() {
-    awk -v heading="$2" '
+    awk -v heading="$2" -v nth="${3:-0}" '
         /^#+ / { level = index($0, " ") - 1
                  if (in_section && level <= section_level) exit
                  if (substr($0, level + 2) == heading) { in_section = 1; section_level = level }
                  next }
-        in_section && /^```sh$/ { in_block = 1; next }
+        in_section && /^```sh$/ { in_block = 1; blocks++; next }
         in_block && /^```$/ { in_block = 0; next }
-        in_block { print }' "$1"
+        in_block && (nth == 0 || blocks == nth) { print }' "$1"
+}
+
+# verify_unit <unit file> <log>: systemd-analyze verify, which must say nothing (unknown
+# keys are warnings); first a unit with a fault it must report, so that silence means
+# the unit was checked, not that systemd-analyze checks nothing here.
+verify_unit() {
+    local canary
+    canary=$(dirname "$1")/gr-rdma-canary.service
+    printf '[Service]\nType=exec\nExecStart=/bin/true\nNoSuchKey=1\n' >"$canary"
+    systemd-analyze verify --man=no "$canary" >"$2" 2>&1 || true
+    grep -q NoSuchKey "$2" ||
+        fail "systemd-analyze verify does not report an unknown key here: $(cat "$2")"
+    rm -f "$canary"
+    systemd-analyze verify --man=no "$1" >"$2" 2>&1 || true
+    [ ! -s "$2" ] || fail "systemd-analyze verify $(basename "$1"): $(cat "$2")"
+    echo "systemd-analyze verify $(basename "$1"): checked, nothing to say"
 }
 
 step "debian/changelog's version is CMakeLists.txt's"
@@ -87,9 +106,15 @@ else
 fi
 
 step "README.md: Debian packages (the .debs)"
-sh_blocks "$SRC/README.md" "Debian packages" >"$WORK/readme.sh"
+# Its first block builds and installs the packages, its second is for developers (-dev).
+sh_blocks "$SRC/README.md" "Debian packages" 1 >"$WORK/readme.sh"
+sh_blocks "$SRC/README.md" "Debian packages" 2 >"$WORK/readme-dev.sh"
 [ -s "$WORK/readme.sh" ] || fail "README.md has no sh commands under 'Debian packages'"
-cat "$WORK/readme.sh"
+[ -s "$WORK/readme-dev.sh" ] ||
+    fail "README.md's 'Debian packages' has no second sh block (the -dev package)"
+cat "$WORK/readme.sh" "$WORK/readme-dev.sh"
+grep -qE '^sudo apt(-get)? install .*libgnuradio-rdma-dev' "$WORK/readme-dev.sh" ||
+    fail "README.md's developer commands do not install libgnuradio-rdma-dev"
 # The tutorial installs the same way: what runs here (and in step 6) runs its commands.
 { sh_blocks "$SRC/docs/tutorial.md" "1. Install" |
     grep -E '^(dpkg-buildpackage|sudo apt(-get)? install) ' || true; } >"$WORK/tutorial.sh"
@@ -237,12 +262,12 @@ if command -v systemd-analyze >/dev/null; then
     # unpacked, its program in the root. Unknown keys are warnings: nothing may be said.
     mkdir "$WORK/units"
     sed "s|^ExecStart=/|ExecStart=$ROOT/|" "$unit" >"$WORK/units/gr-rdma-rx@verify.service"
-    systemd-analyze verify --man=no "$WORK/units/gr-rdma-rx@verify.service" \
-        >"$WORK/verify.log" 2>&1 || true
-    [ ! -s "$WORK/verify.log" ] ||
-        fail "systemd-analyze verify gr-rdma-rx@.service: $(cat "$WORK/verify.log")"
+    verify_unit "$WORK/units/gr-rdma-rx@verify.service" "$WORK/verify.log"
     systemd-analyze security --offline=yes "$WORK/units/gr-rdma-rx@verify.service" |
         grep 'Overall exposure' || true
+elif [ "${GR_RDMA_TEST_APT_INSTALL:-}" = 1 ]; then
+    fail "systemd-analyze is not installed (package systemd; .ci/build installs it):" \
+         "the unit cannot be verified"
 else
     echo "NOT CHECKED: systemd-analyze is not installed (package systemd)"
 fi
@@ -324,6 +349,42 @@ dpkg-query -W gr-rdma "$lib_package"
 /usr/bin/gr-rdma-rx --args "type=emu,signal=ramp" --rate 2e6 --duration 0.5 --check --json \
     >"$WORK/installed.json" || fail "the installed gr-rdma-rx failed"
 check_report "$WORK/installed.json" || fail "the installed gr-rdma-rx lost samples"
+
+step "README.md: the developer commands, against the installed packages (/usr)"
+# set -e ignores a failure before && or ||: one command per line, so that each counts.
+! grep -nE '&&|\|\|' "$WORK/readme-dev.sh" ||
+    fail "README.md's developer commands: chain no commands with && or ||"
+# From the top of the checkout the packages were built in (their .debs in its parent),
+# as README says.
+DEV=$PKG/gr-rdma
+(
+    cd "$DEV"
+    export DEBIAN_FRONTEND=noninteractive
+    # One command at a time, in one shell, each checked (a failure inside a subshell
+    # tested by || would not stop it).
+    while read -r command; do
+        [ -n "$command" ] || continue
+        echo "+ [${SECONDS}s] $command"
+        # apt asks before it installs dependencies too: yes.
+        eval "$command" < <(yes) || fail "README.md's developer command failed: $command"
+    done <"$WORK/readme-dev.sh"
+)
+dpkg-query -W libgnuradio-rdma-dev
+# Found in /usr, by default: not in a build tree or another prefix.
+grep -qx "gnuradio-rdma_DIR:PATH=$libdir/cmake/gnuradio-rdma" \
+    "$DEV/build-downstream/CMakeCache.txt" ||
+    fail "the downstream project did not find gnuradio-rdma in $libdir/cmake:" \
+         "$(grep -E '^gnuradio-rdma(-transport)?_DIR' "$DEV/build-downstream/CMakeCache.txt")"
+# (ldd may name /lib for /usr/lib: Debian's merged /usr.)
+for program in build-downstream/rx_ramp build-downstream/flowgraph rx_ramp; do
+    loaded=$(ldd "$DEV/$program" | awk '$1 ~ /^libgnuradio-rdma-transport\.so/ {print $3}')
+    [ -n "$loaded" ] && [ "$(dirname "$(realpath "$loaded")")" = "$(realpath "$libdir")" ] ||
+        fail "$program does not load libgnuradio-rdma-transport from $libdir: $(ldd "$DEV/$program")"
+    echo "$program: libgnuradio-rdma-transport from $(realpath "$loaded")"
+done
+# The installed Python module, in a flowgraph: a bit-exact ramp.
+/usr/bin/python3 "$SRC/tests/downstream/ramp_flowgraph.py" /usr ||
+    fail "a Python flowgraph with the installed gnuradio.rdma failed"
 if [ -d /run/systemd/system ]; then
     step "docs/server.md, with systemd"
     sh_blocks "$SRC/docs/server.md" "Run it" >"$WORK/server.sh"
@@ -334,17 +395,15 @@ if [ -d /run/systemd/system ]; then
 else
     echo "NOT RUN: docs/server.md's systemctl commands (systemd is not running here)"
 fi
-if command -v systemd-analyze >/dev/null; then
-    # The unit as installed, unchanged: its ExecStart is the installed gr-rdma-rx.
-    mkdir -p "$WORK/installed-units"
-    cp /lib/systemd/system/gr-rdma-rx@.service \
-        "$WORK/installed-units/gr-rdma-rx@installed.service"
-    systemd-analyze verify --man=no "$WORK/installed-units/gr-rdma-rx@installed.service" \
-        >"$WORK/verify-installed.log" 2>&1 || true
-    [ ! -s "$WORK/verify-installed.log" ] ||
-        fail "systemd-analyze verify (installed unit): $(cat "$WORK/verify-installed.log")"
-    echo "the installed unit passes systemd-analyze verify"
-fi
+step "the installed unit: systemd-analyze verify"
+command -v systemd-analyze >/dev/null ||
+    fail "systemd-analyze is not installed (package systemd; .ci/build installs it):" \
+         "the installed unit cannot be verified"
+# The unit as installed, unchanged: its ExecStart is the installed gr-rdma-rx.
+mkdir -p "$WORK/installed-units"
+cp /lib/systemd/system/gr-rdma-rx@.service \
+    "$WORK/installed-units/gr-rdma-rx@installed.service"
+verify_unit "$WORK/installed-units/gr-rdma-rx@installed.service" "$WORK/verify-installed.log"
 step "apt remove"
 # shellcheck disable=SC2046
 sudo apt-get remove -y -q --purge $(installed)

@@ -12,8 +12,8 @@
 # Qt's offscreen platform, must still run after $UNTIL_STOPPED_S s, and must then end
 # within 15 s of a SIGTERM: Python with exit status 0 (GRC's handler stops the
 # flowgraph), C++ by the signal (GRC 3.10.5's C++ main has no handler: status 143).
-# A recording an example writes (*.sigmf-meta in its directory) must pass
-# gnuradio.rdma.sigmf_check. examples/*.py run too (rx_script.py: with loss injected,
+# A recording an example writes (*.sigmf-meta in its directory, Python or C++) must
+# pass gnuradio.rdma.sigmf_check. examples/*.py run too (rx_script.py: with loss injected,
 # it must report the gaps). A .grc that grcc rejects or reports errors in fails the
 # test; so does an example examples/README omits.
 # Usage: run-examples.sh <source dir> <build dir>
@@ -125,11 +125,6 @@ print(o["id"], o["output_language"], o["generate_options"] == "qt_gui",
         else
             (cd "run-$id" && run "../run-$id.log" /usr/bin/python3 "../grc-out/$id.py")
         fi
-        if [ "$records" = True ]; then
-            compgen -G "run-$id/*.sigmf-meta" >/dev/null ||
-                fail "$id has an RDMA SigMF Sink but wrote no recording"
-        fi
-        check_recordings "run-$id"
         ;;
     cpp)
         step "build $id against $PREFIX"
@@ -141,14 +136,22 @@ print(o["id"], o["output_language"], o["generate_options"] == "qt_gui",
             fail "$id did not find gnuradio-rdma in $PREFIX"
         cmake --build "$project/build" -j2
         step "run $id"
+        mkdir "run-$id"
         if [ "$gui" = True ]; then
-            run_until_stopped "run-$id.log" 143 "$project/build/$id"
+            (cd "run-$id" && run_until_stopped "../run-$id.log" 143 \
+                "../$project/build/$id")
         else
-            run "run-$id.log" "$project/build/$id"
+            (cd "run-$id" && run "../run-$id.log" "../$project/build/$id")
         fi
         ;;
     *) fail "$name: output_language $language is neither python nor cpp" ;;
     esac
+    # Python or C++: a recording it writes in its directory is valid SigMF.
+    if [ "$records" = True ]; then
+        compgen -G "run-$id/*.sigmf-meta" >/dev/null ||
+            fail "$id has an RDMA SigMF Sink but wrote no recording"
+    fi
+    check_recordings "run-$id"
 done
 for language in python cpp; do
     [[ " $languages " == *" $language "* ]] || fail "no example generates $language"

@@ -33,6 +33,7 @@ ALLOWED = {
     "emu": {"axioe", "device", "meta", "regs", "roce", "signal", "util", "wire"},
     "standin": {"axioe", "device", "emu", "nic", "regs", "roce", "util", "wire"},
     "stream": {"axioe", "device", "meta", "nic", "regs", "ring", "roce", "signal", "util"},
+    "record": set(),
     "e2e": None,  # end-to-end tests: any area
 }
 

@@ -26,6 +26,7 @@ void bind_rx_stream(py::module& m);
 void bind_tx_sink(py::module& m);
 void bind_tx_stream(py::module& m);
 void bind_sdr(py::module& m);
+void bind_sigmf_sink(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -60,6 +61,7 @@ PYBIND11_MODULE(rdma_python, m)
     bind_ramp_check(m);
     bind_rx_source(m);
     bind_rx_stream(m);
+    bind_sigmf_sink(m);
     bind_tx_sink(m);
     bind_tx_stream(m);
     // ) END BINDING_FUNCTION_CALLS
