@@ -31,13 +31,19 @@ void metadata_intake::configure_tx(axioe::client& device,
                                    uint32_t interval_us,
                                    unsigned tx_stream)
 {
+    attach_tx(tx_stream);
+    std::lock_guard<std::mutex> lock(d_mutex);
+    program(device, interval_us);
+}
+
+void metadata_intake::attach_tx(unsigned tx_stream)
+{
     std::lock_guard<std::mutex> lock(d_mutex);
     drain(); // what came before is an earlier run's (or nobody's): counted, dropped
     if (tx_stream < max_tx_streams) {
         d_tx_inboxes[tx_stream].head = d_tx_inboxes[tx_stream].tail;
         d_tx_attached[tx_stream] = true;
     }
-    program(device, interval_us);
 }
 
 void metadata_intake::detach_tx(unsigned tx_stream)

@@ -58,6 +58,8 @@ public:
      * takes the stream's records) and drops what waits in it.
      */
     void configure_tx(axioe::client& device, uint32_t interval_us, unsigned tx_stream);
+    //! From now on TX stream \p tx_stream's records go to its inbox (emptied).
+    void attach_tx(unsigned tx_stream);
     //! TX stream \p tx_stream's records are nobody's again (its inbox emptied).
     void detach_tx(unsigned tx_stream);
 
