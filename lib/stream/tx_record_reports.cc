@@ -218,9 +218,12 @@ size_t tx_record_reports::reconcile(const tx_device_counters& c, tx_event* out)
         rest(c.dropped_samples, d_dropped),
         bursts(c.time_errors, d_time_errors));
     add(tx_event::kind::burst_ack, 0, bursts(c.bursts_done, d_acks));
+    // Reported now: a second reconcile() says nothing more.
     d_underflow = std::max(d_underflow, c.underflow_samples);
     d_late = std::max(d_late, c.late_zero_samples);
     d_dropped = std::max(d_dropped, c.dropped_samples);
+    d_time_errors += bursts(c.time_errors, d_time_errors);
+    d_acks += bursts(c.bursts_done, d_acks);
     return n;
 }
 
