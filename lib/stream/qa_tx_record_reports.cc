@@ -117,11 +117,10 @@ public:
             // Before the run's start; after the device's time now.
             rec(code::tx_late, 0, t0 - 2 * us, 10),
             rec(code::tx_underflow, 0, now + 2 * us, 1),
-            // An ack at no END the host pushed; more played than items before it.
+            // An ack at no END the host pushed; more played than the device was
+            // given, or than its ticks since the start.
             rec(code::tx_burst_ack, 2999, t0 + 22000 * us, 10),
-            rec(code::tx_burst_ack, 1000, t0 + 2000 * us, 1001),
-            // An ack before its samples can have played.
-            rec(code::tx_burst_ack, 1000, t0 + 500 * us, 1000),
+            rec(code::tx_burst_ack, 1000, t0 + 2000 * us, 5001),
             // A time_error at no START; at a START without a time; with another time.
             rec(code::tx_time_error, 1500, t0 + 20000 * us, t0 + 30000 * us),
             rec(code::tx_time_error, 0, t0 + 20000 * us, t0 + 30000 * us),
@@ -143,9 +142,13 @@ public:
         CPPUNIT_ASSERT(!f.take(not_event, e));
         CPPUNIT_ASSERT_EQUAL(uint64_t(std::size(forged) + 1), f.rep.rejected());
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), f.rep.accepted());
-        // What the device can have done passes, to the tick.
+        // What the device can have done passes, to the tick; a burst_ack merged with
+        // the next bursts' (the device's rate bound) keeps the first END and time.
         CPPUNIT_ASSERT(f.take(rec(code::tx_underflow, 5000, now - 1000 * us, 1000), e));
         CPPUNIT_ASSERT(f.take(rec(code::tx_late, 4800, t0 + 60000 * us, 200), e));
+        CPPUNIT_ASSERT(f.take(rec(code::tx_burst_ack, 1000, t0 + 1000 * us, 3000), e));
+        // Samples acked twice over are not: each item plays once.
+        CPPUNIT_ASSERT(!f.take(rec(code::tx_burst_ack, 3000, t0 + 22000 * us, 2001), e));
     }
 
     void test_a_time_error_counts_its_burst_once_its_end_is_known()

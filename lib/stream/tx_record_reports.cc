@@ -49,10 +49,14 @@ bool tx_record_reports::check(const meta::record& r,
 {
     const uint64_t published = log.published();
     // Entries are taken up, leads adapted and READs sent from START on, which may be
-    // up to a (longest) lead before the first tick.
-    const uint64_t early = d_run.max_lead_ns + time_tolerance_ns;
-    const bool since_start =
-        r.time_ns + early >= d_run.t0_ns && r.time_ns <= now_ns + time_tolerance_ns;
+    // long before the first tick (a start time ahead).
+    const uint64_t lead_before =
+        d_run.t0_ns - std::min(d_run.t0_ns, uint64_t(d_run.max_lead_ns));
+    const uint64_t command =
+        std::min(d_run.command_ns ? d_run.command_ns : lead_before, lead_before);
+    auto since_start = [&](uint64_t t) {
+        return t + time_tolerance_ns >= command && t <= now_ns + time_tolerance_ns;
+    };
     switch (r.code) {
     case code::tx_underflow:
     case code::tx_late: {
@@ -68,23 +72,27 @@ bool tx_record_reports::check(const meta::record& r,
                r.time_ns + duration_ns(r.value) <=
                    now_ns + 2 * time_tolerance_ns + duration_ns(1);
     }
-    case code::tx_burst_ack:
-        // At an END the host pushed, after the samples it says were played.
-        return r.sample <= published && r.value <= r.sample && log.ends_at(r.sample) &&
-               in_run(r.time_ns, now_ns) &&
-               r.time_ns + time_tolerance_ns >= d_run.t0_ns + duration_ns(r.value);
+    case code::tx_burst_ack: {
+        // At an END the host pushed. A record merged with later bursts' (the rate
+        // bound) keeps the first END and time and adds their samples, so the samples
+        // are bounded by the run's: every item plays once, in one burst, in a tick.
+        const uint64_t ticks = ticks_by(now_ns + time_tolerance_ns) + 1;
+        return r.sample <= published && log.ends_at(r.sample) &&
+               in_run(r.time_ns, now_ns) && r.value <= published &&
+               d_acked <= published - r.value && r.value <= ticks;
+    }
     case code::tx_time_error: {
         // At a START the host pushed, with the very time it carried; found passed
         // since the run's start and before now.
         tx_logged_burst b;
         return log.find(r.sample, b) && b.pushed_ns != 0 && r.time_ns == b.pushed_ns &&
-               r.value + early >= d_run.t0_ns && r.value <= now_ns + time_tolerance_ns;
+               since_start(r.value);
     }
     case code::tx_lead:
         return r.value >= d_run.min_lead_ns && r.value <= d_run.max_lead_ns &&
-               r.sample <= published && since_start;
+               r.sample <= published && since_start(r.time_ns);
     case code::tx_seq_error:
-        return r.value > 0 && r.sample <= published && since_start;
+        return r.value > 0 && r.sample <= published && since_start(r.time_ns);
     default:
         return false; // not a TX record
     }
@@ -116,6 +124,7 @@ bool tx_record_reports::take(const meta::record& r,
         return true;
     case code::tx_burst_ack:
         d_acks++;
+        d_acked += r.value;
         out.type = tx_event::kind::burst_ack;
         out.count = r.value;
         out.bursts = 1;

@@ -50,6 +50,9 @@ public:
 
     struct run {
         uint64_t t0_ns = 0; //!< TX_START_TIME as read back
+        //! The device's time when START was sent, at the earliest (0: t0_ns minus
+        //! the longest lead): what the device does "now" comes after it.
+        uint64_t command_ns = 0;
         rational rate{ 1, 1 };
         uint32_t min_lead_ns = 0;
         uint32_t max_lead_ns = UINT32_MAX;
@@ -99,6 +102,7 @@ private:
     uint64_t d_dropped = 0;
     uint64_t d_time_errors = 0; // records
     uint64_t d_acks = 0;        // records
+    uint64_t d_acked = 0;       // their samples
     uint64_t d_accepted = 0;
     uint64_t d_rejected = 0;
     uint64_t d_excess = 0;

@@ -24,6 +24,9 @@ namespace {
 // What a fetch claim may exceed the clock's bound by: the READs in flight and one
 // notification interval (messages), and this much time (scheduling, the clock's error).
 constexpr int64_t fetch_slack_ns = 20000000;
+// How much earlier than the host's clock estimate says the device may have taken START
+// (the estimate is of a moment before it).
+constexpr int64_t tx_stream_command_slack_ns = 1000000;
 // How long stop() waits for the device's last notifications (they follow its STOP
 // answer by a wire's delay at most).
 constexpr std::chrono::milliseconds notify_drain_timeout(200);
@@ -58,6 +61,10 @@ void tx_stream::impl::start(uint64_t start_time_ns)
         // Watched from START on: a reading before it would be the last run's counters.
         tx_record_reports::run run;
         run.t0_ns = d_start_time_ns;
+        const int64_t command = d_start_host_ns + d_clock.offset_ns -
+                                static_cast<int64_t>(d_clock.error_ns) -
+                                tx_stream_command_slack_ns;
+        run.command_ns = command > 0 ? static_cast<uint64_t>(command) : 1;
         run.rate = d_rate;
         run.min_lead_ns = d_plan.min_lead_ns;
         run.max_lead_ns = d_plan.max_lead_ns;
@@ -427,9 +434,13 @@ bool tx_stream::impl::wait_played(std::chrono::microseconds timeout)
     while (d_running && d_error.empty()) {
         if (d_plan.queued)
             push_bursts();
+        // Queued, entries still on the host (a late START waiting for its time, a full
+        // queue) hold bursts the device has yet to play or drop.
+        const bool all_pushed = !d_plan.queued || d_bursts.waiting() == 0;
         const uint64_t target = playable();
         const tx_device_counters c = d_device->read_tx_counters(d_plan.stream_index);
-        if (c.samples_played + c.late_zero_samples + c.dropped_samples >= target)
+        if (all_pushed &&
+            c.samples_played + c.late_zero_samples + c.dropped_samples >= target)
             return true;
         if (std::chrono::steady_clock::now() >= deadline)
             return false;
