@@ -367,6 +367,27 @@ void tx_sink_impl::publish_reports()
     }
 }
 
+bool tx_sink_impl::take_input(const void* in, uint64_t read, uint64_t written)
+{
+    try {
+        if (!d_started && !prime_and_start(in, read, written))
+            return false;
+        make_available(in, read, written);
+        if (consumable(written) <= read && d_stream->committed() > d_stream->fetched()) {
+            // Nothing new to let go: wait (bounded) until the device frees more of the
+            // ring.
+            const size_t in_use = d_stream->committed() - d_stream->fetched();
+            d_stream->wait_space(d_stream->ring_items() - in_use + 1, d_wait_slice);
+            make_available(in, read, written); // into the space freed
+        }
+    } catch (const std::exception& e) { // a burst entry the device would not take
+        publish_reports();
+        set_error(std::string("rdma tx_sink: ") + e.what());
+        return false;
+    }
+    return true;
+}
+
 int tx_sink_impl::general_work(int,
                                gr_vector_int& ninput_items,
                                gr_vector_const_void_star& input_items,
@@ -378,32 +399,16 @@ int tx_sink_impl::general_work(int,
     check_pointer(input_items[0]);
     const uint64_t read = nitems_read(0);
     const uint64_t written = read + static_cast<uint64_t>(ninput_items[0]);
-    try {
-        if (!d_started && !prime_and_start(input_items[0], read, written))
-            return WORK_DONE;
-        make_available(input_items[0], read, written);
-    } catch (const std::exception& e) { // a burst entry the device would not take
-        publish_reports();
-        set_error(std::string("rdma tx_sink: ") + e.what());
+    if (!take_input(input_items[0], read, written))
         return WORK_DONE;
-    }
-    if (consumable(written) <= read && d_stream->committed() > d_stream->fetched()) {
-        // Nothing new to let go: wait (bounded) until the device frees more of the ring.
-        const size_t in_use = d_stream->committed() - d_stream->fetched();
-        d_stream->wait_space(d_stream->ring_items() - in_use + 1, d_wait_slice);
-        try {
-            make_available(input_items[0], read, written); // into the space freed
-        } catch (const std::exception& e) {
-            set_error(std::string("rdma tx_sink: ") + e.what());
-            return WORK_DONE;
-        }
-    }
     publish_reports();
     if (!d_stream->error().empty()) {
         set_error("rdma tx_sink: " + d_stream->error());
         return WORK_DONE;
     }
     const uint64_t tail = short_tail(read);
+    if (!error().empty())
+        return WORK_DONE;
     const uint64_t upto = std::max(consumable(written), tail);
     const int n = upto > read ? static_cast<int>(upto - read) : 0;
     consume(0, n);
@@ -435,8 +440,14 @@ uint64_t tx_sink_impl::short_tail(uint64_t read)
         return 0;
     // Queued, the open burst ends here: the device plays every item of it, the last
     // partial message too (the END cuts it into a piece).
-    if (d_queued && d_stream->in_burst())
-        d_stream->end_burst();
+    if (d_queued && d_stream->in_burst()) {
+        try {
+            d_stream->end_burst();
+        } catch (const std::exception& e) { // no room for the END: the stream ended
+            set_error(std::string("rdma tx_sink: ") + e.what());
+            return 0;
+        }
+    }
     if (!d_stream->wait_played(d_wait_slice))
         return 0;
     d_short_tail = d_queued ? 0 : committed % d_message_items;

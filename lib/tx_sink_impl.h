@@ -61,6 +61,10 @@ private:
     void set_error(const std::string& text);
     std::string input_problem() const;
     void end_orphaned_readers();
+    //! Commit what is new of input items [read, written) at \p in (the first call
+    //! starts the device), waiting a slice for the device when nothing can go; false:
+    //! the flowgraph ends (error()).
+    bool take_input(const void* in, uint64_t read, uint64_t written);
     bool prime_and_start(const void* in, uint64_t read, uint64_t written);
     bool start_stream(uint64_t at_ns);
     void check_pointer(const void* in);
