@@ -23,8 +23,8 @@ tx_burst_tags::tx_burst_tags(gr::logger_ptr logger)
 void tx_burst_tags::reset(bool skip_time_at_0)
 {
     d_skip_time_at_0 = skip_time_at_0;
-    d_any_applied = false;
-    d_applied = 0;
+    d_any_end = d_any_begin = false;
+    d_end_at = d_begin_at = 0;
     d_tags.clear();
 }
 
@@ -60,6 +60,18 @@ uint64_t tx_burst_tags::time_at_0(const std::vector<gr::tag_t>& tags) const
     return t;
 }
 
+void tx_burst_tags::applied(uint64_t p, const action& a)
+{
+    if (a.end) {
+        d_any_end = true;
+        d_end_at = p;
+    }
+    if (a.begin) {
+        d_any_begin = true;
+        d_begin_at = p;
+    }
+}
+
 void tx_burst_tags::warn_once(int which, const char* text) const
 {
     if (d_warned[which])
@@ -82,12 +94,13 @@ uint64_t tx_burst_tags::next(uint64_t at, uint64_t to, action& a) const
     a = action{};
     uint64_t best = to + 1; // no position yet
     auto consider = [&](uint64_t p, const gr::tag_t& t) {
-        if (p < at || p > to || p > best || !wanted(p))
+        const bool end = pmt::eqv(t.key, d_eob);
+        if (p < at || p > to || p > best || !(end ? wanted_end(p) : wanted_begin(p)))
             return;
         if (p < best)
             a = action{};
         best = p;
-        if (pmt::eqv(t.key, d_eob)) {
+        if (end) {
             a.end = true;
         } else {
             a.begin = true;

@@ -35,7 +35,7 @@ namespace rdma {
  * The actions happen at commit positions: position p is before item p is committed.
  * Stateless about the tags themselves (GNU Radio keeps them until their items are
  * consumed), so a call that could not commit everything (the ring full) finds them
- * again; it remembers which position it last applied.
+ * again; it remembers which positions it applied.
  */
 class tx_burst_tags
 {
@@ -61,12 +61,12 @@ public:
      * do that was not done yet, and what (\p a); \p to with nothing when none.
      */
     uint64_t next(uint64_t at, uint64_t to, action& a) const;
-    //! The actions at position \p p are done.
-    void applied(uint64_t p)
-    {
-        d_applied = p;
-        d_any_applied = true;
-    }
+    /*!
+     * The actions \p a at position \p p are done. An END and a START at one position
+     * may come from different calls (the tx_eob before it seen first, the tx_time on it
+     * once its item is written): each is remembered apart.
+     */
+    void applied(uint64_t p, const action& a);
 
     //! gr-uhd's time: (uint64 full seconds, double fraction); 0 if malformed.
     static uint64_t time_of(const pmt::pmt_t& t);
@@ -74,15 +74,16 @@ public:
     uint64_t time_at_0(const std::vector<gr::tag_t>& tags) const;
 
 private:
-    bool wanted(uint64_t p) const { return !d_any_applied || p > d_applied; }
+    bool wanted_end(uint64_t p) const { return !d_any_end || p > d_end_at; }
+    bool wanted_begin(uint64_t p) const { return !d_any_begin || p > d_begin_at; }
     void warn_once(int which, const char* text) const;
 
     gr::logger_ptr d_logger;
     const pmt::pmt_t d_sob, d_eob, d_time;
     std::vector<gr::tag_t> d_tags; // of the last scan(), the burst keys only
     bool d_skip_time_at_0 = false;
-    bool d_any_applied = false;
-    uint64_t d_applied = 0;
+    bool d_any_end = false, d_any_begin = false;
+    uint64_t d_end_at = 0, d_begin_at = 0; // the last positions applied
     mutable bool d_warned[3] = {};
 };
 

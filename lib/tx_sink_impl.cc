@@ -294,8 +294,7 @@ void tx_sink_impl::make_available(const void* in,
             d_stream->end_burst();
         if (a.begin)
             d_stream->begin_burst(a.time_ns);
-        if (a.any())
-            d_tags.applied(b);
+        d_tags.applied(b, a);
         if (b >= written || (first_burst && a.any() && b > 0))
             return;
     }

@@ -40,9 +40,11 @@ class burst_source(gr.sync_block):
     """The ramp in bursts: each (items, time_ns or None, sob, eob) tags its first and
     last item as gr-uhd's sink reads them. Checks that its output lies in the ring."""
 
-    def __init__(self, bursts, ring=None, fill=ramp):
+    def __init__(self, bursts, ring=None, fill=ramp, split=False):
         gr.sync_block.__init__(self, "burst_source", [], [np.complex64])
         self.fill = fill
+        self.split = split  # each call ends at a burst's last item
+        self.ends = []
         self.tags = {}
         first = 0
         for n, t, sob, eob in bursts:
@@ -53,6 +55,7 @@ class burst_source(gr.sync_block):
             if eob:
                 self.tags.setdefault(first + n - 1, []).append(("tx_eob", pmt.PMT_T))
             first += n
+            self.ends.append(first)
         self.total = first
         self.ring = ring
         self.outside = 0
@@ -68,6 +71,8 @@ class burst_source(gr.sync_block):
         n = min(len(out), self.total - first)
         if n <= 0:
             return -1
+        if self.split:
+            n = min(n, min(e for e in self.ends if e > first) - first)
         out[:n] = self.fill(first, n)
         for k in range(first, first + n):
             for key, value in self.tags.get(k, ()):
@@ -115,14 +120,15 @@ def of(events, kind):
 
 class qa_tx_sink_bursts(gr_unittest.TestCase):
 
-    def run_bursts(self, bursts, args=ARGS, throttle=None, seconds=60):
+    def run_bursts(self, bursts, args=ARGS, throttle=None, seconds=60, split=False):
         """Run the bursts into a sink; \p bursts: the plan, or a function of the
         device's time now (ns) that makes it."""
         tb = gr.top_block()
         sink = rdma.tx_sink(args, "fc32", RATE)
         if callable(bursts):
             bursts = bursts(sink.get_time_now())
-        src = burst_source(bursts, (sink.ring_base(), 2 * sink.ring_bytes()))
+        src = burst_source(bursts, (sink.ring_base(), 2 * sink.ring_bytes()),
+                           split=split)
         msgs = blocks.message_debug()
         if throttle:
             thr = blocks.throttle(gr.sizeof_gr_complex, throttle)
@@ -187,6 +193,24 @@ class qa_tx_sink_bursts(gr_unittest.TestCase):
                          [(3000, 3000, False), (5000, 2000, False), (6000, 1000, False)])
         for a, (n, t, _, _) in zip(acks, plan):
             self.assertEqual(a["time_ns"], t + n * ITEM_NS)
+
+    def test_bursts_written_one_per_call_keep_their_times(self):
+        # The upstream's calls end at each burst's last item: the sink sees a tx_eob
+        # at the end of one call and the next burst's tx_time only in the next, and
+        # still gives the device both (END, then START at its time).
+        plan = []
+
+        def at(now):
+            t0 = (now + 300000000) // 1000 * 1000
+            plan[:] = [(1000 + 300 * i, t0 + i * 15000 * ITEM_NS, True, True)
+                       for i in range(4)]
+            return plan
+        sink, c, events = self.run_bursts(at, split=True)
+        self.assertEqual(c["acct.bursts_done"], 4)
+        self.assertEqual(c["acct.underflow"], 0, str(c))
+        acks = [a for a in of(events, "burst_ack") if not a["unattributed"]]
+        self.assertEqual([a["time_ns"] for a in acks],
+                         [t + n * ITEM_NS for n, t, _, _ in plan])
 
     def test_bursts_with_gaps_play_every_sample(self):
         # Untimed and timed bursts of every size, some shorter than a message, one
