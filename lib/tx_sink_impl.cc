@@ -74,13 +74,17 @@ tx_sink_impl::tx_sink_impl(const std::string& args,
                            double sample_rate,
                            const std::string& otw_format)
     : gr::block("tx_sink", inputs_of(format, otw_format), outputs_of(format, otw_format)),
-      d_stream(std::make_unique<tx_stream>(
-          args, wire_format_of(format, otw_format), sample_rate)),
+      // Timed bursts when the device has them (the tags become burst boundaries).
+      d_stream(std::make_unique<tx_stream>(args,
+                                           wire_format_of(format, otw_format),
+                                           sample_rate,
+                                           tx_stream::queued_if_able)),
       d_conversion(conversion_for(format, otw_format)),
       d_item(d_stream->item_size()),
       d_message_items(d_stream->payload_bytes() / d_stream->item_size()),
       d_port(pmt::mp("async_msgs")),
-      d_time_key(pmt::mp("tx_time"))
+      d_queued(d_stream->is_queued()),
+      d_tags(d_logger)
 {
     message_port_register_out(d_port);
 }
@@ -181,38 +185,33 @@ bool tx_sink_impl::start()
     return block::start();
 }
 
-uint64_t tx_sink_impl::time_of(const pmt::pmt_t& t)
+bool tx_sink_impl::prime_and_start(const void* in, uint64_t read, uint64_t written)
 {
-    // gr-uhd's time: (uint64 full seconds, double fractional seconds); 0 if malformed.
-    if (!pmt::is_tuple(t) || pmt::length(t) != 2)
-        return 0;
-    const pmt::pmt_t secs = pmt::tuple_ref(t, 0);
-    const pmt::pmt_t frac = pmt::tuple_ref(t, 1);
-    const bool whole =
-        pmt::is_uint64(secs) || (pmt::is_integer(secs) && pmt::to_long(secs) >= 0);
-    if (!whole || !pmt::is_real(frac))
-        return 0;
-    const double f = pmt::to_double(frac);
-    if (!(f >= 0 && f < 1))
-        return 0;
-    return pmt::to_uint64(secs) * 1000000000u +
-           static_cast<uint64_t>(std::llround(f * 1e9));
+    // A tx_time on item 0 starts the device at that time: the run's time grid is then
+    // anchored at it, so later tx_times on that grid play to the sample. One already
+    // past (or too near to start at) is a late burst as any other: queued, the device
+    // drops it (time_error) and plays on; without bursts the device refuses the START.
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, 0, 1);
+    uint64_t at_ns = d_tags.time_at_0(tags);
+    bool skip = at_ns != 0;
+    if (at_ns && d_queued && at_ns <= d_stream->device_time_now() + start_margin_ns) {
+        skip = false; // a burst boundary at item 0: START(0, T), late
+        at_ns = 0;
+    }
+    d_tags.reset(skip);
+    // What the upstream wrote by now is committed before START (the converter has
+    // samples from its first tick): its first burst, so that no more than its entries
+    // wait for the device.
+    make_available(in, read, written, true);
+    return start_stream(at_ns);
 }
 
-bool tx_sink_impl::start_stream(uint64_t read)
+bool tx_sink_impl::start_stream(uint64_t at_ns)
 {
     // GNU Radio starts every buffer at index 0: item k is ring slot k mod N, as the
     // fresh stream's item k.
     d_started = true;
-    std::vector<gr::tag_t> tags;
-    get_tags_in_range(tags, 0, read, read + 1, d_time_key);
-    uint64_t at_ns = 0;
-    if (!tags.empty()) {
-        at_ns = time_of(tags.front().value);
-        if (!at_ns)
-            d_logger->warn("tx_time on item 0 is not (uint64 seconds, double fraction "
-                           "in [0, 1)): ignored, the device starts now");
-    }
     try {
         if (at_ns)
             d_stream->start_at(at_ns);
@@ -254,14 +253,70 @@ void tx_sink_impl::check_pointer(const void* in)
         d_pointer_mismatches++;
 }
 
-void tx_sink_impl::make_available(const void* in, uint64_t read, uint64_t written)
+void tx_sink_impl::fill_to(const void* in, uint64_t read, uint64_t to)
 {
-    // Input items [read, written) are at in. Zero copy, the upstream wrote them into
-    // the ring; else they are converted into it, as far as it has room.
+    // Zero copy, the upstream wrote the items into the ring; else they are converted
+    // into it, as far as it has room.
     if (d_conversion)
-        d_conversion->fill(*d_stream, in, read, written);
+        d_conversion->fill(*d_stream, in, read, to);
     else
-        commit_new(written);
+        commit_new(to);
+}
+
+void tx_sink_impl::make_available(const void* in,
+                                  uint64_t read,
+                                  uint64_t written,
+                                  bool first_burst)
+{
+    if (!d_queued) {
+        warn_unused_tags(d_stream->committed(), written);
+        fill_to(in, read, written);
+        return;
+    }
+    // Burst boundary by boundary: each entry goes to the stream at its commit
+    // position, before the items after it (tx_stream lets the device see them only
+    // once it has the END before them). The item before the first uncommitted one may
+    // carry a tx_eob not acted on yet.
+    const uint64_t committed = d_stream->committed();
+    get_tags_in_range(
+        d_tag_buffer, 0, committed > read ? committed - 1 : committed, written);
+    d_tags.scan(d_tag_buffer);
+    for (;;) {
+        const uint64_t at = d_stream->committed();
+        tx_burst_tags::action a;
+        const uint64_t b = d_tags.next(at, written, a);
+        if (b > at) {
+            fill_to(in, read, b);
+            if (d_stream->committed() < b)
+                return; // the ring is full (converting): the rest at the next call
+        }
+        if (a.end)
+            d_stream->end_burst();
+        if (a.begin)
+            d_stream->begin_burst(a.time_ns);
+        d_tags.applied(b, a);
+        if (b >= written || (first_burst && a.any() && b > 0))
+            return;
+    }
+}
+
+void tx_sink_impl::warn_unused_tags(uint64_t from, uint64_t to)
+{
+    if (d_warned_tags || from >= to)
+        return;
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, from, to);
+    for (const gr::tag_t& t : tags) {
+        const std::string key = pmt::is_symbol(t.key) ? pmt::symbol_to_string(t.key) : "";
+        if (key == "tx_sob" || key == "tx_eob" || (key == "tx_time" && t.offset > 0)) {
+            d_warned_tags = true;
+            d_logger->warn("the device has no TX bursts (CAP_TX_BURSTS, register map "
+                           "1.4): {} and every tx_sob, tx_eob and tx_time after item 0 "
+                           "are ignored; the input streams continuously",
+                           key);
+            return;
+        }
+    }
 }
 
 uint64_t tx_sink_impl::releasable() const
@@ -298,6 +353,10 @@ void tx_sink_impl::publish_reports()
         pmt::pmt_t msg = pmt::make_dict();
         msg = pmt::dict_add(msg, pmt::mp("event_code"), pmt::mp(to_string(e.type)));
         msg = pmt::dict_add(msg, pmt::mp("count"), pmt::from_uint64(e.count));
+        msg = pmt::dict_add(msg, pmt::mp("item"), pmt::from_uint64(e.item));
+        msg = pmt::dict_add(msg, pmt::mp("value"), pmt::from_uint64(e.value));
+        msg = pmt::dict_add(msg, pmt::mp("bursts"), pmt::from_uint64(e.bursts));
+        msg = pmt::dict_add(msg, pmt::mp("unattributed"), pmt::from_bool(e.unattributed));
         msg = pmt::dict_add(
             msg,
             pmt::mp("time_spec"),
@@ -305,6 +364,27 @@ void tx_sink_impl::publish_reports()
         msg = pmt::dict_add(msg, pmt::mp("channel"), pmt::from_long(0));
         message_port_pub(d_port, msg);
     }
+}
+
+bool tx_sink_impl::take_input(const void* in, uint64_t read, uint64_t written)
+{
+    try {
+        if (!d_started && !prime_and_start(in, read, written))
+            return false;
+        make_available(in, read, written);
+        if (consumable(written) <= read && d_stream->committed() > d_stream->fetched()) {
+            // Nothing new to let go: wait (bounded) until the device frees more of the
+            // ring.
+            const size_t in_use = d_stream->committed() - d_stream->fetched();
+            d_stream->wait_space(d_stream->ring_items() - in_use + 1, d_wait_slice);
+            make_available(in, read, written); // into the space freed
+        }
+    } catch (const std::exception& e) { // a burst entry the device would not take
+        publish_reports();
+        set_error(std::string("rdma tx_sink: ") + e.what());
+        return false;
+    }
+    return true;
 }
 
 int tx_sink_impl::general_work(int,
@@ -318,21 +398,16 @@ int tx_sink_impl::general_work(int,
     check_pointer(input_items[0]);
     const uint64_t read = nitems_read(0);
     const uint64_t written = read + static_cast<uint64_t>(ninput_items[0]);
-    make_available(input_items[0], read, written);
-    if (!d_started && !start_stream(read))
+    if (!take_input(input_items[0], read, written))
         return WORK_DONE;
-    if (consumable(written) <= read && d_stream->committed() > d_stream->fetched()) {
-        // Nothing new to let go: wait (bounded) until the device frees more of the ring.
-        const size_t in_use = d_stream->committed() - d_stream->fetched();
-        d_stream->wait_space(d_stream->ring_items() - in_use + 1, d_wait_slice);
-        make_available(input_items[0], read, written); // into the space freed
-    }
     publish_reports();
     if (!d_stream->error().empty()) {
         set_error("rdma tx_sink: " + d_stream->error());
         return WORK_DONE;
     }
     const uint64_t tail = short_tail(read);
+    if (!error().empty())
+        return WORK_DONE;
     const uint64_t upto = std::max(consumable(written), tail);
     const int n = upto > read ? static_cast<int>(upto - read) : 0;
     consume(0, n);
@@ -360,9 +435,21 @@ uint64_t tx_sink_impl::short_tail(uint64_t read)
         return 0;
     const uint64_t written = read + static_cast<uint64_t>(input->items_available());
     const uint64_t committed = d_stream->committed();
-    if (written != committed || committed <= read || !d_stream->wait_played(d_wait_slice))
+    if (written != committed || committed <= read)
         return 0;
-    d_short_tail = committed % d_message_items;
+    // Queued, the open burst ends here: the device plays every item of it, the last
+    // partial message too (the END cuts it into a piece).
+    if (d_queued && d_stream->in_burst()) {
+        try {
+            d_stream->end_burst();
+        } catch (const std::exception& e) { // no room for the END: the stream ended
+            set_error(std::string("rdma tx_sink: ") + e.what());
+            return 0;
+        }
+    }
+    if (!d_stream->wait_played(d_wait_slice))
+        return 0;
+    d_short_tail = d_queued ? 0 : committed % d_message_items;
     return committed;
 }
 
@@ -374,7 +461,12 @@ std::map<std::string, uint64_t> tx_sink_impl::read_counters()
     out["acct.host_committed"] = a.host_committed;
     out["acct.played"] = a.played;
     out["acct.late"] = a.late;
+    out["acct.dropped"] = a.dropped;
     out["acct.not_played"] = a.not_played;
+    out["acct.idle"] = a.idle;
+    out["acct.bursts_done"] = a.bursts_done;
+    out["acct.time_errors"] = a.time_errors;
+    out["host.queued"] = d_queued;
     out["acct.underflow"] = a.underflow;
     out["acct.final"] = a.final;
     out["acct.identity_holds"] = a.identity_holds();

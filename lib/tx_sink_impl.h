@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_TX_SINK_IMPL_H
 
 #include "ring_buffer.h"
+#include "tx_burst_tags.h"
 #include "tx_conversion.h"
 #include <gnuradio/rdma/tx_sink.h>
 #include <gnuradio/rdma/tx_stream.h>
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -59,10 +61,21 @@ private:
     void set_error(const std::string& text);
     std::string input_problem() const;
     void end_orphaned_readers();
-    bool start_stream(uint64_t read);
-    static uint64_t time_of(const pmt::pmt_t& t);
+    //! Commit what is new of input items [read, written) at \p in (the first call
+    //! starts the device), waiting a slice for the device when nothing can go; false:
+    //! the flowgraph ends (error()).
+    bool take_input(const void* in, uint64_t read, uint64_t written);
+    bool prime_and_start(const void* in, uint64_t read, uint64_t written);
+    bool start_stream(uint64_t at_ns);
     void check_pointer(const void* in);
-    void make_available(const void* in, uint64_t read, uint64_t written);
+    //! Input items [read, written) are at \p in: commit what is new (queued: burst
+    //! boundary by boundary; \p first_burst: only up to the first boundary).
+    void make_available(const void* in,
+                        uint64_t read,
+                        uint64_t written,
+                        bool first_burst = false);
+    void fill_to(const void* in, uint64_t read, uint64_t to);
+    void warn_unused_tags(uint64_t from, uint64_t to);
     uint64_t releasable() const;
     uint64_t consumable(uint64_t written) const;
     void commit_new(uint64_t written);
@@ -77,10 +90,17 @@ private:
     const uint64_t d_message_items; // the device fetches whole messages
     // A wait in work() is bounded by this, so that stop() is prompt.
     const std::chrono::microseconds d_wait_slice{ 10000 };
+    // A tx_time on item 0 at least this far ahead starts the device at it (its time
+    // grid anchored there); a nearer one is a burst START of a run started now: the
+    // device's set-up takes a few exchanges, and a START at a past time is refused.
+    static constexpr uint64_t start_margin_ns = 50000000;
     const pmt::pmt_t d_port;
-    const pmt::pmt_t d_time_key;
-    bool d_started = false;     // the device started (at the first work() call)
-    mutable std::mutex d_mutex; // d_error: read from other threads
+    const bool d_queued; // the device takes bursts: the tags become burst boundaries
+    tx_burst_tags d_tags;
+    std::vector<gr::tag_t> d_tag_buffer; // reused: the input's tags of one call
+    bool d_started = false;              // the device started (at the first work() call)
+    bool d_warned_tags = false;          // no bursts: the tags are ignored, said once
+    mutable std::mutex d_mutex;          // d_error: read from other threads
     std::string d_error;
     std::atomic<uint64_t> d_pointer_mismatches{ 0 };
     std::atomic<uint64_t> d_work_calls{ 0 };

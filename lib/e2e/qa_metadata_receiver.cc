@@ -111,6 +111,7 @@ class qa_metadata_receiver : public CppUnit::TestFixture
     CPPUNIT_TEST(test_refiner_total_correction_is_bounded);
     CPPUNIT_TEST(test_monitor_configures_the_device);
     CPPUNIT_TEST(test_intake_sorts_records_by_stream);
+    CPPUNIT_TEST(test_intake_tx_records_go_to_attached_streams_only);
     CPPUNIT_TEST(test_monitor_uses_records_of_its_run);
     CPPUNIT_TEST(test_only_the_devices_port_and_no_uc_substitution);
     CPPUNIT_TEST(test_uc_overflow_makes_a_gap_of_what_looks_landed);
@@ -349,6 +350,68 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(extra), first); // the oldest went
         CPPUNIT_ASSERT_EQUAL(uint64_t(extra), in->overflowed(2));
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), in->overflowed(0));
+    }
+
+    void test_intake_tx_records_go_to_attached_streams_only()
+    {
+        // Stream byte 0x80 + t: TX stream t's inbox, apart from RX stream t's, while a
+        // TX stream of this process has it; else (and for a stream beyond the map's)
+        // counted and dropped.
+        auto in = intake(0x7F000001);
+        fake_device dev;
+        const auto to = in->local_address();
+        auto tx_record = [](unsigned t, uint64_t sample) {
+            return make(meta::record_type::event,
+                        sample,
+                        5000 + sample,
+                        meta::event_code::tx_underflow,
+                        1,
+                        meta::tx_stream_byte(t));
+        };
+        dev.send(to, tx_record(1, 1)); // nobody has TX stream 1 yet
+        std::this_thread::sleep_for(30ms);
+        received_record out[8];
+        CPPUNIT_ASSERT_EQUAL(size_t(0), in->poll_tx(1, out, 8));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), in->unclaimed());
+        in->attach_tx(1);
+        dev.send(to, tx_record(1, 2));
+        dev.send(to, make(meta::record_type::timestamp, 3, 5003, 0, 0, 1)); // RX 1
+        dev.send(to, tx_record(0, 4));  // TX 0: not attached
+        dev.send(to, tx_record(20, 5)); // beyond the register map's TX streams
+        dev.send(to, tx_record(1, 6));
+        std::this_thread::sleep_for(50ms);
+        CPPUNIT_ASSERT_EQUAL(size_t(2), in->poll_tx(1, out, 8));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), out[0].record.sample);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(6), out[1].record.sample);
+        CPPUNIT_ASSERT_EQUAL(meta::tx_stream_byte(1), out[1].record.stream);
+        CPPUNIT_ASSERT_EQUAL(size_t(1), in->poll(1, out, 8)); // RX 1 kept its own
+        CPPUNIT_ASSERT_EQUAL(uint64_t(3), out[0].record.sample);
+        CPPUNIT_ASSERT_EQUAL(size_t(0), in->poll_tx(0, out, 8));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(3), in->unclaimed());
+        // Bounded as the RX inboxes: the oldest go, counted.
+        for (uint64_t k = 0; k < metadata_intake::inbox_records + 3; k++) {
+            dev.send(to, tx_record(1, 100 + k));
+            if (k % 64 == 63) {
+                std::this_thread::sleep_for(20ms);
+                in->poll(0, out, 0);
+            }
+        }
+        std::this_thread::sleep_for(50ms);
+        size_t got = 0, n;
+        uint64_t first = UINT64_MAX;
+        while ((n = in->poll_tx(1, out, 8)) > 0) {
+            first = std::min(first, out[0].record.sample);
+            got += n;
+        }
+        CPPUNIT_ASSERT_EQUAL(metadata_intake::inbox_records, got);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(103), first);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(3), in->tx_overflowed(1));
+        // Detached: nobody's again.
+        in->detach_tx(1);
+        dev.send(to, tx_record(1, 7));
+        std::this_thread::sleep_for(30ms);
+        CPPUNIT_ASSERT_EQUAL(size_t(0), in->poll_tx(1, out, 8));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), in->unclaimed());
     }
 
     void test_monitor_uses_records_of_its_run()

@@ -31,6 +31,10 @@ const char* to_string(tx_event::kind k)
         return "nic_error";
     case tx_event::kind::stream_stopped:
         return "stream_stopped";
+    case tx_event::kind::seq_error:
+        return "seq_error";
+    case tx_event::kind::lead:
+        return "lead";
     }
     return "unknown";
 }
@@ -95,6 +99,10 @@ bool tx_stream::wait_played(std::chrono::microseconds timeout)
 {
     return d_impl->wait_played(timeout);
 }
+void tx_stream::begin_burst(uint64_t time_ns) { d_impl->begin_burst(time_ns); }
+void tx_stream::end_burst() { d_impl->end_burst(); }
+bool tx_stream::in_burst() const { return d_impl->in_burst(); }
+bool tx_stream::is_queued() const { return d_impl->plan().queued; }
 uint64_t tx_stream::committed() const { return d_impl->committed(); }
 uint64_t tx_stream::fetched() const { return d_impl->fetched(); }
 tx_stream::accounting tx_stream::counts() { return d_impl->counts(); }

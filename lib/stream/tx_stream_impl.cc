@@ -24,6 +24,9 @@ namespace {
 // What a fetch claim may exceed the clock's bound by: the READs in flight and one
 // notification interval (messages), and this much time (scheduling, the clock's error).
 constexpr int64_t fetch_slack_ns = 20000000;
+// How much earlier than the host's clock estimate says the device may have taken START
+// (the estimate is of a moment before it).
+constexpr int64_t tx_stream_command_slack_ns = 1000000;
 // How long stop() waits for the device's last notifications (they follow its STOP
 // answer by a wire's delay at most).
 constexpr std::chrono::milliseconds notify_drain_timeout(200);
@@ -49,14 +52,32 @@ void tx_stream::impl::start(uint64_t start_time_ns)
             begin_fresh();
         d_fresh = false;
         d_run++;
-        d_page.begin_run(d_run);
+        d_page.begin_run(d_run); // committed 0 on the page, then the run number
+        d_published = 0;
         // What was committed before START (a primed ring) is there from the start.
-        d_page.publish(d_committed);
-        const clock_estimate clock = d_device->estimate_clock();
+        publish();
+        d_clock = d_device->estimate_clock();
         d_start_time_ns = program_device(start_time_ns);
         // Watched from START on: a reading before it would be the last run's counters.
-        d_watch->start(clock, d_ownership->enabled());
+        tx_record_reports::run run;
+        run.t0_ns = d_start_time_ns;
+        const int64_t command = d_start_host_ns + d_clock.offset_ns -
+                                static_cast<int64_t>(d_clock.error_ns) -
+                                tx_stream_command_slack_ns;
+        run.command_ns = command > 0 ? static_cast<uint64_t>(command) : 1;
+        run.rate = d_rate;
+        run.min_lead_ns = d_plan.min_lead_ns;
+        run.max_lead_ns = d_plan.max_lead_ns;
+        d_watch->start(d_clock, d_ownership->enabled(), run);
         d_running = true;
+        if (d_plan.queued) { // the bursts primed before START go to the device now
+            d_bursts.run_started(d_start_time_ns, d_rate);
+            push_bursts();
+        } else { // one burst from item 0: a finite one ends at its samples
+            d_log.started(0, 0, 0);
+            if (d_plan.num_samples)
+                d_log.ended(d_plan.num_samples);
+        }
     } catch (...) {
         d_watch->stop();
         if (d_qp) {
@@ -73,6 +94,12 @@ void tx_stream::impl::begin_fresh()
 {
     d_fetch.reset(d_plan.message_items);
     d_committed = 0;
+    d_published = 0;
+    d_bursts.reset();
+    d_log.reset();
+    d_refused_since = d_last_try = 0;
+    d_pushes = d_refusals = d_late_starts = d_timed_items = d_open_first = 0;
+    d_open_timed = false;
     d_error.clear();
     d_final_known = false;
     d_final = tx_device_counters{};
@@ -121,6 +148,9 @@ uint64_t tx_stream::impl::program_device(uint64_t start_time_ns)
     d_device->configure_tx(d_plan.stream_index, setup);
     if (d_info.has(regs::cap::emulator))
         d_device->configure_tx_emulation(d_plan.stream_index, d_plan.emulation);
+    if (d_intake) // the records of this run come to the intake, none of an earlier one
+        d_intake->configure_tx(
+            d_device->client(), d_metadata.interval_us, d_plan.stream_index);
     d_start_host_ns = host_time_ns();
     try {
         return d_device->start_tx(d_plan.stream_index);
@@ -147,6 +177,14 @@ void tx_stream::impl::stop()
         return;
     d_cq->interrupt();
     d_watch->stop();
+    if (d_plan.queued && d_error.empty()) {
+        // The entries the device may still take, then everything committed: STOP
+        // counts what was not played (its last READ of the control page).
+        push_bursts();
+        d_page.publish(d_committed);
+        d_log.published(d_committed);
+        d_published = d_committed;
+    }
     const bool ours = settle_stop();
     drain_notifications();
     d_qp->to_reset();
@@ -196,7 +234,7 @@ bool tx_stream::impl::settle_stop()
     try {
         d_final = d_device->read_tx_counters(d_plan.stream_index);
         d_final_known = true;
-        d_watch->take(d_final, host_time_ns());
+        d_watch->finish(d_final, host_time_ns());
     } catch (const std::exception& e) {
         d_logger->error("TX stream {}: {} could not be read after STOP, so its final "
                         "counters are unknown: {}",
@@ -256,7 +294,12 @@ uint64_t tx_stream::impl::fetch_bound() const
         return 0;
     const double items = d_plan.sample_rate * (since * 1e-9);
     const uint64_t messages = d_max_reads + d_plan.notify_interval;
-    return static_cast<uint64_t>(items) + messages * d_plan.message_items;
+    // A burst with a time may be dropped (time_error): its items are done as soon as
+    // they are committed, whenever that is.
+    const uint64_t timed =
+        d_timed_items +
+        (d_open_timed ? d_published - std::min(d_published, d_open_first) : 0);
+    return static_cast<uint64_t>(items) + messages * d_plan.message_items + timed;
 }
 
 void tx_stream::impl::pump_completions()
@@ -285,7 +328,7 @@ void tx_stream::impl::pump_completions()
                 continue;
             }
             d_notifications++;
-            d_fetch.on_immediate(wc[i].imm_data, d_committed, bound);
+            d_fetch.on_immediate(wc[i].imm_data, d_published, bound);
         }
     }
     if (d_qp && d_error.empty() && d_receives_posted < max_receives / 2) {
@@ -317,6 +360,8 @@ tx_stream::space tx_stream::impl::wait_space(size_t min_items,
         return s;
     }
     while (d_running && d_error.empty()) {
+        if (d_plan.queued)
+            push_bursts(); // entries waiting for the device's time or room
         pump_completions();
         const uint64_t in_use = d_committed - d_fetch.fetched();
         const size_t free_items = static_cast<size_t>(N - in_use);
@@ -349,17 +394,27 @@ void tx_stream::impl::commit(size_t items)
                                     " items, but only " +
                                     std::to_string(ring_items() - in_use) +
                                     " are free (wait_space() says how many)");
-    if (d_plan.num_samples && d_committed + items > d_plan.num_samples)
+    if (d_plan.num_samples && !d_plan.queued && d_committed + items > d_plan.num_samples)
         throw std::invalid_argument("commit: the burst holds " +
                                     std::to_string(d_plan.num_samples) + " samples");
+    if (items == 0)
+        return;
+    if (d_plan.queued) {
+        make_room();
+        d_bursts.committing(d_committed); // their burst's START, if not given yet
+    }
     d_committed += items;
-    d_page.publish(d_committed); // release: the samples are visible before the count
+    if (d_plan.queued && d_running)
+        push_bursts();
+    publish(); // release: the samples are visible before the count
 }
 
 bool tx_stream::impl::wait_fetched(std::chrono::microseconds timeout)
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (d_running && d_error.empty()) {
+        if (d_plan.queued)
+            push_bursts();
         pump_completions();
         if (d_fetch.fetched() >= d_committed)
             return true;
@@ -375,11 +430,17 @@ bool tx_stream::impl::wait_fetched(std::chrono::microseconds timeout)
 
 bool tx_stream::impl::wait_played(std::chrono::microseconds timeout)
 {
-    const uint64_t whole = d_committed / d_plan.message_items * d_plan.message_items;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (d_running && d_error.empty()) {
+        if (d_plan.queued)
+            push_bursts();
+        // Queued, entries still on the host (a late START waiting for its time, a full
+        // queue) hold bursts the device has yet to play or drop.
+        const bool all_pushed = !d_plan.queued || d_bursts.waiting() == 0;
+        const uint64_t target = playable();
         const tx_device_counters c = d_device->read_tx_counters(d_plan.stream_index);
-        if (c.samples_played + c.late_zero_samples >= whole)
+        if (all_pushed &&
+            c.samples_played + c.late_zero_samples + c.dropped_samples >= target)
             return true;
         if (std::chrono::steady_clock::now() >= deadline)
             return false;
@@ -402,7 +463,11 @@ tx_stream::accounting tx_stream::impl::counts()
     a.played = c.samples_played;
     a.underflow = c.underflow_samples;
     a.late = c.late_zero_samples;
+    a.dropped = c.dropped_samples;
     a.not_played = c.samples_not_played;
+    a.idle = c.idle_ticks;
+    a.bursts_done = c.bursts_done;
+    a.time_errors = c.time_errors;
     a.fetched = c.samples_fetched;
     a.reads = c.reads;
     a.rereads = c.rereads;
@@ -430,9 +495,31 @@ std::map<std::string, uint64_t> tx_stream::impl::read_counters()
     out["device.samples_fetched"] = c.samples_fetched;
     out["device.notifies_sent"] = c.notifies_sent;
     out["device.samples_not_played"] = c.samples_not_played;
+    out["device.dropped_samples"] = c.dropped_samples;
+    out["device.idle_ticks"] = c.idle_ticks;
+    out["device.bursts_done"] = c.bursts_done;
+    out["device.time_errors"] = c.time_errors;
     for (const auto& [name, value] : d_nic->read_counters())
         out["nic." + name] = value;
     out["host.committed"] = d_committed;
+    out["host.published"] = d_published;
+    out["host.burst_pushes"] = d_pushes;
+    out["host.burst_refusals"] = d_refusals;
+    out["host.burst_entries_waiting"] = d_bursts.waiting();
+    out["host.late_starts"] = d_late_starts;
+    out["host.records"] = d_intake ? 1 : 0;
+    out["host.records_accepted"] = d_watch->records_accepted();
+    out["host.records_rejected"] = d_watch->records_rejected();
+    out["host.records_excess"] = d_watch->records_excess();
+    if (d_intake) {
+        const metadata_counts m = d_intake->counts();
+        out["metadata.packets"] = m.packets;
+        out["metadata.bad"] = m.bad;
+        out["metadata.lost"] = m.lost;
+        out["metadata.duplicates"] = m.duplicates;
+        out["metadata.unclaimed"] = d_intake->unclaimed();
+        out["metadata.inbox_overflowed"] = d_intake->tx_overflowed(d_plan.stream_index);
+    }
     out["host.fetched"] = d_fetch.fetched();
     out["host.notifications"] = d_notifications;
     out["host.implausible_fetch"] = d_fetch.implausible();

@@ -15,7 +15,10 @@
 #include "../util/log.h"
 #include "../util/rational_rate.h"
 #include "fetch_tracker.h"
+#include "metadata_monitor.h"
 #include "stream_ownership.h"
+#include "tx_burst_log.h"
+#include "tx_burst_plan.h"
 #include "tx_control_page.h"
 #include "tx_watch.h"
 #include <gnuradio/rdma/sample_format.h>
@@ -32,6 +35,7 @@ struct tx_stream_plan {
     sample_format format = sample_format::sc16;
     double sample_rate = 0;
     uint64_t num_samples = 0;
+    bool queued = false; //!< num_samples == tx_stream::queued: timed bursts
     unsigned stream_index = 0;
     unsigned path_mtu = 0;
     uint32_t payload_bytes = 0;
@@ -64,6 +68,9 @@ public:
     void commit(size_t items);
     bool wait_fetched(std::chrono::microseconds timeout);
     bool wait_played(std::chrono::microseconds timeout);
+    void begin_burst(uint64_t time_ns);
+    void end_burst();
+    bool in_burst() const { return d_bursts.in_burst(); }
     uint64_t committed() const { return d_committed; }
     uint64_t fetched() const { return d_fetch.fetched(); }
     accounting counts();
@@ -86,6 +93,7 @@ private:
     void settle_transport(const device_args& args);
     void settle_lead(const device_args& args);
     void settle_emulation(const device_args& args);
+    void settle_metadata(const device_args& args);
     void allocate_ring(const device_args& args);
     // tx_stream_impl.cc
     uint64_t program_device(uint64_t start_time_ns);
@@ -93,6 +101,20 @@ private:
     void drain_notifications();
     void pump_completions();
     uint64_t fetch_bound() const;
+    // tx_stream_bursts.cc: queued mode.
+    void check_queued(const char* what) const;
+    //! Give the device the burst entries it may have now (never waits).
+    void push_bursts();
+    bool push_one(const tx_burst_entry& e, const tx_burst_plan::decision& d);
+    void note_refused(const std::string& why);
+    //! Room in the host's list of entries, waiting (bounded) for the device's queue.
+    void make_room();
+    //! Let the device see what it may: everything committed, or (queued) up to the
+    //! first END not pushed yet.
+    void publish();
+    uint64_t device_now_low() const;
+    //! What the device will play of what it has seen (wait_played()).
+    uint64_t playable() const;
     //! A new run's host state: nothing committed or fetched (primed from here on).
     void begin_fresh();
     void fail(tx_event::kind why, uint64_t value, const std::string& text);
@@ -122,6 +144,22 @@ private:
     fetch_tracker d_fetch;
     std::atomic<bool> d_running{ false };
     uint64_t d_committed = 0;
+    uint64_t d_published = 0; // what the control page says (queued: bounded by an END)
+
+    // Queued mode (tx_stream_bursts.cc).
+    tx_burst_plan d_bursts;
+    tx_burst_log d_log; // what the watch checks the records against
+    clock_estimate d_clock;
+    int64_t d_refused_since = 0; // steady ns when the device's queue first said full
+    int64_t d_last_try = 0;      // steady ns of the last push refused as full
+    uint64_t d_pushes = 0;
+    uint64_t d_refusals = 0;
+    uint64_t d_late_starts = 0; // STARTs the host sent late on purpose (behind)
+    uint64_t d_timed_items = 0; // items of ended bursts with a time (may be dropped)
+    bool d_open_timed = false;  // the open burst's START had a time
+    uint64_t d_open_first = 0;
+    metadata_settings d_metadata;
+    std::shared_ptr<metadata_intake> d_intake; // the device's TX records, when used
     uint32_t d_run = 0;
     unsigned d_max_reads = 1;
     int64_t d_start_host_ns = 0; // host time of the START command

@@ -46,6 +46,7 @@ std::set<std::string> tx_stream_arg_keys()
     std::set<std::string> keys = tx_keys;
     keys.insert(nic_config::keys().begin(), nic_config::keys().end());
     keys.insert(stream_ownership::arg_keys().begin(), stream_ownership::arg_keys().end());
+    keys.insert(metadata_arg_keys().begin(), metadata_arg_keys().end());
     const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());
     return keys;
@@ -66,14 +67,21 @@ tx_stream::impl::impl(const std::string& args_text,
     d_plan.sample_rate = rate;
     d_rate = rational_rate(rate);
     d_plan.num_samples = num_samples;
+    d_plan.queued = num_samples == tx_stream::queued;
+    const bool if_able = num_samples == tx_stream::queued_if_able;
     d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0, 0, 15));
     d_plan.notify_interval = static_cast<uint32_t>(args.get_uint(
         "notify", 16, 1, 65536, "messages per fetch notification", "at least 1"));
     d_plan.latency_budget_s = args.get_double("latency", 0.1, 0.001, 60, "seconds");
     open_device(args);
+    if (if_able) {
+        d_plan.queued = d_info.has(regs::cap::tx_bursts);
+        d_plan.num_samples = d_plan.queued ? tx_stream::queued : 0;
+    }
     settle_transport(args);
     settle_lead(args);
     settle_emulation(args);
+    settle_metadata(args);
     allocate_ring(args);
     d_plan.message_items = d_plan.payload_bytes / rdma::item_size(d_plan.format);
     begin_fresh();
@@ -88,6 +96,12 @@ tx_stream::impl::impl(const std::string& args_text,
     d_cq = d_nic->create_cq(cq_entries);
     d_watch = std::make_unique<tx_watch>(
         *d_device, d_plan.stream_index, std::chrono::milliseconds(20), clock_estimate{});
+    if (d_metadata.enabled && d_info.has(regs::cap::tx_bursts)) {
+        // The device reports by TX records: the metadata channel's UDP datagrams to the
+        // NIC's address, shared with the device's other streams of this process.
+        d_intake = d_dev->metadata_intake_for(d_nic->roce_address());
+        d_watch->records(d_intake, &d_log);
+    }
     d_logger->info("TX stream {} {} at {} S/s: ring {} bytes ({} items, {}), payload {} "
                    "B, path MTU {}, NIC {} at {}, device {}",
                    d_plan.stream_index,
@@ -110,6 +124,8 @@ tx_stream::impl::~impl()
     } catch (const std::exception& e) {
         d_logger->warn("stopping the TX stream failed while closing it: {}", e.what());
     }
+    if (d_intake)
+        d_intake->detach_tx(d_plan.stream_index);
 }
 
 void tx_stream::impl::open_device(const device_args& args)
@@ -214,6 +230,18 @@ void tx_stream::impl::settle_emulation(const device_args& args)
         static_cast<uint32_t>(args.get_uint("tx_loss_ppm", 0, 0, 1000000, "ppm"));
     d_plan.emulation.fault_seed =
         static_cast<uint32_t>(args.get_uint("tx_fault_seed", 0, 0, UINT32_MAX));
+}
+
+void tx_stream::impl::settle_metadata(const device_args& args)
+{
+    // metadata= and metadata_interval= as rx_stream takes them (docs/device-args.md);
+    // the TX records need CAP_TX_BURSTS besides.
+    d_metadata = parse_metadata_args(args, d_info);
+    if (d_plan.queued && !d_info.has(regs::cap::tx_bursts))
+        throw std::invalid_argument(
+            "tx_stream: queued bursts (num_samples = tx_stream::queued) need a device "
+            "with TX bursts (CAP_TX_BURSTS, register map 1.4); the device at " +
+            d_device->address().to_string() + " has none");
 }
 
 void tx_stream::impl::allocate_ring(const device_args& args)

@@ -8,6 +8,7 @@
 #include "../util/host_time.h"
 #include "../util/thread_role.h"
 #include "tx_watch.h"
+#include <algorithm>
 
 namespace gr {
 namespace rdma {
@@ -35,11 +36,22 @@ tx_watch::~tx_watch()
     d_thread.join();
 }
 
-void tx_watch::start(const clock_estimate& clock, bool owned)
+void tx_watch::records(std::shared_ptr<metadata_intake> intake, const tx_burst_log* log)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_intake = std::move(intake);
+    d_log = log;
+}
+
+void tx_watch::start(const clock_estimate& clock,
+                     bool owned,
+                     const tx_record_reports::run& run)
 {
     {
         std::lock_guard<std::mutex> lock(d_mutex);
         d_clock = clock;
+        d_records.start(run);
+        d_start_host_ns = host_time_ns();
         d_last = tx_device_counters{};
         d_last.status = regs::status::running;
         d_head = d_count = 0;
@@ -106,41 +118,134 @@ uint64_t tx_watch::failed_readings() const
     return d_failed;
 }
 
-void tx_watch::take(const tx_device_counters& c, int64_t host_now_ns)
+uint64_t tx_watch::records_accepted() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
+    return d_records.accepted();
+}
+
+uint64_t tx_watch::records_rejected() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_records.rejected();
+}
+
+uint64_t tx_watch::records_excess() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_records.excess();
+}
+
+uint64_t tx_watch::device_now_bound(int64_t host_now_ns) const
+{
+    // The device's time now, at the latest: the clock estimate's upper end, a clock
+    // drifting 100 ppm since START (clock_refiner::max_drift), and what the records'
+    // own way to the host and a beat of this thread can add.
+    constexpr int64_t slack_ns = 2000000;
+    const int64_t drift = std::max<int64_t>(0, host_now_ns - d_start_host_ns) / 10000;
+    const int64_t t = host_now_ns + d_clock.offset_ns +
+                      static_cast<int64_t>(d_clock.error_ns) + drift + slack_ns;
+    return t > 0 ? static_cast<uint64_t>(t) : 0;
+}
+
+size_t tx_watch::take_records_locked(int64_t host_now_ns)
+{
+    const uint64_t now = device_now_bound(host_now_ns);
+    size_t total = 0, n;
+    while ((n = d_intake->poll_tx(d_stream, d_batch.data(), d_batch.size())) > 0) {
+        for (size_t i = 0; i < n; i++) {
+            tx_event e;
+            if (d_records.take(d_batch[i].record, now, *d_log, e))
+                push_locked(e);
+        }
+        total += n;
+        if (n < d_batch.size())
+            break;
+    }
+    tx_event e;
+    while (d_records.release(*d_log, false, e))
+        push_locked(e);
+    return total;
+}
+
+void tx_watch::finish(const tx_device_counters& c, int64_t host_now_ns)
+{
+    std::unique_lock<std::mutex> lock(d_mutex);
     take_locked(c, host_now_ns);
+    if (!d_intake)
+        return;
+    // The device sends what it had not reported at STOP: wait until the records add
+    // up to the counters, or they are lost.
+    const auto deadline = std::chrono::steady_clock::now() + records_wait;
+    for (;;) {
+        take_records_locked(host_time_ns());
+        if (d_records.complete(c) || std::chrono::steady_clock::now() >= deadline)
+            break;
+        lock.unlock();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        lock.lock();
+    }
+    take_records_locked(host_time_ns()); // the last of them, if they came together
+    tx_event e;
+    while (d_records.release(*d_log, true, e))
+        push_locked(e);
+    tx_event rest[4];
+    const size_t n = d_records.reconcile(c, rest);
+    for (size_t i = 0; i < n; i++) {
+        rest[i].time_ns = static_cast<uint64_t>(host_now_ns + d_clock.offset_ns);
+        push_locked(rest[i]);
+    }
 }
 
 void tx_watch::take_locked(const tx_device_counters& c, int64_t host_now_ns)
 {
     const uint64_t now = static_cast<uint64_t>(host_now_ns + d_clock.offset_ns);
+    auto event = [&](tx_event::kind k) {
+        tx_event e;
+        e.type = k;
+        e.time_ns = now;
+        return e;
+    };
+    if ((c.status & regs::status::error) && !(d_last.status & regs::status::error)) {
+        tx_event e = event(tx_event::kind::stream_failed);
+        e.value = c.status;
+        push_locked(e);
+    }
+    if (d_intake) { // the records report the rest
+        d_last = c;
+        return;
+    }
     // The counters only grow within a run: a delta is what happened since the last
     // reading, so the reports add up to the counters.
     auto report = [&](tx_event::kind k, uint64_t before, uint64_t after) {
         if (after > before) {
-            tx_event e;
-            e.type = k;
+            tx_event e = event(k);
             e.count = after - before;
-            e.time_ns = now;
             push_locked(e);
         }
     };
     report(tx_event::kind::underflow, d_last.underflow_samples, c.underflow_samples);
     report(tx_event::kind::late, d_last.late_zero_samples, c.late_zero_samples);
-    const bool done = c.status & regs::status::done;
-    if (done && !(d_last.status & regs::status::done)) {
-        tx_event e;
-        e.type = tx_event::kind::burst_ack;
+    if (c.has_burst_counters) {
+        // TX_BURSTS_DONE and TX_TIME_ERRORS are 32-bit: they wrap.
+        const uint32_t done = static_cast<uint32_t>(c.bursts_done - d_last.bursts_done);
+        const uint32_t late = static_cast<uint32_t>(c.time_errors - d_last.time_errors);
+        if (done) {
+            tx_event e = event(tx_event::kind::burst_ack);
+            e.bursts = done;
+            push_locked(e);
+        }
+        if (late || c.dropped_samples > d_last.dropped_samples) {
+            tx_event e = event(tx_event::kind::time_error);
+            e.bursts = late;
+            e.count =
+                c.dropped_samples - std::min(c.dropped_samples, d_last.dropped_samples);
+            push_locked(e);
+        }
+    } else if ((c.status & regs::status::done) && !(d_last.status & regs::status::done)) {
+        tx_event e = event(tx_event::kind::burst_ack); // a finite run's one burst
         e.count = c.samples_played;
-        e.time_ns = now;
-        push_locked(e);
-    }
-    if ((c.status & regs::status::error) && !(d_last.status & regs::status::error)) {
-        tx_event e;
-        e.type = tx_event::kind::stream_failed;
-        e.value = c.status;
-        e.time_ns = now;
+        e.bursts = 1;
         push_locked(e);
     }
     d_last = c;
@@ -170,6 +275,8 @@ void tx_watch::run()
                 d_stopped = true; // what the counters say now is not this run's
             } else {
                 take_locked(c, host_time_ns());
+                if (d_intake)
+                    take_records_locked(host_time_ns());
                 // Only after a reading of this run saw it running: START may still be
                 // on its way when the first reading is made.
                 constexpr uint32_t live =

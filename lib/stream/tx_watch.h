@@ -9,12 +9,16 @@
 #define INCLUDED_RDMA_STREAM_TX_WATCH_H
 
 #include "../device/device_controller.h"
+#include "../device/metadata_intake.h"
+#include "tx_burst_log.h"
+#include "tx_record_reports.h"
 #include <gnuradio/rdma/tx_stream.h>
 #include <condition_variable>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -23,13 +27,18 @@ namespace rdma {
 
 /*!
  * The device side of a TX stream as the host hears of it: a thread ("rdma-tx-watch",
- * charged to the host) reads the stream's status and counters over AXIoE every period
- * and turns what changed into reports: the underflow and late zeros played since the
- * last reading (so the reports' counts add up to the device's counters exactly), the
- * end of a burst, an error. The data path only pops reports (poll()); it never waits on
- * the network. Each reading is an exchange with the device from the stream's AXIoE
- * client, so it also renews the stream's ownership lease (stream_ownership): every
- * period (20 ms) is within a quarter of the shortest lease (100 ms).
+ * charged to the host) reads the stream's status and counters over AXIoE every period.
+ * With the device's TX records (records(): CAP_TX_BURSTS and the metadata channel) it
+ * takes the stream's records from the metadata intake in the same beat and makes them
+ * the reports (tx_record_reports: the device's items and times, checked), and after
+ * STOP reports what the final counters say the records did not (finish()). Without,
+ * it turns what changed in the counters into reports: the underflow and late zeros
+ * played since the last reading (so the reports' counts add up to the device's
+ * counters exactly), bursts done or dropped, an error. The data path only pops
+ * reports (poll()); it never waits on the network. Each reading is an exchange with the
+ * device from the stream's AXIoE client, so it also renews the stream's ownership lease
+ * (stream_ownership): every period (20 ms) is within a quarter of the shortest lease (100
+ * ms).
  *
  * A run that is no longer this host's is seen within a reading, and stopped() says so:
  * the device stopped it without its burst done or an error (this host was silent for
@@ -47,14 +56,25 @@ public:
     tx_watch(const tx_watch&) = delete;
     tx_watch& operator=(const tx_watch&) = delete;
 
+    //! Report from the TX records of \p intake (TX stream \p stream's inbox), checked
+    //! against \p log. Before start(); null: from the counters.
+    void records(std::shared_ptr<metadata_intake> intake, const tx_burst_log* log);
     //! Watch a new run (after START): counters start from zero. \p owned: this host
     //! claimed the stream for the run (stream_ownership), so TX_OWNER is read too.
-    void start(const clock_estimate& clock, bool owned);
+    //! \p run: what the records are checked against (with records()).
+    void start(const clock_estimate& clock,
+               bool owned,
+               const tx_record_reports::run& run = {});
     //! Stop watching; returns once the thread is idle.
     void stop();
-    //! Take in a reading made elsewhere (the final one after STOP): reports as a
-    //! periodic reading would.
-    void take(const tx_device_counters& c, int64_t host_now_ns);
+    /*!
+     * After STOP (the watch stopped), the final counters \p c: reports as a periodic
+     * reading would; with records, the records still on their way (waited for until
+     * they add up to \p c, at most records_wait), then what the counters say beyond
+     * them (tx_record_reports::reconcile()).
+     */
+    void finish(const tx_device_counters& c, int64_t host_now_ns);
+    static constexpr std::chrono::milliseconds records_wait{ 100 };
     //! Queue a report from elsewhere (START refused, the NIC failed the QP).
     void push(const tx_event& e);
 
@@ -65,6 +85,12 @@ public:
     uint64_t discarded() const;
     //! Readings that failed (the device did not answer).
     uint64_t failed_readings() const;
+    //! TX records taken as reports, and rejected as beyond what the device can have
+    //! done; samples accepted records claimed beyond the final counters.
+    uint64_t records_accepted() const;
+    uint64_t records_rejected() const;
+    uint64_t records_excess() const;
+    bool uses_records() const { return d_intake != nullptr; }
     //! A reading found the run stopped under it (neither done nor in error) after one
     //! had found it running. Cheap: for the data path.
     bool stopped() const { return d_stopped.load(std::memory_order_relaxed); }
@@ -74,6 +100,9 @@ private:
     void run();
     void push_locked(const tx_event& e);
     void take_locked(const tx_device_counters& c, int64_t host_now_ns);
+    //! Drain the stream's inbox into reports; returns the records taken.
+    size_t take_records_locked(int64_t host_now_ns);
+    uint64_t device_now_bound(int64_t host_now_ns) const; // under d_mutex
 
     device_controller& d_device;
     const unsigned d_stream;
@@ -92,6 +121,11 @@ private:
     bool d_busy = false;                    // guarded by d_mutex
     bool d_seen_running = false;            // guarded by d_mutex: a reading of this run
     bool d_owned = false;                   // guarded by d_mutex
+    std::shared_ptr<metadata_intake> d_intake; // set before start()
+    const tx_burst_log* d_log = nullptr;
+    tx_record_reports d_records;                                         // guarded
+    std::array<received_record, metadata_receiver::max_records> d_batch; // guarded
+    int64_t d_start_host_ns = 0;                                         // guarded
     std::atomic<bool> d_stopped{ false };
     std::thread d_thread; // last: it uses everything above
 };

@@ -43,14 +43,26 @@ namespace rdma {
  * are fine (the input is an ordinary buffer).
  *
  * The device starts at the first work() call, with the items the upstream wrote by then
- * already committed. A tx_time tag on item 0 (gr-uhd's: a tuple of uint64 full seconds
- * and double fractional seconds) starts it at that device time, to the sample; a time
- * already past ends the flowgraph with a time_error report. Other tags (tx_sob,
- * tx_eob, a later tx_time) are not acted on yet: the input streams continuously.
+ * already committed. With a device that takes TX bursts (CAP_TX_BURSTS) the sink reads
+ * gr-uhd's burst tags as gr-uhd's usrp_sink does (docs/transmit.md, "Bursts and time"):
+ * a tx_time (a tuple of uint64 full and double fractional seconds) on a sample plays
+ * that sample at that device time (inside a burst: the burst ends before it and a new
+ * one begins there); a tx_eob (PMT_T) on a sample ends its burst after it; the samples
+ * after an end begin a burst as soon as possible (a tx_sob marks that; inside a burst it
+ * changes nothing). A burst whose time has passed is dropped and reported (time_error),
+ * the next one plays. Untagged input is one burst from item 0: continuous streaming. A
+ * tx_time on item 0 starts the device at that time, so that later times on its sample
+ * grid play to the sample. At the end of the input the open burst ends there and the
+ * device plays all of it. Without TX bursts the input streams continuously: a tx_time
+ * on item 0 sets the start (one already past ends the flowgraph with a time_error
+ * report), the other tags draw one warning and are ignored.
  *
  * Reports go out on the "async_msgs" port as gr-uhd's sink does: a dict with
- * event_code (underflow, late, time_error, burst_ack, stream_failed, nic_error,
- * stream_stopped), count, time_spec (full seconds, fractional seconds) and channel.
+ * event_code (burst_ack, underflow, time_error, seq_error, late, lead, stream_failed,
+ * nic_error, stream_stopped), time_spec (full seconds, fractional seconds of device
+ * time), channel, and count, item (the device's item index), value, bursts and
+ * unattributed (tx_event, tx_stream.h): the device's own, from its TX records when it
+ * sends them, adding up to its counters exactly.
  */
 class RDMA_API tx_sink : virtual public gr::block
 {
@@ -100,9 +112,9 @@ public:
     virtual std::string error() const = 0;
     /*!
      * The stream's counters (tx_stream::read_counters(): device.*, nic.*, host.*) and
-     * its accounting as "acct.*" (host_committed, played, late, not_played, underflow,
-     * identity_holds). Queries the device while running; final after the flowgraph
-     * stopped.
+     * its accounting as "acct.*" (host_committed, played, late, dropped, not_played,
+     * underflow, idle, bursts_done, time_errors, identity_holds). Queries the device
+     * while running; final after the flowgraph stopped.
      */
     virtual std::map<std::string, uint64_t> read_counters() = 0;
 };

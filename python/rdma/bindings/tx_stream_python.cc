@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(fee1951042e30ee1026dc48638439ffd) */
+/* BINDTOOL_HEADER_FILE_HASH(f65ac92b70338ce2e69c730184e68b07) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -62,6 +62,9 @@ py::dict event_dict(const gr::rdma::tx_event& e)
     d["count"] = e.count;
     d["time_ns"] = e.time_ns;
     d["value"] = e.value;
+    d["item"] = e.item;
+    d["bursts"] = e.bursts;
+    d["unattributed"] = e.unattributed;
     return d;
 }
 
@@ -77,6 +80,15 @@ void bind_tx_stream(py::module& m)
              py::arg("sample_rate") = 1e6,
              py::arg("num_samples") = 0,
              D(tx_stream, tx_stream))
+        .def_readonly_static("queued", &tx_stream::queued)
+        .def_readonly_static("queued_if_able", &tx_stream::queued_if_able)
+        .def_property_readonly_static(
+            "burst_patience",
+            [](py::object) {
+                return static_cast<double>(tx_stream::burst_patience.count());
+            },
+            "Seconds a burst boundary waits for room in the device's full TX burst "
+            "queue before the stream ends with an error.")
         .def("start",
              &tx_stream::start,
              py::call_guard<py::gil_scoped_release>(),
@@ -109,7 +121,11 @@ void bind_tx_stream(py::module& m)
             py::arg("min_items") = 1,
             py::arg("timeout") = 0.1,
             D(tx_stream, wait_space))
-        .def("commit", &tx_stream::commit, py::arg("items"), D(tx_stream, commit))
+        .def("commit",
+             &tx_stream::commit,
+             py::arg("items"),
+             py::call_guard<py::gil_scoped_release>(),
+             D(tx_stream, commit))
         .def(
             "send_copy",
             [](tx_stream& t, py::buffer data, double timeout) {
@@ -141,6 +157,17 @@ void bind_tx_stream(py::module& m)
             py::arg("timeout") = 1.0,
             py::call_guard<py::gil_scoped_release>(),
             D(tx_stream, wait_played))
+        .def("begin_burst",
+             &tx_stream::begin_burst,
+             py::arg("time_ns") = 0,
+             py::call_guard<py::gil_scoped_release>(),
+             D(tx_stream, begin_burst))
+        .def("end_burst",
+             &tx_stream::end_burst,
+             py::call_guard<py::gil_scoped_release>(),
+             D(tx_stream, end_burst))
+        .def("in_burst", &tx_stream::in_burst, D(tx_stream, in_burst))
+        .def("is_queued", &tx_stream::is_queued, D(tx_stream, is_queued))
         .def("committed", &tx_stream::committed, D(tx_stream, committed))
         .def("fetched", &tx_stream::fetched, D(tx_stream, fetched))
         .def(
@@ -156,7 +183,11 @@ void bind_tx_stream(py::module& m)
                 d["played"] = c.played;
                 d["underflow"] = c.underflow;
                 d["late"] = c.late;
+                d["dropped"] = c.dropped;
                 d["not_played"] = c.not_played;
+                d["idle"] = c.idle;
+                d["bursts_done"] = c.bursts_done;
+                d["time_errors"] = c.time_errors;
                 d["fetched"] = c.fetched;
                 d["reads"] = c.reads;
                 d["rereads"] = c.rereads;
@@ -185,7 +216,8 @@ void bind_tx_stream(py::module& m)
                     out.append(event_dict(e));
                 return out;
             },
-            "All queued reports, oldest first, as dicts (type, count, time_ns, value).")
+            "All queued reports, oldest first, as dicts (type, count, time_ns, value, "
+            "item, bursts, unattributed).")
         .def("error", &tx_stream::error, D(tx_stream, error))
         .def("read_counters",
              &tx_stream::read_counters,

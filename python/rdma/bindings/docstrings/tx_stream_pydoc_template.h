@@ -19,7 +19,7 @@ static const char* __doc_gr_rdma_tx_stream = R"doc(A zero-copy TX stream to an R
     x[:1000] = samples      # write in place
     t.commit(1000)          # the device may fetch them now
     t.stop())doc";
-static const char* __doc_gr_rdma_tx_stream_tx_stream = R"doc(tx_stream(args="type=emu", format="fc32", sample_rate=1e6, num_samples=0))doc";
+static const char* __doc_gr_rdma_tx_stream_tx_stream = R"doc(tx_stream(args="type=emu", format="fc32", sample_rate=1e6, num_samples=0): num_samples 0 streams continuously, tx_stream.queued plays timed bursts (begin_burst(), end_burst(); a device with TX bursts), tx_stream.queued_if_able queued when the device can, else a burst of that many.)doc";
 static const char* __doc_gr_rdma_tx_stream_start = R"doc(Arm the device and start: sample 0 plays a lead time after START.)doc";
 static const char* __doc_gr_rdma_tx_stream_start_at = R"doc(start_at(device_time_ns): as start(), with sample 0 played at that device time; a time already past is refused (time_error).)doc";
 static const char* __doc_gr_rdma_tx_stream_device_time_now = R"doc(The device's time now, ns since the epoch (an AXIoE read).)doc";
@@ -29,11 +29,15 @@ static const char* __doc_gr_rdma_tx_stream_wait_space = R"doc(wait_space(min_ite
 static const char* __doc_gr_rdma_tx_stream_commit = R"doc(commit(items): the first items of the space are written; the device may fetch them.)doc";
 static const char* __doc_gr_rdma_tx_stream_send_copy = R"doc(send_copy(data, timeout=1.0) -> int: COPIES the items of a buffer (numpy array) into the ring and commits them; returns how many. The zero-copy way is wait_space() and commit().)doc";
 static const char* __doc_gr_rdma_tx_stream_wait_fetched = R"doc(wait_fetched(timeout=1.0) -> bool: whether the device has fetched everything committed.)doc";
-static const char* __doc_gr_rdma_tx_stream_wait_played = R"doc(wait_played(timeout=1.0) -> bool: whether the device has played (or given up as late) every whole message committed; reads its counters (the end of a transmission, before stop()).)doc";
+static const char* __doc_gr_rdma_tx_stream_wait_played = R"doc(wait_played(timeout=1.0) -> bool: whether the device has played (or given up as late) every whole message committed, and queued, every burst up to the last one ended (dropped ones count as done); reads its counters (the end of a transmission, before stop()).)doc";
+static const char* __doc_gr_rdma_tx_stream_begin_burst = R"doc(begin_burst(time_ns=0): queued mode: a burst begins at the commit position, playing at that device time (0: as soon as possible); an open burst with items ends there first. A time the device finds passed drops the burst (a time_error report, its items counted dropped).)doc";
+static const char* __doc_gr_rdma_tx_stream_end_burst = R"doc(end_burst(): queued mode: the open burst ends at the commit position; the device plays all of it, then idles. A begun burst without items is dropped.)doc";
+static const char* __doc_gr_rdma_tx_stream_in_burst = R"doc(Queued mode: whether a burst is begun or open.)doc";
+static const char* __doc_gr_rdma_tx_stream_is_queued = R"doc(Whether the stream plays timed bursts.)doc";
 static const char* __doc_gr_rdma_tx_stream_committed = R"doc(Items committed since start().)doc";
 static const char* __doc_gr_rdma_tx_stream_fetched = R"doc(Items the device has fetched (its notifications).)doc";
-static const char* __doc_gr_rdma_tx_stream_counts = R"doc(The run's accounting as a dict: host_committed, played, underflow, late, not_played, fetched, reads, rereads, lead_ns, rtt_ns, final, identity_holds (host_committed = played + late + not_played). Reads the device.)doc";
-static const char* __doc_gr_rdma_tx_stream_poll_event = R"doc(The next report as a dict (type: underflow, late, time_error, burst_ack, stream_failed, nic_error, stream_stopped; count; time_ns; value), or None.)doc";
+static const char* __doc_gr_rdma_tx_stream_counts = R"doc(The run's accounting as a dict: host_committed, played, underflow, late, dropped, not_played, idle, bursts_done, time_errors, fetched, reads, rereads, lead_ns, rtt_ns, final, identity_holds (host_committed = played + late + dropped + not_played). Reads the device.)doc";
+static const char* __doc_gr_rdma_tx_stream_poll_event = R"doc(The next report as a dict (type: underflow, late, time_error, burst_ack, seq_error, lead, stream_failed, nic_error, stream_stopped; count; time_ns; value; item; bursts; unattributed), or None.)doc";
 static const char* __doc_gr_rdma_tx_stream_error = R"doc(Why the run ended early; empty if it did not.)doc";
 static const char* __doc_gr_rdma_tx_stream_read_counters = R"doc(Device, NIC and host counters as a dict (queries the device).)doc";
 static const char* __doc_gr_rdma_tx_stream_ring_base = R"doc(Address of the ring (first copy) as an integer.)doc";
