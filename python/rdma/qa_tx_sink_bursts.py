@@ -11,13 +11,14 @@ TX ring; the emulator plays them from its TX burst queue and checks every sample
 plays against the ramp (tx_check=1). The sink's reports on async_msgs come from the
 device's TX records: its items and its times, adding up to its counters."""
 
-import threading
 
 import numpy as np
 import pmt
 
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import rdma
+
+from qa_tx_sink import run_with_timeout
 
 RATE = 250000  # 4 us per sample: a whole number of ns
 ITEM_NS = 4000
@@ -78,20 +79,6 @@ class burst_source(gr.sync_block):
             for key, value in self.tags.get(k, ()):
                 self.add_item_tag(0, k, pmt.intern(key), value)
         return n
-
-
-def run_with_timeout(tb, seconds):
-    done = threading.Event()
-
-    def body():
-        tb.run()
-        done.set()
-    threading.Thread(target=body, daemon=True).start()
-    if not done.wait(seconds):
-        tb.stop()
-        tb.wait()
-        return False
-    return True
 
 
 def reports(msgs):
