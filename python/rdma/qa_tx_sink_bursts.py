@@ -262,7 +262,10 @@ class qa_tx_sink_bursts(gr_unittest.TestCase):
         sink, c, events = self.run_bursts([(30000, None, False, False)],
                                           throttle=RATE / 2)
         self.assertGreater(c["acct.underflow"], 0, str(c))
-        self.assertEqual(c["acct.played"], 30000)
+        # Every sample played or, a READ answered after its play time on a loaded
+        # machine (CI: 512 once), reported late; run_bursts checked the identity.
+        self.assertEqual(c["acct.played"] + c["acct.late"], 30000, str(c))
+        self.assertEqual(c["acct.not_played"], 0, str(c))
         start = c["host.start_time_ns"] or 0
         underflows = of(events, "underflow")
         self.assertTrue(underflows)
