@@ -65,6 +65,11 @@ void link_channel::configure(const regs::emu_link_values& values)
     d_config.queue_us = std::min(d_config.queue_us, regs::emu_link::max_queue_us);
     d_config.loss_ppm = std::min<uint32_t>(d_config.loss_ppm, 1000000);
     d_down.store(d_config.down != 0, std::memory_order_release);
+    // The held frames' storage (some 9 MB) and the release thread come now, on the
+    // register file's thread: made by the first held frame, they stalled the engine
+    // that sent it for tens of milliseconds, and it then caught up in a burst.
+    if (d_config.delay_us || d_config.reorder_us || d_config.rate)
+        ensure_storage();
     d_passthrough.store(!impaired_locked(), std::memory_order_release);
     d_wake.notify_all(); // a cut drops what is held, now
 }
