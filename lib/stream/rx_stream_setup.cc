@@ -76,12 +76,14 @@ rx_stream::impl::impl(const std::string& args_text,
                                  d_device->address().to_string() +
                                  " has no burst queue (BURST_QUEUE, docs/radio.md): "
                                  "stream continuously, or in finite bursts");
+    settle_links(args); // before the NIC: nic_addr= may name one per link
     settle_grace(args);
     open_nic_for(args);
     settle_transport(args);
     settle_work_interval(args);
     settle_device_loss(args);
     allocate_ring(args);
+    check_links_plan();
 
     const size_t item = rdma::item_size(d_plan.format);
     d_plan.message_items = d_plan.payload_bytes / item;
