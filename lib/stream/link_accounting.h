@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_STREAM_LINK_ACCOUNTING_H
 
 #include "../regs/link_schedule.h"
+#include "loss_tracker.h"
 #include <array>
 #include <cstdint>
 
@@ -27,7 +28,7 @@ namespace rdma {
  * Called as the stream's frontier moves and as the loss tracker reports gaps; no
  * allocation.
  */
-class link_accounting
+class link_accounting : public gap_observer
 {
 public:
     static constexpr unsigned max_links = 16;
@@ -52,6 +53,11 @@ public:
     void on_final(uint64_t end);
     //! Items [first, first + count) (local items) were counted lost.
     void on_lost(uint64_t first, uint64_t count);
+    //! The loss tracker's gaps (lost_gap): on_lost().
+    void on_gap(uint64_t device_item, uint64_t count) override
+    {
+        on_lost(device_item, count);
+    }
 
     const link_counts& counts(unsigned link) const { return d_links.at(link); }
     //! Messages whose epoch the schedule no longer keeps: no link can be named.

@@ -64,6 +64,7 @@ class qa_rx_stream_links : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_rx_stream_links);
     CPPUNIT_TEST(test_two_links_3_1_bit_exact_identity_and_counters);
     CPPUNIT_TEST(test_two_links_1_1_bit_exact_identity_and_counters);
+    CPPUNIT_TEST(test_lost_messages_are_attributed_to_their_links);
     CPPUNIT_TEST(test_one_link_has_no_link_counters);
     CPPUNIT_TEST(test_what_several_links_cannot_do_is_refused);
     CPPUNIT_TEST_SUITE_END();
@@ -107,6 +108,34 @@ class qa_rx_stream_links : public CppUnit::TestFixture
 public:
     void test_two_links_3_1_bit_exact_identity_and_counters() { run(3, 1); }
     void test_two_links_1_1_bit_exact_identity_and_counters() { run(1, 1); }
+
+    void test_lost_messages_are_attributed_to_their_links()
+    {
+        // 3:1 is 0 0 1 0: the device drops messages 5 and 7 (destination 0, link 0),
+        // 6 and 102 (destination 1, link 1).
+        const uint64_t ipm = 1024; // payload=4096 of sc16
+        const uint64_t items = 400 * ipm;
+        rx_stream s("type=emu,signal=ramp,hugepages=off,links=2,weights=3:1,mtu=4096,"
+                    "payload=4096,drop=5:6:7:102",
+                    "sc16",
+                    10e6,
+                    items);
+        s.start();
+        const consumed r = consume_ramp(s);
+        const rx_stream::accounting a = s.counts();
+        const auto c = s.read_counters();
+        CPPUNIT_ASSERT_EQUAL(items, r.items);
+        CPPUNIT_ASSERT_EQUAL(4 * ipm, a.lost_gap);
+        CPPUNIT_ASSERT_EQUAL(a.lost_gap, r.mismatches); // the gaps read as zeros
+        CPPUNIT_ASSERT_EQUAL(c.at("device.samples_emitted"), a.delivered + a.lost());
+        CPPUNIT_ASSERT_EQUAL(c.at("device.samples_dropped"), a.lost_gap);
+        CPPUNIT_ASSERT_EQUAL(2 * ipm, c.at("host.link0.lost_samples"));
+        CPPUNIT_ASSERT_EQUAL(2 * ipm, c.at("host.link1.lost_samples"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.at("host.links_unattributed_samples"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(300), c.at("host.link0.messages"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(100), c.at("host.link1.messages"));
+        s.stop();
+    }
 
     void test_one_link_has_no_link_counters()
     {

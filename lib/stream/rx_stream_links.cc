@@ -102,6 +102,7 @@ void rx_stream::impl::reset_link_progress()
                           d_plan.notify_interval,
                           static_cast<uint32_t>(rdma::item_size(d_plan.format)));
     d_link_counts.reset(d_schedule, link_of, ipm, d_plan.num_samples);
+    d_tracker->set_gap_observer(&d_link_counts);
 }
 
 void rx_stream::impl::open_destinations(uint32_t device_qpn)
@@ -229,10 +230,12 @@ void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out)
     for (unsigned n = 0; n < d_link_plan.links; n++) {
         const std::string key = "host.link" + std::to_string(n) + ".";
         out[key + "messages"] = d_link_counts.counts(n).messages;
+        out[key + "lost_samples"] = d_link_counts.counts(n).lost_samples;
         out[key + "frontier"] = d_dest_progress.frontier(n);
         out[key + "imm_out_of_sequence"] = d_dest_progress.out_of_sequence(n);
     }
     out["host.links_unattributed_messages"] = d_link_counts.unattributed_messages();
+    out["host.links_unattributed_samples"] = d_link_counts.unattributed_samples();
     out["host.imm_wrong_destination"] = d_dest_progress.wrong_destination();
 }
 
