@@ -64,16 +64,17 @@ class qa_rx_stream_links : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_rx_stream_links);
     CPPUNIT_TEST(test_two_links_3_1_bit_exact_identity_and_counters);
     CPPUNIT_TEST(test_two_links_1_1_bit_exact_identity_and_counters);
+    CPPUNIT_TEST(test_two_links_two_soft_nics_bit_exact);
     CPPUNIT_TEST(test_lost_messages_are_attributed_to_their_links);
     CPPUNIT_TEST(test_one_link_has_no_link_counters);
     CPPUNIT_TEST(test_what_several_links_cannot_do_is_refused);
     CPPUNIT_TEST_SUITE_END();
 
-    void run(unsigned w0, unsigned w1)
+    void run(unsigned w0, unsigned w1, const std::string& more = "")
     {
         const std::string args =
             "type=emu,signal=ramp,hugepages=off,links=2,weights=" + std::to_string(w0) +
-            ":" + std::to_string(w1);
+            ":" + std::to_string(w1) + more;
         rx_stream probe(args, "sc16", 10e6, 0);
         const uint64_t items = 10 * probe.ring_items() + 777; // > 10 wraps, short end
         rx_stream s(args + ",stream=1", "sc16", 10e6, items);
@@ -108,6 +109,12 @@ class qa_rx_stream_links : public CppUnit::TestFixture
 public:
     void test_two_links_3_1_bit_exact_identity_and_counters() { run(3, 1); }
     void test_two_links_1_1_bit_exact_identity_and_counters() { run(1, 1); }
+    // Destination 1 on a soft NIC of its own (another loopback address), the ring
+    // registered with both.
+    void test_two_links_two_soft_nics_bit_exact()
+    {
+        run(1, 1, ",nic_addr=127.0.0.1+127.0.0.2");
+    }
 
     void test_lost_messages_are_attributed_to_their_links()
     {
@@ -155,8 +162,8 @@ public:
         CPPUNIT_ASSERT(refusal("type=emu,links=2,transport=rc").find("UC only") !=
                        std::string::npos);
         CPPUNIT_ASSERT(refusal("type=emu,links=9").find("links") != std::string::npos);
-        CPPUNIT_ASSERT(refusal("type=emu,links=2,nic_addr=127.0.0.1+127.0.0.1")
-                           .find("not supported yet") != std::string::npos);
+        CPPUNIT_ASSERT(refusal("type=emu,links=2,nic_addr=127.0.0.1+127.0.0.1+127.0.0.1")
+                           .find("one per link") != std::string::npos);
         CPPUNIT_ASSERT(refusal("type=emu,links=2,weights=3:1:1").find("one per link") !=
                        std::string::npos);
     }

@@ -169,6 +169,7 @@ void rx_stream::impl::pump_completions()
         // NIC thread holds across a batch.
         d_receives_posted -= std::min(d_receives_posted, own);
     }
+    pump_destination_cqs();
     post_destination_receives();
     if (d_qp && d_receives_posted < max_receives / 2) {
         const int more = max_receives - d_receives_posted;
@@ -275,7 +276,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             until > 0 ? std::max<int64_t>(until / 1000, shortest_us) : 1000);
         const auto wait = std::min(left, clock_wait);
         const int64_t due = host_time_ns() + wait.count() * 1000;
-        d_cq->wait(wait);
+        wait_completions(wait);
         d_lateness.on_wake(due, host_time_ns());
     }
 }

@@ -121,7 +121,10 @@ private:
     // for every stream; with one link none of this runs.
     void settle_links(const device_args& args);
     void check_links_plan() const;
+    void open_destination_nics(const device_args& args);
     void open_destinations(uint32_t device_qpn);
+    void pump_destination_cqs();
+    void wait_completions(std::chrono::microseconds wait);
     void program_destinations();
     void close_destinations();
     void reset_link_progress();
@@ -215,6 +218,11 @@ private:
 
     // Several links (rx_stream_links.cc): destination d > 0 is d_destinations[d - 1].
     struct destination_qp {
+        // Its own NIC (nic_addr=A+B), in creation order; all null: the stream's.
+        std::unique_ptr<nic::device> nic;
+        std::unique_ptr<nic::protection_domain> pd;
+        std::unique_ptr<nic::memory_region> mr;
+        std::unique_ptr<nic::completion_queue> cq;
         std::unique_ptr<nic::queue_pair> qp;
         link_state link;
         uint32_t psn = 0;

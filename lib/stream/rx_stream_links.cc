@@ -12,6 +12,8 @@
 // (link_accounting). With one link (links= absent) nothing here runs and the stream
 // programs destination 0 only, as in map 1.4.
 
+#include "../device/device_kind.h"
+#include "../nic/nic_registry.h"
 #include "psn.h"
 #include "rx_stream_impl.h"
 #include <stdexcept>
@@ -39,11 +41,6 @@ void rx_stream::impl::settle_links(const device_args& args)
         throw std::invalid_argument(
             "device args: links=" + std::to_string(d_link_plan.links) + ": " + where +
             " has " + std::to_string(d_info.num_links) + " link(s)");
-    // nic_config reads nic_addr= as one address; one NIC per link is not built yet.
-    if (!d_link_plan.nic_addresses.empty())
-        throw std::invalid_argument("device args: nic_addr=" + args.get("nic_addr", "") +
-                                    ": one NIC per link is not supported yet; give one "
-                                    "nic_addr= for every link");
     d_link_weights = d_link_plan.weights;
     for (unsigned n = 0; n < d_link_plan.links; n++) {
         if (d_link_plan.weights.empty()) // the link's LINK_WEIGHT
@@ -105,12 +102,34 @@ void rx_stream::impl::reset_link_progress()
     d_tracker->set_gap_observer(&d_link_counts);
 }
 
+void rx_stream::impl::open_destination_nics(const device_args& args)
+{
+    // nic_addr=A+B: destination d's QP on a NIC of its own at address d (several soft
+    // NICs, several verbs ports), the ring registered with each.
+    if (d_link_plan.nic_addresses.empty())
+        return;
+    const device_kind& kind = d_dev->kind();
+    for (size_t i = 0; i < d_destinations.size(); i++) {
+        destination_qp& q = d_destinations[i];
+        const uint32_t ip = d_link_plan.nic_addresses.at(i + 1);
+        const nic_config config = nic_config::from_args(
+            args.with("nic_addr", socket_address(ip, 0).to_string()), kind.default_nic);
+        q.nic = open_nic(config, kind.name, ip);
+        q.pd = q.nic->alloc_pd();
+        q.mr = q.pd->register_memory(d_ring->base(),
+                                     d_ring->bytes(),
+                                     nic::access_local_write | nic::access_remote_write);
+        q.cq = q.nic->create_cq(cq_entries);
+    }
+}
+
 void rx_stream::impl::open_destinations(uint32_t device_qpn)
 {
     // Each destination's QP on the stream's NIC, reached from its own link (the
     // device's frames come from the link's address; UC sends no ACK back).
     for (destination_qp& q : d_destinations) {
-        q.qp = d_pd->create_qp(nic::qp_type::uc, *d_cq, max_receives);
+        q.qp = (q.pd ? *q.pd : *d_pd)
+                   .create_qp(nic::qp_type::uc, q.cq ? *q.cq : *d_cq, max_receives);
         q.qp->to_init(nic::access_remote_write);
         q.qp->post_receives(d_next_wr_id, max_receives);
         d_next_wr_id += max_receives;
@@ -127,15 +146,16 @@ void rx_stream::impl::program_destinations()
     // every destination's link and weight (docs/register-map.md, "RX destinations").
     axioe::client& c = d_device->client();
     const unsigned s = d_plan.stream_index;
-    const socket_address nic = d_nic->roce_address();
     for (size_t i = 0; i < d_destinations.size(); i++) {
         const unsigned d = static_cast<unsigned>(i + 1);
         const destination_qp& q = d_destinations[i];
+        const socket_address nic = (q.nic ? *q.nic : *d_nic).roce_address();
         c.write32(regs::rx_dest_reg(s, d, regs::dst::ipv4), nic.ip());
         c.write32(regs::rx_dest_reg(s, d, regs::dst::udp_port), nic.port());
         c.write32(regs::rx_dest_reg(s, d, regs::dst::qpn), q.qp->qpn());
         c.write32(regs::rx_dest_reg(s, d, regs::dst::start_psn), q.psn);
-        c.write32(regs::rx_dest_reg(s, d, regs::dst::rkey), d_mr->rkey());
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::rkey),
+                  (q.mr ? *q.mr : *d_mr).rkey());
         c.write64(regs::rx_dest_reg(s, d, regs::dst::va_lo),
                   reinterpret_cast<uintptr_t>(d_ring->base()));
         c.write64(regs::rx_dest_reg(s, d, regs::dst::ring_bytes_lo), d_ring->bytes());
@@ -153,8 +173,12 @@ void rx_stream::impl::close_destinations()
             q.qp->to_reset();
     }
     drain_completions();
-    for (destination_qp& q : d_destinations)
+    nic::work_completion wc[32];
+    for (destination_qp& q : d_destinations) {
+        while (q.cq && q.cq->poll(wc, 32) > 0) {
+        }
         q.qp.reset();
+    }
     // A later run of this stream by a host of one link must not find them used.
     try {
         for (size_t i = 0; i < d_destinations.size(); i++)
@@ -198,6 +222,28 @@ bool rx_stream::impl::on_destination_completion(const nic::work_completion& wc,
     d_progress.advance_to(d_dest_progress.landed_messages());
     track_lateness(d_progress.landed());
     return true;
+}
+
+void rx_stream::impl::pump_destination_cqs()
+{
+    nic::work_completion wc[32];
+    for (destination_qp& q : d_destinations) {
+        int n;
+        while (q.cq && (n = q.cq->poll(wc, 32)) > 0) {
+            const uint64_t produced = d_clock.written_bound(host_time_ns());
+            for (int i = 0; i < n; i++)
+                on_destination_completion(wc[i], produced);
+            d_completions += n;
+        }
+    }
+}
+
+void rx_stream::impl::wait_completions(std::chrono::microseconds wait)
+{
+    // Only the stream's own CQ wakes it: with a NIC per link, look at the others at
+    // least every millisecond (each wake polls them all).
+    const bool more_cqs = !d_link_plan.nic_addresses.empty();
+    d_cq->wait(more_cqs ? std::min(wait, std::chrono::microseconds(1000)) : wait);
 }
 
 void rx_stream::impl::post_destination_receives()
