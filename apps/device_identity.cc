@@ -35,6 +35,7 @@ constexpr named_bit capability_table[] = {
     { regs::cap::command_queue, "COMMAND_QUEUE" },
     { regs::cap::burst_queue, "BURST_QUEUE" },
     { regs::cap::tx_bursts, "TX_BURSTS" },
+    { regs::cap::multi_link, "MULTI_LINK" },
 };
 
 constexpr named_bit format_table[] = {

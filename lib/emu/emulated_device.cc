@@ -38,9 +38,20 @@ std::unique_ptr<device_backend> start(const device_args& args)
 {
     emulator_config config;
     config.link = args.get_address("link_addr", "127.0.0.1", 0);
+    // links=N: N links (docs/links.md), each its own UDP socket at the link address;
+    // the stream that names links= spreads over them.
+    const unsigned links = static_cast<unsigned>(args.get_uint(
+        "links", 1, 1, 8, "device links", "of the emulator in this process"));
+    for (unsigned n = 1; n < links; n++)
+        config.more_links.push_back(socket_address(config.link.ip(), 0));
     config.wire = parse_wire_type(args.get_choice("wire", { "udp", "inproc" }, "udp"));
-    config.rx_streams = static_cast<unsigned>(args.get_uint(
-        "streams", default_streams, 1, 16, "RX streams", "of the emulator in this process"));
+    config.rx_streams =
+        static_cast<unsigned>(args.get_uint("streams",
+                                            default_streams,
+                                            1,
+                                            16,
+                                            "RX streams",
+                                            "of the emulator in this process"));
     // A converter clocked at M makes only M / d (docs/radio.md, "Sample rate"); 0: every
     // rational rate exactly.
     config.master_clock_hz = static_cast<uint32_t>(args.get_uint(
@@ -48,12 +59,13 @@ std::unique_ptr<device_backend> start(const device_args& args)
     return std::make_unique<emulated_device>(config);
 }
 
-const device_kind_registrar kind({ "emu",
-                                   "the built-in SDR emulator, in this process",
-                                   { "link_addr", "wire", "streams", "master_clock" },
-                                   start,
-                                   "soft",
-                                   false });
+const device_kind_registrar
+    kind({ "emu",
+           "the built-in SDR emulator, in this process",
+           { "link_addr", "wire", "streams", "master_clock", "links" },
+           start,
+           "soft",
+           false });
 
 } // namespace
 

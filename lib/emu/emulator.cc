@@ -70,13 +70,13 @@ private:
 };
 
 namespace {
-std::unique_ptr<wire> make_wire(const emulator_config& config)
+std::unique_ptr<wire> make_wire(wire_type type, const socket_address& at)
 {
-    if (config.wire == wire_type::raw)
-        return std::make_unique<raw_wire>(config.link);
-    if (config.wire == wire_type::inproc)
-        return std::make_unique<inproc_wire>(config.link);
-    return std::make_unique<udp_wire>(config.link);
+    if (type == wire_type::raw)
+        return std::make_unique<raw_wire>(at);
+    if (type == wire_type::inproc)
+        return std::make_unique<inproc_wire>(at);
+    return std::make_unique<udp_wire>(at);
 }
 } // namespace
 
@@ -88,8 +88,23 @@ emulator::emulator(const emulator_config& config)
         throw std::invalid_argument("emulator: max_burst_words must be 1.." +
                                     std::to_string(axioe::max_burst_words) + ", not " +
                                     std::to_string(config.max_burst_words));
-    d_network = make_wire(config);
-    d_link = std::make_unique<counting_wire>(*d_network, d_link_stats);
+    if (config.more_links.size() > 15)
+        throw std::invalid_argument("emulator: at most 16 links");
+    std::vector<socket_address> addresses{ config.link };
+    addresses.insert(addresses.end(), config.more_links.begin(), config.more_links.end());
+    std::vector<wire*> outs;
+    std::vector<const link_channel*> channels_of_links;
+    for (unsigned n = 0; n < addresses.size(); n++) {
+        auto l = std::make_unique<link_parts>();
+        l->network = make_wire(config.wire, addresses[n]);
+        l->channel = std::make_unique<link_channel>(*l->network, n);
+        l->counted = std::make_unique<counting_wire>(*l->channel, l->stats);
+        outs.push_back(l->counted.get());
+        channels_of_links.push_back(l->channel.get());
+        d_links.push_back(std::move(l));
+    }
+    d_link = d_links[0]->counted.get();
+    d_link_set = std::make_unique<link_set>(outs, channels_of_links);
     // Metadata leaves from the link's address by an ordinary UDP socket (any port).
     d_metadata = std::make_unique<metadata_sender>(
         socket_address(d_link->local_address().ip(), 0), config.rx_streams);
@@ -114,7 +129,7 @@ emulator::emulator(const emulator_config& config)
         radio.channel = channels[s];
         radio.commands = d_commands.get();
         d_rx.push_back(std::make_unique<rx_engine>(
-            s, *d_link, d_metadata.get(), d_acks.get(), radio));
+            s, *d_link, d_metadata.get(), d_acks.get(), radio, d_link_set.get()));
         engines.push_back(d_rx.back().get());
         d_commands->connect(s, engines.back());
     }
@@ -126,15 +141,20 @@ emulator::emulator(const emulator_config& config)
         tx.push_back(d_tx.back().get());
     }
 
-    link_info link;
-    const socket_address local = d_link->local_address();
-    link.ipv4 = local.ip();
-    link.udp_port = local.port();
-    link.udp_sport = d_link->source_port();
-    link.mtu = d_link->mtu();
-    link.stats = &d_link_stats;
-    if (const auto nif = find_interface_by_ip(local.ip()))
-        link.mac = nif->mac;
+    std::vector<link_info> links;
+    for (const auto& l : d_links) {
+        link_info link;
+        const socket_address local = l->counted->local_address();
+        link.ipv4 = local.ip();
+        link.udp_port = local.port();
+        link.udp_sport = l->counted->source_port();
+        link.mtu = l->counted->mtu();
+        link.stats = &l->stats;
+        link.channel = l->channel.get();
+        if (const auto nif = find_interface_by_ip(local.ip()))
+            link.mac = nif->mac;
+        links.push_back(link);
+    }
 
     device_identity identity;
     identity.serial = config.serial;
@@ -143,23 +163,24 @@ emulator::emulator(const emulator_config& config)
     identity.master_clock_hz = config.master_clock_hz;
     // LOSS_INJECTION: its extension block loses, duplicates, corrupts and delays
     // messages on request, reproducibly. The radio of map 1.3, burst queue included; the
-    // TX bursts of map 1.4.
-    identity.capabilities = regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate |
-                            regs::cap::clock | regs::cap::metadata | regs::cap::emulator |
-                            regs::cap::loss_injection | regs::cap::ownership |
-                            regs::cap::rf | regs::cap::time_set |
-                            regs::cap::command_queue | regs::cap::burst_queue |
-                            (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
+    // TX bursts of map 1.4; the links of map 1.5 (one, or more_links more).
+    identity.capabilities =
+        regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate | regs::cap::clock |
+        regs::cap::metadata | regs::cap::emulator | regs::cap::loss_injection |
+        regs::cap::ownership | regs::cap::rf | regs::cap::time_set |
+        regs::cap::command_queue | regs::cap::burst_queue | regs::cap::multi_link |
+        (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
     device_radio radio;
     radio.clock = &d_clock;
     radio.channels = channels;
     radio.commands = d_commands.get();
     d_registers = std::make_unique<register_file>(identity,
-                                                  std::vector<link_info>{ link },
+                                                  std::move(links),
                                                   engines,
                                                   d_metadata.get(),
                                                   std::move(radio),
-                                                  std::move(tx));
+                                                  std::move(tx),
+                                                  d_link_set.get());
     d_server = std::make_unique<axioe::server>(
         config.control, *d_registers, config.max_burst_words);
 }

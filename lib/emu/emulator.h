@@ -11,6 +11,8 @@
 #include "../axioe/axioe_server.h"
 #include "command_queue.h"
 #include "device_clock.h"
+#include "link_channel.h"
+#include "link_set.h"
 #include "metadata_sender.h"
 #include "register_file.h"
 #include "rf_channel.h"
@@ -43,6 +45,9 @@ struct emulator_config {
     //! Link 0. udp: the UDP socket's address (port 0: any). raw: a local interface
     //! address the frames leave from, and the port RoCEv2 comes back on (0: 4791).
     socket_address link = socket_address::parse("127.0.0.1:0");
+    //! Links 1, 2, ... (docs/register-map.md, "Several links"), each its own wire of
+    //! the same type, as link 0 is; at most 15.
+    std::vector<socket_address> more_links;
     wire_type wire = wire_type::udp;
     unsigned rx_streams = 1;
     //! TX streams (docs/transmit.md), 0..8; a device with TX has at most 8 RX streams
@@ -82,6 +87,14 @@ public:
 
     socket_address control_address() const { return d_server->address(); }
     socket_address link_address() const { return d_link->local_address(); }
+    //! Link \p n's address: where its frames come from, where its RoCEv2 comes back.
+    socket_address link_address(unsigned n) const
+    {
+        return d_links.at(n)->counted->local_address();
+    }
+    size_t links() const { return d_links.size(); }
+    //! Link \p n's emulated network (EMU_LINK_*).
+    const link_channel& channel(unsigned n) const { return *d_links.at(n)->channel; }
     const register_file& registers() const { return *d_registers; }
     const device_clock& clock() const { return d_clock; }
     //! The link's receive side (RC ACK/NAKs): what it dropped as malformed.
@@ -95,11 +108,20 @@ private:
     // Declared in creation order; destroyed in reverse (server first: no request
     // reaches a half-destroyed register file). The engines and the command queue use
     // each other: the destructor stops the engines before the queue goes.
+    // A link: its socket, the emulated network in front of it, and what the device
+    // counts of what it puts on the link (LINK_TX_PACKETS ...).
+    struct link_parts {
+        std::unique_ptr<wire> network;
+        std::unique_ptr<link_channel> channel;
+        link_stats stats;
+        std::unique_ptr<wire> counted; // what the engines send to
+    };
+
     device_clock d_clock;
     std::vector<std::unique_ptr<rf_channel>> d_channels;
-    std::unique_ptr<wire> d_network; // the link's socket
-    link_stats d_link_stats;         // what d_link counts (LINK_TX_PACKETS ...)
-    std::unique_ptr<wire> d_link;    // d_network, counted
+    std::vector<std::unique_ptr<link_parts>> d_links;
+    wire* d_link = nullptr; // link 0, counted: RC, TX and metadata use it
+    std::unique_ptr<link_set> d_link_set;
     std::unique_ptr<metadata_sender> d_metadata; // outlives the engines that report to it
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
     std::unique_ptr<command_queue> d_commands;   // runs STOPs on the engines

@@ -9,6 +9,7 @@
 #include "udp_sample_builder.h"
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace gr {
 namespace rdma {
@@ -94,7 +95,13 @@ size_t message_builder::build(uint64_t message,
     resend whole;
     whole.message = message;
     whole.count = packets_in(message);
-    return emit(whole, fault, slots, slot_bytes, out);
+    return emit(whole, fault, true, slots, slot_bytes, out);
+}
+
+void message_builder::skip(uint64_t message)
+{
+    if (d_router)
+        d_router->route(message, packets_in(message), total_messages_or_zero());
 }
 
 size_t message_builder::rebuild(const resend& r,
@@ -102,11 +109,12 @@ size_t message_builder::rebuild(const resend& r,
                                 size_t slot_bytes,
                                 outgoing_packet* out)
 {
-    return emit(r, regs::fault::none, slots, slot_bytes, out);
+    return emit(r, regs::fault::none, false, slots, slot_bytes, out);
 }
 
 size_t message_builder::emit(const resend& r,
                              uint32_t fault,
+                             bool first,
                              uint8_t* slots,
                              size_t slot_bytes,
                              outgoing_packet* out)
@@ -115,22 +123,38 @@ size_t message_builder::emit(const resend& r,
     const uint64_t message = r.message;
     const uint64_t first_sample = message * d_spm;
     const size_t message_bytes = samples_in(message) * d_item;
-    const bool with_imm = has_immediate(message);
-    const bool ack_on_last = ack_requested(message);
+    const size_t packets = packets_in(message);
     const uint64_t number = d_first + message; // where it lands, what it says
-    const uint32_t imm = static_cast<uint32_t>(number);
+    // One destination: the RX block's. Several: the router's, asked once per message.
+    message_route route;
+    if (d_router && !first)
+        throw std::logic_error("message_builder: a routed message is not built again");
+    if (d_router) {
+        route = d_router->route(message, packets, total_messages_or_zero());
+    } else {
+        route.dest_qpn = d.dest_qpn;
+        route.first_psn =
+            static_cast<uint32_t>(d.start_psn + message * d_packets_per_message);
+        route.rkey = d.rkey;
+        route.va = d.va + (number % d_slots_in_ring) * d.payload_bytes;
+        route.ring_end = d.va + d.ring_bytes;
+        route.immediate = has_immediate(message);
+        route.imm = static_cast<uint32_t>(number);
+    }
+    const bool with_imm = route.immediate;
+    const bool ack_on_last = ack_requested(message);
+    const uint32_t imm = route.imm;
 
     // The RETH describes the whole message, also when only its FIRST is resent.
     roce::reth reth;
-    reth.va = d.va + (number % d_slots_in_ring) * d.payload_bytes;
-    reth.rkey = d.rkey;
+    reth.va = route.va;
+    reth.rkey = route.rkey;
     reth.dma_length = static_cast<uint32_t>(message_bytes);
     if (fault == regs::fault::bad_rkey)
-        reth.rkey = d.rkey + 1;
-    if (fault == regs::fault::bad_va)
-        reth.va = d.va + d.ring_bytes; // the first byte past the registered ring
+        reth.rkey = route.rkey + 1;
+    if (fault == regs::fault::bad_va) // the first byte past the registered ring
+        reth.va = route.ring_end;
 
-    const size_t packets = packets_in(message);
     const size_t end = std::min(packets, r.first_packet + r.count);
     size_t built = 0;
     for (size_t j = r.first_packet; j < end; j++, built++) {
@@ -149,11 +173,9 @@ size_t message_builder::emit(const resend& r,
         roce::bth bth;
         bth.opcode = d_transport | op;
         bth.pad_count = roce::pad_for(bytes);
-        bth.dest_qp = d.dest_qpn;
+        bth.dest_qp = route.dest_qpn;
         bth.ack_req = (last && ack_on_last) || (r.ack_last && j + 1 == end);
-        bth.psn =
-            static_cast<uint32_t>(d.start_psn + message * d_packets_per_message + j) &
-            0xFFFFFF;
+        bth.psn = static_cast<uint32_t>(route.first_psn + j) & 0xFFFFFF;
 
         uint8_t* packet = slots + built * slot_bytes + wire::headroom;
         const size_t headers = roce::write_headers(packet, bth, &reth, &imm);
@@ -168,6 +190,8 @@ size_t message_builder::emit(const resend& r,
         p.length = roce::finish(packet, headers, bytes);
         p.ends_message = last;
         p.immediate = last && with_imm;
+        p.destination = route.destination;
+        p.message_samples = last ? static_cast<uint32_t>(samples_in(message)) : 0;
         p.ack_req = bth.ack_req;
         if (fault == regs::fault::corrupt_icrc)
             p.flip_after_seal = static_cast<int32_t>(p.length - 1);

@@ -27,7 +27,8 @@ namespace emu {
  * first message) and the last of a burst carry n (its low 32 bits) as immediate data.
  * Packet j of message m has PSN start_psn + m * ceil(payload / path MTU) + j (mod 2^24):
  * PSNs advance by one per packet, also for messages lost on the way, and any packet can
- * be built again.
+ * be built again. With a router (several destinations) the router decides each
+ * message's QP, PSNs, address and immediate instead, once per message (no rebuild).
  *
  * UC opcodes (0x2x) or, with transport RC, RC opcodes (0x0x) with AckReq on the last
  * packet of every message that ends a group of ack_packets packets, and of the last
@@ -51,6 +52,11 @@ public:
     uint64_t samples_in(uint64_t message) const override;
     size_t packets_in(uint64_t message) const override;
     bool has_immediate(uint64_t message) const;
+    //! Messages of a finite run; 0 when continuous.
+    uint64_t total_messages_or_zero() const
+    {
+        return d_end == UINT64_MAX ? 0 : total_messages();
+    }
     bool ack_requested(uint64_t message) const override;
 
     /*!
@@ -63,8 +69,9 @@ public:
                  uint8_t* slots,
                  size_t slot_bytes,
                  outgoing_packet* out) override;
-    //! PSNs follow from the message number: nothing to consume.
-    void skip(uint64_t) override {}
+    //! PSNs follow from the message number: nothing to consume (but a router's).
+    void skip(uint64_t message) override;
+    void set_router(message_router* router) override { d_router = router; }
     void end_at(uint64_t samples) override { d_end = samples; }
     size_t rebuild(const resend& r,
                    uint8_t* slots,
@@ -74,6 +81,7 @@ public:
 private:
     size_t emit(const resend& r,
                 uint32_t fault,
+                bool first, // a first transmission, not an RC resend
                 uint8_t* slots,
                 size_t slot_bytes,
                 outgoing_packet* out);
@@ -90,6 +98,7 @@ private:
     const uint64_t d_first;               // RX_FIRST_MESSAGE: message m is d_first + m
     const uint64_t d_notify_origin;       // notifications count from this number
     const uint64_t d_slots_in_ring;       // ring_bytes / payload_bytes
+    message_router* d_router = nullptr;   // several destinations: where each goes
 };
 
 } // namespace emu

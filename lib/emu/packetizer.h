@@ -25,6 +25,30 @@ namespace emu {
  * for the benchmarks' baseline, plain UDP sample datagrams. The engine paces, batches,
  * impairs and counts; it does not look inside packets.
  */
+//! Where one message of a stream over several destinations goes (docs/register-map.md,
+//! "Several links"): what its packets carry instead of the RX block's destination.
+struct message_route {
+    uint8_t destination = 0;
+    uint32_t dest_qpn = 0;
+    uint32_t first_psn = 0; //!< of its first packet: the destination's own sequence
+    uint32_t rkey = 0;
+    uint64_t va = 0;       //!< where its first byte lands
+    uint64_t ring_end = 0; //!< the first byte past that destination's ring
+    bool immediate = false;
+    uint32_t imm = 0;
+};
+
+//! Decides each message's route; the packetizer asks once per message, in order.
+class message_router
+{
+public:
+    virtual ~message_router() = default;
+    //! The route of \p message, of \p packets packets, in a run of \p end messages (0:
+    //! continuous). Consumes the destination's PSNs: also for a message lost before the
+    //! wire.
+    virtual message_route route(uint64_t message, size_t packets, uint64_t end) = 0;
+};
+
 class packetizer
 {
 public:
@@ -49,6 +73,9 @@ public:
     //! End the run after \p samples samples, as a finite burst of that many (a timed
     //! STOP): no message built yet may hold a sample at or after it.
     virtual void end_at(uint64_t samples) = 0;
+
+    //! Route every message through \p router (null: the RX block's destination).
+    virtual void set_router(message_router* /*router*/) {}
 
     //! RC: whether the last packet of \p message asks the host for an ACK (AckReq).
     virtual bool ack_requested(uint64_t /*message*/) const { return false; }

@@ -46,10 +46,12 @@ axioe::status status_of(F&& f)
 // RF channel per stream).
 unsigned instances(block b)
 {
+    if (b == block::rx_destination)
+        return 2 * regs::rx_dest_per_stream;
     return b == block::rx || b == block::emulator || b == block::rf ||
-                   b == block::burst_queue
+                   b == block::burst_queue || b == block::rx_epoch
                ? 2
-               : 1; // and one TX stream
+               : 1; // and one TX stream, one link
 }
 
 // Whether the device whose ID_CAPABILITIES reads \p caps has register \p r.
@@ -59,7 +61,7 @@ const block every_block[] = {
     block::identity,      block::clock,       block::link, block::rx,
     block::metadata,      block::emulator,    block::rf,   block::command_queue,
     block::scene,         block::burst_queue, block::tx,   block::tx_emulator,
-    block::tx_burst_queue
+    block::tx_burst_queue, block::rx_destination, block::rx_epoch, block::emu_link
 };
 
 emu::emulator_config two_streams()
@@ -380,7 +382,7 @@ public:
         const uint32_t caps = owner.read32(regs::id_capabilities);
         CPPUNIT_ASSERT(caps & regs::cap::tx_bursts);
         CPPUNIT_ASSERT_EQUAL(regs::map_version, owner.read32(regs::id_version));
-        CPPUNIT_ASSERT_EQUAL(0x00010004u, regs::map_version);
+        CPPUNIT_ASSERT_EQUAL(0x00010005u, regs::map_version);
         auto tbq = [](uint32_t reg) { return regs::tbq_reg(0, reg); };
         // Reset: nothing queued, CAPACITY 16, no error; the staging registers 0.
         CPPUNIT_ASSERT_EQUAL(regs::tbq::emulator_capacity << 8,

@@ -78,7 +78,8 @@ register_file::register_file(const device_identity& identity,
                              std::vector<rx_engine*> engines,
                              metadata_sender* metadata,
                              device_radio radio,
-                             std::vector<tx_engine*> tx)
+                             std::vector<tx_engine*> tx,
+                             link_set* link_states)
     : d_identity(identity),
       d_identity_values(identity_of(
           identity, links.size(), engines.size(), radio.channels.size(), tx.size())),
@@ -94,6 +95,10 @@ register_file::register_file(const device_identity& identity,
       d_ownership(identity.capabilities & regs::cap::ownership),
       d_logger(make_logger("emulator registers")),
       d_link_weight(d_links.size(), uint32_t(regs::named("LINK_WEIGHT").reset_value)),
+      d_link_states(link_states),
+      d_dest_words(d_engines.size() * regs::rx_dest_per_stream),
+      d_emu_links(d_links.size()),
+      d_emu_rate_lo(d_links.size(), 0),
       d_rx_words(d_engines.size()),
       d_emu_words(d_engines.size()),
       d_log_cursor(d_engines.size()),
@@ -135,6 +140,7 @@ void register_file::reset_descriptor(unsigned s)
                        regs::low_word(regs::bq::next_message),
                        regs::high_word(regs::bq::next_message) };
     d_bq_error[s] = regs::bq::error::none;
+    reset_destinations(s);
 }
 
 regs::decoded_address register_file::decode(uint32_t address) const
@@ -181,7 +187,7 @@ register_file::snapshot register_file::take_snapshot() const
         v.mac = l.mac;
         v.udp_sport = l.udp_sport;
         v.mtu = l.mtu;
-        v.status = 1; // up: the emulator's links are sockets
+        v.status = link_status(static_cast<unsigned>(n));
         v.weight = d_link_weight[n];
         v.roce_port = l.udp_port;
         if (l.stats) {
@@ -306,8 +312,7 @@ status register_file::read_one(const socket_address& client,
     case block::clock:
         return read_clock(a, snap, value);
     case block::link:
-        regs::link_fields.read_word(snap.links[a.index], a.offset, value);
-        return status::okay;
+        return read_link(a, snap, value);
     case block::rx:
         return read_rx(client, a, snap, value);
     case block::metadata:
@@ -353,6 +358,12 @@ status register_file::read_one(const socket_address& client,
         value = a.offset == regs::tbq::status ? tx_burst_queue_status(a.index)
                                               : d_tbq_staged[a.index][a.offset / 4];
         return status::okay;
+    case block::rx_destination:
+        return read_destination(a, value);
+    case block::rx_epoch:
+        return read_epoch(a, value);
+    case block::emu_link:
+        return read_emu_link(a, value);
     }
     return status::decerr;
 }
@@ -414,9 +425,12 @@ status register_file::write_one(const regs::decoded_address& a, uint32_t value)
     case block::identity: // SCRATCH
         d_scratch = value;
         return status::okay;
-    case block::link: // LINK_WEIGHT: kept, no effect with one link
-        d_link_weight[a.index] = value;
-        return status::okay;
+    case block::link:
+        return write_link(a.index, a.offset, value);
+    case block::rx_destination:
+        return write_destination(a, value);
+    case block::emu_link:
+        return write_emu_link(a.index, a.offset, value);
     case block::rx:
         return write_rx(a.index, a.offset, value);
     case block::emulator:
@@ -498,7 +512,8 @@ status register_file::start(unsigned s)
     const bool running = engine.status() & regs::status::running;
     const unsigned link_mtu = d_links.empty() ? 0 : d_links[0].mtu;
     if (!running && validate(d, link_mtu) == regs::error_code::none &&
-        d.start_time_ns != 0 && d.start_time_ns < d_clock.now()) {
+        validate_destinations(d) == regs::error_code::none && d.start_time_ns != 0 &&
+        d.start_time_ns < d_clock.now()) {
         d_refusal[s] = regs::error_code::start_time_passed;
         return status::slverr;
     }

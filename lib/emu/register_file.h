@@ -14,6 +14,8 @@
 #include "../util/log.h"
 #include "command_queue.h"
 #include "device_clock.h"
+#include "link_channel.h"
+#include "link_set.h"
 #include "metadata_sender.h"
 #include "rf_channel.h"
 #include "rx_engine.h"
@@ -63,6 +65,7 @@ struct link_info {
     uint16_t udp_sport = 0; //!< source port of its frames
     unsigned mtu = 0;
     const link_stats* stats = nullptr; //!< null: its counters read 0
+    link_channel* channel = nullptr;   //!< its emulated network (EMU_LINK_*), or none
 };
 
 /*!
@@ -85,12 +88,15 @@ public:
     //! \p metadata (may be null): the metadata channel behind the metadata block;
     //! \p radio: the clock, RF channels and command queue (map 1.3).
     //! \p tx: the TX engines (with cap::tx in the identity; docs/transmit.md).
+    //! \p link_states: the links as the streams see them (with cap::multi_link: their
+    //! control and status; docs/register-map.md, "Several links").
     register_file(const device_identity& identity,
                   std::vector<link_info> links,
                   std::vector<rx_engine*> engines,
                   metadata_sender* metadata = nullptr,
                   device_radio radio = {},
-                  std::vector<tx_engine*> tx = {});
+                  std::vector<tx_engine*> tx = {},
+                  link_set* link_states = nullptr);
 
     axioe::status read(const socket_address& client,
                        uint32_t address,
@@ -126,6 +132,7 @@ public:
 private:
     static constexpr size_t block_words = regs::rx_stride / 4;
     using register_words = std::array<uint32_t, block_words>; // one block's words
+    using destination_words = std::array<uint32_t, regs::rx_dest_stride / 4>;
 
     struct snapshot {
         uint64_t time_ns = 0;
@@ -198,6 +205,21 @@ private:
                       bool fixed);
     void apply_master_clock(unsigned s);
     bool is_fault_log(const regs::decoded_address& a) const;
+    // Several links (docs/register-map.md, map 1.5; register_file_links.cc).
+    bool multi_link() const { return d_identity.capabilities & regs::cap::multi_link; }
+    uint32_t link_status(unsigned n) const;
+    axioe::status read_link(const regs::decoded_address& a,
+                            const snapshot& snap,
+                            uint32_t& value) const;
+    axioe::status write_link(unsigned n, uint32_t reg, uint32_t value);
+    axioe::status read_destination(const regs::decoded_address& a, uint32_t& value) const;
+    axioe::status write_destination(const regs::decoded_address& a, uint32_t value);
+    axioe::status read_epoch(const regs::decoded_address& a, uint32_t& value) const;
+    axioe::status read_emu_link(const regs::decoded_address& a, uint32_t& value) const;
+    axioe::status write_emu_link(unsigned n, uint32_t reg, uint32_t value);
+    void destinations_of(unsigned s, rx_descriptor& d) const;
+    uint32_t validate_destinations(const rx_descriptor& d) const;
+    void reset_destinations(unsigned s);
     axioe::status read_fault_log(unsigned s, uint32_t& value);
 
     // Ownership; all with d_mutex held.
@@ -244,6 +266,10 @@ private:
     mutable std::mutex d_mutex;
     uint32_t d_scratch = 0;
     std::vector<uint32_t> d_link_weight;
+    link_set* const d_link_states;                  // map 1.5; may be null
+    std::vector<destination_words> d_dest_words;    // 8 per RX stream (0: its own part)
+    std::vector<regs::emu_link_values> d_emu_links; // EMU_LINK_* as written
+    std::vector<uint32_t> d_emu_rate_lo;            // EMU_LINK_RATE acts on its high word
     std::vector<register_words> d_rx_words;  // the writable RX descriptor registers
     std::vector<register_words> d_emu_words; // the emulator extension registers
     std::vector<log_cursor> d_log_cursor;

@@ -103,14 +103,18 @@ bool register_file::refused(const socket_address& client,
     // A stream's RX and extension blocks: every write, and the reads the table marks
     // owner-only, are the owner's. So are the writes to its RF channel.
     if (a.where == block::rx || a.where == block::emulator || a.where == block::tx ||
-        a.where == block::tx_emulator || a.where == block::tx_burst_queue)
+        a.where == block::tx_emulator || a.where == block::tx_burst_queue ||
+        a.where == block::rx_destination)
         return owned_by_other(owner_slot(a), client) && (is_write || owner_only(a));
     if (a.where == block::rf || a.where == block::burst_queue)
         return is_write && owned_by_other(a.index, client);
     // What acts on every stream: the metadata destination, the device time and its
-    // references, the scene.
+    // references, the scene; map 1.5: what the host wants of a link, the emulated
+    // links.
     const bool device_wide =
         a.where == block::metadata || a.where == block::scene ||
+        a.where == block::emu_link ||
+        (a.where == block::link && a.offset == regs::link::control) ||
         (a.where == block::clock && a.reg && (a.reg->capability & regs::cap::time_set));
     return is_write && device_wide && device_wide_write_refused(client);
 }
@@ -219,6 +223,8 @@ unsigned register_file::owner_slot(const regs::decoded_address& a) const
 {
     const bool tx = a.where == block::tx || a.where == block::tx_emulator ||
                     a.where == block::tx_burst_queue;
+    if (a.where == block::rx_destination) // destination d of stream s: 8 s + d
+        return a.index / regs::rx_dest_per_stream;
     return tx ? static_cast<unsigned>(d_engines.size()) + a.index : a.index;
 }
 
@@ -292,6 +298,7 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
             (regs::emu::fault_table + i * regs::emu::fault_entry_bytes) / 4;
         imp.table[i] = { regs::join_words(e[at], e[at + 1]), e[at + 2] };
     }
+    destinations_of(s, d);
     return d;
 }
 

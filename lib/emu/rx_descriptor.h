@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_EMU_RX_DESCRIPTOR_H
 #define INCLUDED_RDMA_EMU_RX_DESCRIPTOR_H
 
+#include "../regs/link_fields.h"
 #include "../regs/register_fields.h"
 #include "../util/socket_address.h"
 #include "impairments.h"
@@ -42,7 +43,16 @@ struct rx_descriptor : regs::rx_descriptor {
     //! notifications count from its first message.)
     bool queued = false;
     bool notify_from_first = false;
+    //! Map 1.5 (docs/register-map.md, "Several links"): the stream's destinations.
+    //! Destination 0's address, QPN, PSN, rkey, VA and ring are the RX block's above
+    //! (its entry here holds only its DST_LINK and DST_WEIGHT); destination d >= 1 is
+    //! used when its QPN is non-zero.
+    std::array<regs::destination_values, 8> destinations{};
 };
+
+//! Packets an RX engine sends in one batch: room for two copies of a 64 KiB message in
+//! 1 KiB packets (a duplicated message).
+constexpr size_t max_batch_packets = 128;
 
 //! Why \p d cannot be streamed over a link of \p link_mtu bytes (regs::error_code).
 uint32_t validate(const rx_descriptor& d, unsigned link_mtu);

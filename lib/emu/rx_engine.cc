@@ -5,7 +5,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../meta/metadata_packet.h"
 #include "../regs/register_map.h"
 #include "message_builder.h"
 #include "rx_engine.h"
@@ -21,67 +20,25 @@ namespace emu {
 
 namespace {
 
-// Room for two copies of a 64 KiB message in 1 KiB packets (a duplicated message).
-constexpr size_t max_batch_packets = 128;
-constexpr uint32_t max_payload_bytes = 65536;
-// BTH + RETH + ImmDt, the largest header set the engine sends.
-constexpr size_t max_headers = roce::bth_bytes + roce::reth_bytes + roce::immdt_bytes;
 // Wake at most this often: a hardware engine sends as samples come, the emulator
 // trades a little latency for fewer wake-ups.
 constexpr int64_t min_sleep_ns = 50000;
-// Batch fate of the extra copy of a duplicated message: counted, carries no samples.
-constexpr uint32_t duplicate_copy = 0x100;
 // RC: look for ACK/NAKs at least this often while waiting for samples, so that a NAK
 // is answered well within the host's grace period however slow the stream.
 constexpr int64_t rc_max_sleep_ns = 500000;
 
-bool is_faulted(uint32_t fate)
-{
-    return fate == regs::fault::corrupt_icrc || fate == regs::fault::corrupt_payload ||
-           fate == regs::fault::bad_rkey || fate == regs::fault::bad_va;
-}
 
 } // namespace
-
-uint32_t validate(const rx_descriptor& d, unsigned link_mtu)
-{
-    namespace ec = regs::error_code;
-    const uint32_t fmt = static_cast<uint32_t>(d.signal.format);
-    if (fmt != regs::format::sc16 && fmt != regs::format::fc32 &&
-        fmt != regs::format::sc8)
-        return ec::bad_format;
-    const size_t item = item_size(d.signal.format);
-    if (d.payload_bytes == 0 || d.payload_bytes % item ||
-        d.payload_bytes > max_payload_bytes)
-        return ec::bad_payload;
-    if (!roce::valid_path_mtu(d.path_mtu) ||
-        d.path_mtu + wire::headroom + max_headers + roce::icrc_bytes > link_mtu)
-        return ec::bad_mtu;
-    if (d.ring_bytes == 0 || d.ring_bytes % d.payload_bytes || d.va + d.ring_bytes < d.va)
-        return ec::bad_ring;
-    if (d.rate_num == 0 || d.rate_den == 0)
-        return ec::bad_rate;
-    if (d.destination.ip() == 0 || d.destination.port() == 0 || d.dest_qpn == 0)
-        return ec::bad_destination;
-    if (d.transport != regs::transport_type::uc &&
-        d.transport != regs::transport_type::rc &&
-        d.transport != regs::transport_type::udp)
-        return ec::bad_transport;
-    if (d.transport == regs::transport_type::udp &&
-        !udp_sample_builder::fits(d, link_mtu))
-        return ec::bad_payload; // one datagram per message
-    if ((d.payload_bytes + d.path_mtu - 1) / d.path_mtu * 2 > max_batch_packets)
-        return ec::bad_payload; // a duplicated message must fit in one batch
-    return ec::none;
-}
 
 rx_engine::rx_engine(unsigned index,
                      wire& link,
                      metadata_sink* metadata,
                      ack_receiver* acks,
-                     const engine_radio& radio)
+                     const engine_radio& radio,
+                     const link_set* links)
     : d_index(index),
       d_link(link),
+      d_links(links),
       d_metadata(metadata),
       d_acks(acks),
       d_own_clock(radio.clock ? nullptr : std::make_unique<device_clock>()),
@@ -107,6 +64,8 @@ uint32_t rx_engine::start(const rx_descriptor& d)
         return regs::error_code::busy;
     }
     uint32_t error = validate(d, d_link.mtu());
+    if (error == regs::error_code::none)
+        error = destination_table::validate(d, d_links);
     if (error == regs::error_code::none && d.transport == regs::transport_type::rc &&
         !d_acks)
         error = regs::error_code::bad_transport; // nothing hears this link's ACKs
@@ -153,6 +112,13 @@ uint32_t rx_engine::start(const rx_descriptor& d)
         d_source = make_sample_source(d, t0, d_channel);
         d_builder = make_packetizer(d, d_source.get());
     }
+    {
+        std::lock_guard<std::mutex> routes(d_routes_mutex);
+        d_routes = std::make_shared<destination_table>(d, d_links, d_link);
+        d_run_routes = d_routes.get();
+    }
+    if (d_builder && d_run_routes->routing())
+        d_builder->set_router(d_run_routes);
     d_plan = std::make_unique<impairment_plan>(d.impairments);
     d_slot_bytes = d.transport == regs::transport_type::udp
                        ? udp_sample_builder::slot_bytes_for(d.payload_bytes)
@@ -258,6 +224,12 @@ uint64_t rx_engine::device_time_of(uint64_t sample) const
 }
 
 uint32_t rx_engine::status() const { return d_status.load(); }
+
+std::shared_ptr<destination_table> rx_engine::routes() const
+{
+    std::lock_guard<std::mutex> lock(d_routes_mutex);
+    return d_routes;
+}
 
 rx_counters rx_engine::counters() const
 {
@@ -383,201 +355,6 @@ void rx_engine::stream(stream_thread::lock_type& lock)
     }
 }
 
-size_t rx_engine::fill_batch(uint64_t& next, uint64_t ready, uint64_t total)
-{
-    // Leave room for a duplicated message (two copies) or a released held one.
-    const size_t room = 2 * d_builder->packets_in(0);
-    size_t count = 0;
-    while (next < ready && count + room <= max_batch_packets) {
-        count = take_held(next, count); // exactly delay_messages later messages are out
-        if (count + room > max_batch_packets)
-            break;
-        if (!d_rc && overflowed(next)) {
-            next = drop_overflowed(next, ready);
-            continue;
-        }
-        count = add_message(
-            next, overflowed(next) ? regs::fault::overflow : d_plan->fate(next), count);
-        next++;
-    }
-    return take_held(next >= total ? UINT64_MAX : next, count);
-}
-
-uint64_t rx_engine::drop_overflowed(uint64_t first, uint64_t ready)
-{
-    // All messages whose samples the FIFO no longer holds go at once: a device far
-    // behind (its host starved) drops seconds of samples in one go, with one log entry
-    // and one report, not one per message, and answers its control port meanwhile.
-    const rx_descriptor& d = d_desc;
-    const uint64_t spm = d_builder->samples_per_message();
-    const int64_t fifo_ns = static_cast<int64_t>(d.fifo_us) * 1000;
-    const uint64_t held =
-        samples_at(d, monotonic_ns() - d_mono_t0_ns - fifo_ns) / spm; // still in FIFO
-    const uint64_t end = std::max(first + 1, std::min(ready, held));
-    uint64_t samples = 0, packets = 0;
-    for (uint64_t m = first; m < end; m++) {
-        samples += d_builder->samples_in(m);
-        packets += d_builder->packets_in(m);
-        d_builder->skip(m);
-    }
-    d_packets_dropped += packets;
-    d_samples_dropped += samples;
-    d_samples_emitted += samples;
-    d_faults.push({ first, regs::fault::overflow });
-    if (d_metadata)
-        d_metadata->event(d_index,
-                          meta::event_code::device_overflow,
-                          d_record_base + first * spm,
-                          samples);
-    return end;
-}
-
-bool rx_engine::overflowed(uint64_t message) const
-{
-    // A converter does not wait: samples the link could not take within the device's
-    // FIFO depth are lost (overflow), counted and logged like any drop. The emulator is
-    // late when its host is busy; a host judging packets by the clock must not then
-    // mistake a late packet for a lost one.
-    const rx_descriptor& d = d_desc;
-    const uint64_t produced =
-        std::min((message + 1) * d_builder->samples_per_message(), d_end);
-    const int64_t late = monotonic_ns() - d_mono_t0_ns - time_of(d, produced);
-    return late > static_cast<int64_t>(d.fifo_us) * 1000;
-}
-
-size_t rx_engine::take_held(uint64_t sent_up_to, size_t count)
-{
-    // Held messages leave in order, once the messages they wait for are out.
-    while (!d_held.empty() && d_held.front().release_after < sent_up_to &&
-           count + d_held.front().packets <= max_batch_packets) {
-        const held_message& h = d_held.front();
-        const size_t region = (h.message % max_held_messages) * d_builder->packets_in(0);
-        for (size_t j = 0; j < h.packets; j++) {
-            uint8_t* from = d_held_slots.data() + (region + j) * d_slot_bytes;
-            uint8_t* to = d_slots.data() + (count + j) * d_slot_bytes;
-            std::memcpy(to, from, d_slot_bytes);
-            d_batch[count + j] = d_held_packets[region + j];
-            d_batch[count + j].udp_payload = to + wire::headroom;
-            d_batch_message[count + j] = h.message;
-            d_batch_fate[count + j] = regs::fault::delay;
-        }
-        count += h.packets;
-        d_held_busy[h.message % max_held_messages] = false;
-        d_held.erase(d_held.begin());
-    }
-    return count;
-}
-
-size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
-{
-    if (fate != regs::fault::none) {
-        d_faults.push({ message, fate });
-        // On RC an overflow goes out as zeros and is reported as substituted instead.
-        if (d_metadata && !(fate == regs::fault::overflow && d_rc)) {
-            const uint64_t first =
-                d_record_base + message * d_builder->samples_per_message();
-            if (fate == regs::fault::overflow)
-                d_metadata->event(d_index,
-                                  meta::event_code::device_overflow,
-                                  first,
-                                  d_builder->samples_in(message));
-            else
-                d_metadata->event(d_index, meta::event_code::fault_injected, first, fate);
-        }
-    }
-    if (fate == regs::fault::overflow && d_rc) {
-        // RC: a PSN left out makes the host drop every later packet until it comes
-        // (go-back-N), which a late device can least afford: the lost samples go as
-        // zeros, in sequence, counted and reported as substituted.
-        packetizer::resend zeros;
-        zeros.message = message;
-        zeros.count = d_builder->packets_in(message);
-        zeros.zeros = true;
-        uint8_t* slots = d_slots.data() + count * d_slot_bytes;
-        const size_t n = d_builder->rebuild(zeros, slots, d_slot_bytes, &d_batch[count]);
-        for (size_t j = 0; j < n; j++) {
-            d_batch_message[count + j] = message;
-            d_batch_fate[count + j] = fate;
-        }
-        d_rc->sent_as_zeros(message);
-        return count + n;
-    }
-    if (fate == regs::fault::drop || fate == regs::fault::overflow) {
-        // Lost on the way: its samples were produced, its PSNs are consumed.
-        const uint64_t samples = d_builder->samples_in(message);
-        d_packets_dropped += d_builder->packets_in(message);
-        d_samples_dropped += samples;
-        d_samples_emitted += samples;
-        d_builder->skip(message);
-        return count;
-    }
-    // Held messages live in regions indexed by message number; one whose region is
-    // still taken is sent on time instead.
-    const size_t held_index = message % max_held_messages;
-    if (fate == regs::fault::delay && !d_held_busy[held_index]) {
-        const size_t region = held_index * d_builder->packets_in(0);
-        outgoing_packet held[max_batch_packets];
-        uint8_t* slots = d_held_slots.data() + region * d_slot_bytes;
-        const size_t n =
-            d_builder->build(message, regs::fault::none, slots, d_slot_bytes, held);
-        for (size_t j = 0; j < n; j++)
-            d_held_packets[region + j] = held[j];
-        d_held_busy[held_index] = true;
-        d_held.push_back({ message + d_desc.impairments.delay_messages, message, n });
-        return count;
-    }
-    if (fate == regs::fault::delay)
-        fate = regs::fault::none; // no room to hold it: send it on time
-    uint8_t* slots = d_slots.data() + count * d_slot_bytes;
-    const size_t n =
-        d_builder->build(message, fate, slots, d_slot_bytes, &d_batch[count]);
-    for (size_t j = 0; j < n; j++) {
-        d_batch_message[count + j] = message;
-        d_batch_fate[count + j] = fate;
-    }
-    count += n;
-    if (fate == regs::fault::duplicate) {
-        std::memcpy(d_slots.data() + count * d_slot_bytes, slots, n * d_slot_bytes);
-        for (size_t j = 0; j < n; j++) {
-            d_batch[count + j] = d_batch[count - n + j];
-            d_batch[count + j].udp_payload += n * d_slot_bytes;
-            d_batch_message[count + j] = message;
-            d_batch_fate[count + j] = duplicate_copy;
-        }
-        count += n;
-    }
-    return count;
-}
-
-void rx_engine::account_sent(size_t sent)
-{
-    uint64_t samples = 0, imms = 0, faulted = 0, faulted_samples = 0, copies = 0,
-             delayed = 0;
-    for (size_t i = 0; i < sent; i++) {
-        const outgoing_packet& p = d_batch[i];
-        imms += p.immediate ? 1 : 0;
-        const uint32_t fate = d_batch_fate[i];
-        if (fate == duplicate_copy) {
-            copies++;
-            continue;
-        }
-        faulted += is_faulted(fate) ? 1 : 0;
-        if (!p.ends_message)
-            continue;
-        const uint64_t n = d_builder->samples_in(d_batch_message[i]);
-        samples += n;
-        faulted_samples += is_faulted(fate) ? n : 0;
-        delayed += fate == regs::fault::delay ? 1 : 0;
-    }
-    d_packets_sent += sent;
-    d_samples_emitted += samples;
-    d_imm_sent += imms;
-    d_packets_faulted += faulted;
-    d_samples_faulted += faulted_samples;
-    d_packets_duplicated += copies;
-    d_messages_delayed += delayed;
-}
-
 int64_t rx_engine::rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const
 {
     const int64_t until_deadline = std::max(d_rc->next_deadline() - now_ns, min_sleep_ns);
@@ -598,20 +375,6 @@ bool rx_engine::resend(stream_thread::lock_type& lock, int64_t now_ns)
     d_rc->resent(sent, monotonic_ns());
     d_packets_sent += sent;
     return sent == count;
-}
-
-size_t rx_engine::send_all(size_t count, stream_thread::lock_type& lock)
-{
-    size_t sent = 0;
-    while (true) {
-        sent += d_link.send(d_batch.data() + sent, count - sent, d_desc.destination);
-        lock.lock();
-        if (sent == count || !d_thread.running())
-            return sent;
-        // The transmit queue is full: back off briefly, as a link would.
-        d_thread.sleep(lock, std::chrono::microseconds(20));
-        lock.unlock();
-    }
 }
 
 } // namespace emu

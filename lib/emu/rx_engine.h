@@ -10,6 +10,7 @@
 
 #include "ack_receiver.h"
 #include "command_queue.h"
+#include "destination_table.h"
 #include "device_clock.h"
 #include "impairments.h"
 #include "metadata_sink.h"
@@ -58,12 +59,15 @@ class rx_engine : public stoppable_stream
 {
 public:
     //! \p metadata (may be null) hears of starts, progress, ends and device events;
-    //! \p acks (may be null: then no RC) hands out the link's ACK/NAKs for this stream.
+    //! \p acks (may be null: then no RC) hands out the link's ACK/NAKs for this stream;
+    //! \p links (may be null: then \p link only) the device's links, for a stream over
+    //! several destinations (docs/register-map.md, "Several links").
     rx_engine(unsigned index,
               wire& link,
               metadata_sink* metadata = nullptr,
               ack_receiver* acks = nullptr,
-              const engine_radio& radio = {});
+              const engine_radio& radio = {},
+              const link_set* links = nullptr);
     ~rx_engine();
     rx_engine(const rx_engine&) = delete;
     rx_engine& operator=(const rx_engine&) = delete;
@@ -97,6 +101,8 @@ public:
     uint64_t start_time_ns() const { return d_start_time_ns.load(); }
     rx_counters counters() const;
     fault_log& faults() { return d_faults; }
+    //! The destinations and epochs of the current (or last) run; null before the first.
+    std::shared_ptr<destination_table> routes() const;
 
 private:
     // A message the impairments hold back, stored outside the batch slots.
@@ -132,12 +138,14 @@ private:
     size_t take_held(uint64_t sent_up_to, size_t count);
     size_t add_message(uint64_t message, uint32_t fate, size_t count);
     size_t send_all(size_t count, stream_thread::lock_type& lock);
+    size_t send_run(size_t first, size_t count, bool& whole);
     void account_sent(size_t sent);
     bool resend(stream_thread::lock_type& lock, int64_t now_ns);
     int64_t rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const;
 
     const unsigned d_index;
     wire& d_link;
+    const link_set* const d_links;
     metadata_sink* const d_metadata;
     ack_receiver* const d_acks;
     const std::unique_ptr<device_clock> d_own_clock; // without a device clock given
@@ -156,6 +164,10 @@ private:
     std::unique_ptr<packetizer> d_builder;
     std::unique_ptr<impairment_plan> d_plan;
     std::unique_ptr<rc_requester> d_rc; // transport RC only
+    // The run's destinations (the register file reads them too, under d_routes_mutex).
+    mutable std::mutex d_routes_mutex;
+    std::shared_ptr<destination_table> d_routes;
+    destination_table* d_run_routes = nullptr; // the thread's, while running
     size_t d_slot_bytes = 0;
     std::vector<uint8_t> d_slots;          // batch packet memory
     std::vector<outgoing_packet> d_batch;  // the batch

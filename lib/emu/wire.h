@@ -34,6 +34,12 @@ struct outgoing_packet {
     bool ends_message = true; //!< the last packet of its message
     bool immediate = false;   //!< carries immediate data (a notification)
     bool ack_req = false;     //!< RC: carries AckReq, the host answers with an ACK
+    //! Samples of the message it belongs to, on its last packet (0 on the others and on
+    //! extra copies): what an emulated link that cuts the message counts lost.
+    uint32_t message_samples = 0;
+    //! The stream's destination it goes to (docs/register-map.md, "Several links"): the
+    //! engine's routing, which wires do not look at.
+    uint8_t destination = 0;
 };
 
 //! Apply outgoing_packet::flip_after_seal and mark the packet sealed; wires call it

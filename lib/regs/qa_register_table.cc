@@ -10,6 +10,7 @@
 // and the burst planning that keeps 64-bit values whole. register_map.h's constants are
 // checked against the table when register_table.cc compiles.
 
+#include "link_fields.h"
 #include "register_fields.h"
 #include "register_table.h"
 #include <cppunit/TestFixture.h>
@@ -257,13 +258,17 @@ std::string first_difference(const std::string& doc,
 const std::vector<doc_section> map_sections = {
     { "Identity", block::identity },
     { "Clock", block::clock, 0, regs::cap::time_set },
-    { "Link", block::link },
+    { "Link", block::link, 0, regs::cap::multi_link },
     { "RX stream", block::rx, 0, regs::cap::burst_queue },
     { "Metadata channel", block::metadata },
     { "Emulator extension", block::emulator },
     { "TX stream", block::tx },
     { "TX emulator extension", block::tx_emulator },
     { "TX burst queue", block::tx_burst_queue },
+    { "Link control", block::link, regs::cap::multi_link },
+    { "RX destinations", block::rx_destination },
+    { "RX epochs", block::rx_epoch },
+    { "Emulated links", block::emu_link },
 };
 const std::vector<doc_section> metadata_sections = {
     { "Registers", block::metadata },
@@ -317,6 +322,8 @@ class qa_register_table : public CppUnit::TestFixture
     CPPUNIT_TEST(test_identity_and_link_unpack);
     CPPUNIT_TEST(test_bursts_never_cut_a_64_bit_value);
     CPPUNIT_TEST(test_decode);
+    CPPUNIT_TEST(test_decode_map_1_5);
+    CPPUNIT_TEST(test_link_structs);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -496,8 +503,29 @@ public:
                 r.name, counter ? 1 : 0, fields_at(regs::rx_counter_fields, r));
             CPPUNIT_ASSERT_EQUAL_MESSAGE(
                 r.name, identity ? 1 : 0, fields_at(regs::identity_fields, r));
+            // Map 1.5's link registers are read apart: a 1.4 device answers DECERR.
+            const bool link_control =
+                r.where == block::link && (r.capability & regs::cap::multi_link);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
+                                         r.where == block::link && !link_control ? 1 : 0,
+                                         fields_at(regs::link_fields, r));
             CPPUNIT_ASSERT_EQUAL_MESSAGE(
-                r.name, r.where == block::link ? 1 : 0, fields_at(regs::link_fields, r));
+                r.name, link_control ? 1 : 0, fields_at(regs::link_control_fields, r));
+            // A destination: what the host writes, and what it reads back.
+            const bool dest = r.where == block::rx_destination;
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
+                                         dest && r.mode == regs::access::rw ? 1 : 0,
+                                         fields_at(regs::destination_fields, r));
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
+                                         dest && r.mode == regs::access::ro ? 1 : 0,
+                                         fields_at(regs::destination_counter_fields, r));
+            const bool emu_link = r.where == block::emu_link;
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
+                                         emu_link && r.mode == regs::access::rw ? 1 : 0,
+                                         fields_at(regs::emu_link_fields, r));
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
+                                         emu_link && r.mode == regs::access::ro ? 1 : 0,
+                                         fields_at(regs::emu_link_counter_fields, r));
             CPPUNIT_ASSERT_EQUAL_MESSAGE(
                 r.name, r.where == block::rf ? 1 : 0, fields_at(regs::rf_fields, r));
             CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
@@ -818,6 +846,74 @@ public:
                              tx_at(0x30E4, bursts, 1, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("-"), tx_at(0x30E0, tx, 1, 1));
         CPPUNIT_ASSERT_EQUAL(std::string("-"), tx_at(0x30F8, bursts, 1, 1));
+    }
+
+    void test_decode_map_1_5()
+    {
+        // Destination d of stream s is instance 8 s + d at 0x7000 + 0x200 s + 0x40 d;
+        // the epochs of stream s at 0xB000 + 0x100 s; emulated link n at 0xE400 + 0x40 n.
+        const uint32_t ml = regs::cap::multi_link | regs::cap::emulator;
+        auto at = [](uint32_t address, uint32_t caps, unsigned links, unsigned rx) {
+            const regs::decoded_address d = regs::decode(address, caps, links, rx);
+            return d.reg ? std::string(d.reg->name) : std::string("-");
+        };
+        CPPUNIT_ASSERT_EQUAL(std::string("DST_QPN"), at(0x7248, ml, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(9u, regs::decode(0x7248, ml, 1, 2).index); // s 1, d 1
+        CPPUNIT_ASSERT_EQUAL(0x08u, regs::decode(0x7248, ml, 1, 2).offset);
+        CPPUNIT_ASSERT_EQUAL(std::string("DST_STATE"), at(0x73F8, ml, 1, 2)); // s 1, d 7
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x7400, ml, 1, 2));         // stream 2
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x702C, ml, 1, 1));         // a hole
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x7008, regs::cap::emulator, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("EPOCH_WEIGHTS_3"), at(0xB18C, ml, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(1u, regs::decode(0xB18C, ml, 1, 2).index);
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0xB090, ml, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(std::string("EMU_LINK_FRAMES_PASSED"), at(0xE47C, ml, 2, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0xE47C, ml, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"),
+                             at(0xE400, regs::cap::multi_link, 1, 1)); // no emulator
+        CPPUNIT_ASSERT_EQUAL(std::string("LINK_CAPACITY"), at(0x1144, ml, 2, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x1038, regs::cap::emulator, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(0x7248u, regs::rx_dest_reg(1, 1, regs::dst::qpn));
+        CPPUNIT_ASSERT_EQUAL(0xB18Cu,
+                             regs::epoch_entry_reg(1, 3, regs::epoch::weights + 12));
+    }
+
+    void test_link_structs()
+    {
+        // A default destination and emulated link are what a device holds after reset.
+        auto reset_of = [](const auto& set, const auto& values) {
+            for (const auto& f : set) {
+                uint32_t w[2] = {};
+                CPPUNIT_ASSERT(set.read_word(values, f.reg->offset, w[0]));
+                if (f.reg->bits == 64)
+                    CPPUNIT_ASSERT(set.read_word(values, f.reg->offset + 4, w[1]));
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                    f.reg->name, f.reg->reset_value, regs::join_words(w[0], w[1]));
+            }
+        };
+        reset_of(regs::destination_fields, regs::destination_values{});
+        reset_of(regs::emu_link_fields, regs::emu_link_values{});
+        reset_of(regs::link_control_fields, regs::link_control_values{});
+        // An epoch entry's words, and back: weights of 2i in the low half of word i.
+        regs::epoch_values e;
+        e.first = 0x0000000500000010ull;
+        e.number = 7;
+        e.cause = regs::epoch::cause_code::host_down;
+        e.link = 1;
+        e.weights = { 3, 0, 1, 0, 0, 0, 0, 65535 };
+        uint32_t w[regs::epoch::entry_words] = {};
+        e.to_words(w);
+        CPPUNIT_ASSERT_EQUAL(0x10u, w[0]);
+        CPPUNIT_ASSERT_EQUAL(5u, w[1]);
+        CPPUNIT_ASSERT_EQUAL(0x0102u, w[3]);
+        CPPUNIT_ASSERT_EQUAL(3u, w[4]);
+        CPPUNIT_ASSERT_EQUAL(0xFFFF0000u, w[7]);
+        const regs::epoch_values back = regs::epoch_values::from_words(w);
+        CPPUNIT_ASSERT_EQUAL(e.first, back.first);
+        CPPUNIT_ASSERT_EQUAL(e.number, back.number);
+        CPPUNIT_ASSERT_EQUAL(e.cause, back.cause);
+        CPPUNIT_ASSERT_EQUAL(e.link, back.link);
+        CPPUNIT_ASSERT(e.weights == back.weights);
     }
 };
 

@@ -31,7 +31,9 @@ const char* describe_error(uint32_t code)
     case error_code::bad_destination:
         return "destination address, port or QPN is zero";
     case error_code::bad_link:
-        return "link mask names no existing link";
+        return "link mask is empty or names a link the device does not have, or a "
+               "destination's link is not in it (or, at START, every destination's "
+               "link is down)";
     case error_code::bad_transport:
         return "transport not supported by this device";
     case error_code::busy:
@@ -43,6 +45,9 @@ const char* describe_error(uint32_t code)
         return "TX control page address is zero or not 8-byte aligned";
     case error_code::bad_read_depth:
         return "TX_MAX_RD_ATOMIC is not 1..16";
+    case error_code::bad_destinations:
+        return "several destinations need transport UC, a run from message 0 (no "
+               "RX_FIRST_MESSAGE, not queued) and weights adding up to 1..1024";
     default:
         return "unknown error";
     }

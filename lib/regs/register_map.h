@@ -27,8 +27,8 @@ namespace regs {
 constexpr uint32_t magic_value = 0x4752444D; // "GRDM"
 // 1.1: stream ownership (cap::ownership); 1.2: link counters, a START_TIME in the past
 // refused (error_code::start_time_passed); 1.3: the radio (radio_registers.h); 1.4: TX
-// bursts (tx_burst_registers.h).
-constexpr uint32_t map_version = 0x00010004;
+// bursts (tx_burst_registers.h); 1.5: several links (link_registers.h).
+constexpr uint32_t map_version = 0x00010005;
 
 //! 64-bit registers are a _lo word at an address and a _hi word 4 bytes above it.
 inline constexpr uint32_t low_word(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -84,7 +84,7 @@ constexpr uint32_t mac_lo = 0x08;    // ro: bits 31..0
 constexpr uint32_t udp_sport = 0x0C; // ro: UDP source port of RoCEv2 frames
 constexpr uint32_t mtu = 0x10;       // ro: link (IP) MTU in bytes
 constexpr uint32_t status = 0x14;    // ro: bit 0 link up
-constexpr uint32_t weight = 0x18;    // rw: striping weight (reserved: multi-link)
+constexpr uint32_t weight = 0x18;    // rw: default weight of destinations on the link
 constexpr uint32_t roce_port = 0x1C; // ro: UDP port the link receives RoCEv2 on (ACK/NAK)
 // Counters since reset: packets and IPv4 bytes sent, packets received on its RoCE port.
 constexpr uint32_t tx_packets_lo = 0x20;
@@ -391,6 +391,7 @@ constexpr uint32_t extremes = 6;
 } // namespace rdma
 } // namespace gr
 
+#include "link_registers.h"     // map 1.5: several links (docs/links.md)
 #include "radio_registers.h"    // map 1.3: the radio (docs/radio.md)
 #include "tx_burst_registers.h" // map 1.4: TX bursts (docs/transmit.md)
 

@@ -275,6 +275,75 @@ static_assert(cmdq_base + cmd::block_bytes <= bq_base &&
 // The scene and the emulator extension blocks of 16 streams do not overlap.
 static_assert(scene_base + scene_block_bytes <= emu_base);
 
+// Map 1.5: several links (link_registers.h).
+static_assert(at("LINK_CONTROL", link::control) &&
+              at("LINK_DOWN_EVENTS", link::down_events) &&
+              at64("LINK_CAPACITY", link::capacity_lo, link::capacity_lo + 4));
+constexpr bool in_block(const char* name, block b, uint32_t offset, unsigned bits)
+{
+    return named(name).where == b && named(name).offset == offset &&
+           named(name).bits == bits;
+}
+static_assert(in_block("DST_IPV4", block::rx_destination, dst::ipv4, 32) &&
+              in_block("DST_UDP_PORT", block::rx_destination, dst::udp_port, 32) &&
+              in_block("DST_QPN", block::rx_destination, dst::qpn, 32) &&
+              in_block("DST_START_PSN", block::rx_destination, dst::start_psn, 32) &&
+              in_block("DST_RKEY", block::rx_destination, dst::rkey, 32) &&
+              in_block("DST_VA", block::rx_destination, dst::va_lo, 64) &&
+              in_block("DST_RING_BYTES", block::rx_destination, dst::ring_bytes_lo, 64) &&
+              in_block("DST_LINK", block::rx_destination, dst::link, 32) &&
+              in_block("DST_WEIGHT", block::rx_destination, dst::weight, 32) &&
+              in_block("DST_MESSAGES", block::rx_destination, dst::messages_lo, 64) &&
+              in_block("DST_STATE", block::rx_destination, dst::state, 32));
+// Destination 0's address registers are the RX block's, in the same order.
+static_assert(named("RX_DEST_IPV4").offset == dst::rx_alias_offset + dst::ipv4 &&
+              named("RX_DEST_UDP_PORT").offset == dst::rx_alias_offset + dst::udp_port &&
+              named("RX_DEST_QPN").offset == dst::rx_alias_offset + dst::qpn &&
+              named("RX_START_PSN").offset == dst::rx_alias_offset + dst::start_psn &&
+              named("RX_RKEY").offset == dst::rx_alias_offset + dst::rkey &&
+              named("RX_VA").offset == dst::rx_alias_offset + dst::va_lo &&
+              named("RX_RING_BYTES").offset ==
+                  dst::rx_alias_offset + dst::ring_bytes_lo &&
+              named("RX_RING_BYTES").end() == dst::rx_alias_offset + dst::alias_end &&
+              named("DST_RING_BYTES").end() == dst::alias_end);
+static_assert(rx_dest_per_stream * rx_dest_stride == rx_dest_stream_stride);
+static_assert(
+    in_block("EPOCH_COUNT", block::rx_epoch, epoch::count, 32) &&
+    in_block("EPOCH_KEPT", block::rx_epoch, epoch::kept, 32) &&
+    in_block("EPOCH_SCHEDULED", block::rx_epoch, epoch::scheduled_lo, 64) &&
+    in_block("EPOCH_FIRST_0", block::rx_epoch, epoch::entries + epoch::first_lo, 64) &&
+    in_block("EPOCH_NUMBER_0", block::rx_epoch, epoch::entries + epoch::number, 32) &&
+    in_block("EPOCH_CAUSE_0", block::rx_epoch, epoch::entries + epoch::cause, 32) &&
+    in_block("EPOCH_WEIGHTS_0", block::rx_epoch, epoch::entries + epoch::weights, 32) &&
+    named("EPOCH_WEIGHTS_0").end() == epoch::entries + epoch::entry_bytes &&
+    epoch::entry_words * 4 == epoch::entry_bytes &&
+    in_block("EPOCH_FIRST_3",
+             block::rx_epoch,
+             epoch::entries + 3 * epoch::entry_bytes + epoch::first_lo,
+             64));
+static_assert(
+    in_block("EMU_LINK_DOWN", block::emu_link, emu_link::down, 32) &&
+    in_block("EMU_LINK_LOSS_PPM", block::emu_link, emu_link::loss_ppm, 32) &&
+    in_block("EMU_LINK_DELAY_US", block::emu_link, emu_link::delay_us, 32) &&
+    in_block("EMU_LINK_REORDER_US", block::emu_link, emu_link::reorder_us, 32) &&
+    in_block("EMU_LINK_RATE", block::emu_link, emu_link::rate_lo, 64) &&
+    in_block("EMU_LINK_SEED", block::emu_link, emu_link::seed, 32) &&
+    in_block("EMU_LINK_QUEUE_US", block::emu_link, emu_link::queue_us, 32) &&
+    in_block(
+        "EMU_LINK_FRAMES_DROPPED", block::emu_link, emu_link::frames_dropped_lo, 64) &&
+    in_block(
+        "EMU_LINK_SAMPLES_DROPPED", block::emu_link, emu_link::samples_dropped_lo, 64) &&
+    in_block(
+        "EMU_LINK_FRAMES_DELAYED", block::emu_link, emu_link::frames_delayed_lo, 64) &&
+    in_block("EMU_LINK_FRAMES_PASSED", block::emu_link, emu_link::frames_passed_lo, 64));
+// The destinations of 16 streams end where the shares (0x9000, docs/links.md) begin;
+// the epochs of 16 streams lie between the controller (0xA000) and the scene; the
+// emulated links of 16 links between the scene and the emulator extension blocks.
+static_assert(rx_dest_base + 16 * rx_dest_stream_stride <= 0x9000 &&
+              epoch_base >= 0xA100 && epoch_base + 16 * epoch_stride <= scene_base &&
+              scene_base + scene_block_bytes <= emu_link_base &&
+              emu_link_base + 16 * emu_link_stride <= emu_base);
+
 // Rows in address order without overlaps, each inside its block: what decode() and
 // the docs check rely on.
 constexpr bool well_formed()
@@ -319,13 +388,18 @@ decoded_address decode(uint32_t address,
                      block::metadata,
                      block::rf,
                      block::scene,
-                     block::emulator }) {
+                     block::emulator,
+                     block::rx_destination,
+                     block::rx_epoch,
+                     block::emu_link }) {
         const block_layout l = layout_of(b);
-        const bool per_stream =
-            b == block::rx || b == block::emulator || b == block::burst_queue;
+        const bool per_stream = b == block::rx || b == block::emulator ||
+                                b == block::burst_queue || b == block::rx_epoch;
         const bool per_tx_stream =
             b == block::tx || b == block::tx_emulator || b == block::tx_burst_queue;
-        const unsigned instances = b == block::link ? links
+        const unsigned instances = b == block::link || b == block::emu_link ? links
+                                   : b == block::rx_destination
+                                       ? rx_streams * rx_dest_per_stream
                                    : per_stream     ? rx_streams
                                    : per_tx_stream  ? tx_streams
                                    : b == block::rf ? rf_channels

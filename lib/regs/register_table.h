@@ -41,6 +41,9 @@ enum class block : uint8_t {
     tx,             //!< TX stream t (cap::tx, docs/transmit.md)
     tx_emulator,    //!< the emulator's extension of TX stream t
     tx_burst_queue, //!< queued bursts of TX stream t (map 1.4)
+    rx_destination, //!< destination d of RX stream s: instance 8 s + d (map 1.5)
+    rx_epoch,       //!< the epochs (schedule changes) of RX stream s (map 1.5)
+    emu_link,       //!< the emulator's emulated link n (map 1.5)
 };
 
 //! Where a block lies: instance i at base + i * stride, each block_bytes long.
@@ -79,6 +82,12 @@ constexpr block_layout layout_of(block b)
         return { emu_tx_base, emu_tx_stride, emu_tx_stride };
     case block::tx_burst_queue:
         return { tbq_base, tbq_stride, tbq_stride };
+    case block::rx_destination:
+        return { rx_dest_base, rx_dest_stride, rx_dest_stride };
+    case block::rx_epoch:
+        return { epoch_base, epoch_stride, epoch_stride };
+    case block::emu_link:
+        return { emu_link_base, emu_link_stride, emu_link_stride };
     }
     return { 0, 0, 0 };
 }
@@ -139,6 +148,9 @@ constexpr uint64_t float_quarter = 0x3E800000; // 0.25f
 constexpr uint32_t scene_caps = cap::emulator | cap::rf;
 constexpr uint32_t emu_tx_caps = cap::emulator | cap::tx;
 constexpr uint32_t tx_burst_caps = cap::tx | cap::tx_bursts;
+constexpr uint32_t ml = cap::multi_link;
+constexpr uint32_t emu_link_caps = cap::emulator | cap::multi_link;
+constexpr uint32_t none32 = 0xFFFFFFFF;
 constexpr auto V = reset_kind::value;
 constexpr auto D = reset_kind::device;
 constexpr auto L = reset_kind::live;
@@ -181,11 +193,14 @@ inline constexpr register_info register_table[] = {
     ROW(link,     0x0C, "LINK_UDP_SPORT",      32, RO, 0, 0, D, 0, "UDP source port of its RoCEv2 frames"),
     ROW(link,     0x10, "LINK_MTU",            32, RO, 0, 0, D, 0, "IP MTU of the link"),
     ROW(link,     0x14, "LINK_STATUS",         32, RO, 0, 0, L, 0, "bit 0: up"),
-    ROW(link,     0x18, "LINK_WEIGHT",         32, RW, 0, 0, V, 1, "striping weight (multi-link; no effect yet)"),
+    ROW(link,     0x18, "LINK_WEIGHT",         32, RW, 0, 0, V, 1, "default weight of destinations on the link"),
     ROW(link,     0x1C, "LINK_ROCE_PORT",      32, RO, 0, 0, D, 0, "UDP port the link receives RoCEv2 on"),
     ROW(link,     0x20, "LINK_TX_PACKETS",     64, RO, 0, 0, V, 0, "packets sent on the link since reset"),
     ROW(link,     0x28, "LINK_TX_BYTES",       64, RO, 0, 0, V, 0, "IPv4 bytes of those packets"),
     ROW(link,     0x30, "LINK_RX_PACKETS",     64, RO, 0, 0, V, 0, "packets received on its RoCE port since reset"),
+    ROW(link,     0x38, "LINK_CONTROL",        32, RW, 0, detail::ml, V, 1, "1 up (written: rejoin), 2 down by the host"),
+    ROW(link,     0x3C, "LINK_DOWN_EVENTS",    32, RO, 0, detail::ml, V, 0, "times the link went out of the schedules; wraps"),
+    ROW(link,     0x40, "LINK_CAPACITY",       64, RO, 0, detail::ml, L, 0, "bytes per second it carries; 0: unknown"),
 
     ROW(rx,       0x00, "RX_COMMAND",          32, WO, 0, 0, V, 0, "1 START, 2 STOP"),
     ROW(rx,       0x04, "RX_STATUS",           32, RO, 0, 0, V, 0, "RUNNING, DONE, ERROR, error code 15..8"),
@@ -347,6 +362,42 @@ inline constexpr register_info register_table[] = {
     ROW(tx_burst_queue, 0x10, "TBQ_RESERVED",  64, RW, flag::owner_only, detail::tx_burst_caps, V, 0, "no effect; written 0 by the push burst"),
     ROW(tx_burst_queue, 0x18, "TBQ_PUSH",      32, WO, 0, detail::tx_burst_caps, V, 0, "1 START, 2 CLEAR, 3 END"),
     ROW(tx_burst_queue, 0x1C, "TBQ_STATUS",    32, RO, 0, detail::tx_burst_caps, D, 0, "queued 7..0, CAPACITY 15..8, ERROR 23..16"),
+
+    ROW(rx_destination, 0x00, "DST_IPV4",      32, RW, detail::desc, detail::ml, V, 0, "host NIC IPv4 address"),
+    ROW(rx_destination, 0x04, "DST_UDP_PORT",  32, RW, detail::desc, detail::ml, V, 0, "host NIC UDP port"),
+    ROW(rx_destination, 0x08, "DST_QPN",       32, RW, detail::desc, detail::ml, V, 0, "host QP; 0: not used"),
+    ROW(rx_destination, 0x0C, "DST_START_PSN", 32, RW, detail::desc, detail::ml, V, 0, "PSN of its first packet"),
+    ROW(rx_destination, 0x10, "DST_RKEY",      32, RW, detail::desc, detail::ml, V, 0, "rkey of the ring on that NIC"),
+    ROW(rx_destination, 0x14, "DST_VA",        64, RW, detail::desc, detail::ml, V, 0, "VA of ring slot 0"),
+    ROW(rx_destination, 0x1C, "DST_RING_BYTES",64, RW, detail::desc, detail::ml, V, 0, "ring bytes"),
+    ROW(rx_destination, 0x24, "DST_LINK",      32, RW, detail::desc, detail::ml, V, 0, "the device link it is reached over"),
+    ROW(rx_destination, 0x28, "DST_WEIGHT",    32, RW, flag::owner_only, detail::ml, V, 1, "messages per period of the schedule, 0..65535"),
+    ROW(rx_destination, 0x30, "DST_MESSAGES",  64, RO, 0, detail::ml, V, 0, "messages scheduled to it since START"),
+    ROW(rx_destination, 0x38, "DST_STATE",     32, RO, 0, detail::ml, V, 0, "ACTIVE, DEVICE_DOWN, HOST_DOWN, USED"),
+
+    ROW(rx_epoch, 0x00, "EPOCH_COUNT",         32, RO, 0, detail::ml, V, 0, "epochs begun in the run"),
+    ROW(rx_epoch, 0x04, "EPOCH_KEPT",          32, RO, 0, detail::ml, D, 0, "entries kept: epoch k is entry k mod this"),
+    ROW(rx_epoch, 0x08, "EPOCH_SCHEDULED",     64, RO, 0, detail::ml, V, 0, "local messages scheduled so far"),
+#define EPOCH(j) \
+    ROW(rx_epoch, 0x10 + 0x20 * j, "EPOCH_FIRST_" #j, 64, RO, 0, detail::ml, V, 0, "entry " #j ": first local message"), \
+    ROW(rx_epoch, 0x18 + 0x20 * j, "EPOCH_NUMBER_" #j, 32, RO, 0, detail::ml, V, detail::none32, "entry " #j ": its epoch; all ones: none"), \
+    ROW(rx_epoch, 0x1C + 0x20 * j, "EPOCH_CAUSE_" #j, 32, RO, 0, detail::ml, V, 0, "entry " #j ": cause 7..0, link 15..8"), \
+    { block::rx_epoch, 0x20 + 0x20 * j, "EPOCH_WEIGHTS_" #j, 32, 4, access::ro, 0, detail::ml, reset_kind::value, 0, \
+      "entry " #j ": 16-bit weights, destination 2i low, 2i+1 high" }
+    EPOCH(0), EPOCH(1), EPOCH(2), EPOCH(3),
+#undef EPOCH
+
+    ROW(emu_link, 0x00, "EMU_LINK_DOWN",       32, RW, 0, detail::emu_link_caps, V, 0, "1: every frame dropped, LINK_STATUS down"),
+    ROW(emu_link, 0x04, "EMU_LINK_LOSS_PPM",   32, RW, 0, detail::emu_link_caps, V, 0, "frames dropped per million"),
+    ROW(emu_link, 0x08, "EMU_LINK_DELAY_US",   32, RW, 0, detail::emu_link_caps, V, 0, "every frame held this long"),
+    ROW(emu_link, 0x0C, "EMU_LINK_REORDER_US", 32, RW, 0, detail::emu_link_caps, V, 0, "and up to this much longer, at random"),
+    ROW(emu_link, 0x10, "EMU_LINK_RATE",       64, RW, 0, detail::emu_link_caps, V, 0, "bytes per second at most; 0: none"),
+    ROW(emu_link, 0x18, "EMU_LINK_SEED",       32, RW, 0, detail::emu_link_caps, V, 0, "seed of loss and reorder"),
+    ROW(emu_link, 0x1C, "EMU_LINK_QUEUE_US",   32, RW, 0, detail::emu_link_caps, V, 5000, "longest wait for the rate before a drop"),
+    ROW(emu_link, 0x20, "EMU_LINK_FRAMES_DROPPED",  64, RO, 0, detail::emu_link_caps, V, 0, "frames the emulated link dropped"),
+    ROW(emu_link, 0x28, "EMU_LINK_SAMPLES_DROPPED", 64, RO, 0, detail::emu_link_caps, V, 0, "samples of the messages it cut"),
+    ROW(emu_link, 0x30, "EMU_LINK_FRAMES_DELAYED",  64, RO, 0, detail::emu_link_caps, V, 0, "frames it held (delay, reorder, rate)"),
+    ROW(emu_link, 0x38, "EMU_LINK_FRAMES_PASSED",   64, RO, 0, detail::emu_link_caps, V, 0, "frames it passed on"),
 #undef ROW
 };
 // clang-format on

@@ -75,6 +75,14 @@ struct loss_counts {
  *  - written_bound: device items the device may have written (clock upper bound).
  * Pure logic on memory the caller owns; no clocks, no I/O: testable on a plain buffer.
  */
+//! Told every run of samples counted lost_gap, by device item, as it is counted.
+class gap_observer
+{
+public:
+    virtual ~gap_observer() = default;
+    virtual void on_gap(uint64_t device_item, uint64_t count) = 0;
+};
+
 class loss_tracker
 {
 public:
@@ -164,6 +172,8 @@ public:
     uint64_t handed_out() const { return d_handed_out; }
 
     bool poll_event(rx_event& out);
+    //! Who is told the gaps (null: nobody); it must outlive the tracker's use.
+    void set_gap_observer(gap_observer* o) { d_gap_observer = o; }
     uint64_t events_discarded() const { return d_events.discarded(); }
     const loss_counts& counts() const { return d_counts; }
 
@@ -301,6 +311,7 @@ private:
     bool d_in_gap = false; // the last item handed out was lost
 
     event_queue<4096> d_events;
+    gap_observer* d_gap_observer = nullptr;
 };
 
 } // namespace rdma

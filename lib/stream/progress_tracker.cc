@@ -71,6 +71,15 @@ progress_tracker::on_immediate(uint32_t imm, uint32_t byte_len, uint64_t produce
     return verdict::accepted;
 }
 
+void progress_tracker::advance_to(uint64_t messages)
+{
+    if (messages <= d_next_message)
+        return;
+    d_next_message = messages;
+    const uint64_t end = messages * d_items_per_message;
+    d_landed = d_total ? std::min(end, d_total) : end;
+}
+
 bool progress_tracker::is_notification_point(uint64_t message) const
 {
     const bool last_of_burst = d_total &&

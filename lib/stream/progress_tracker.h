@@ -57,6 +57,12 @@ public:
      * upper bound; UINT64_MAX: no bound).
      */
     verdict on_immediate(uint32_t imm, uint32_t byte_len, uint64_t produced_bound);
+    /*!
+     * A stream over several destinations: destination_progress proved that the
+     * messages below \p messages landed (one immediate proves nothing about the other
+     * destinations' messages, so this tracker's own rule does not apply). Never back.
+     */
+    void advance_to(uint64_t messages);
     //! Immediates that were not the device's next notification point: stale, repeated,
     //! or for a message that carries none.
     uint64_t out_of_sequence() const { return d_out_of_sequence; }

@@ -54,6 +54,8 @@ const std::set<std::string> list_valid = { "4294967296" };
 const std::vector<numeric_key> table = {
     { "stream", "", { "16", "0x10" }, {} },
     { "streams", "", { "0", "17" }, {} },
+    { "links", "", { "0", "9" }, {} },
+    { "weights", "links=2,", list_bad, list_valid },
     { "timeout", "", { "0", "0.0005", "61" }, {} },
     { "retries", "", { "1001" }, {} },
     { "device_timeout", "", { "0", "0.05", "61" }, {} },

@@ -40,6 +40,7 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     // RC: the NIC ACKs to the link's RoCE port (d_link.roce), where the device listens.
     d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
     d_qp->to_rts(psn);
+    open_destinations(device_qpn);
 
     rx_setup setup;
     setup.destination = d_nic->roce_address();
@@ -58,9 +59,13 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     setup.start_time_ns = start_time_ns;
     setup.transport = d_plan.rc ? regs::transport_type::rc : regs::transport_type::uc;
     setup.retx_window_bytes = d_plan.retx_window_bytes;
+    if (several_links())
+        setup.link_mask = (1u << d_link_plan.links) - 1;
     // A device with a master clock makes the nearest rate it can (docs/radio.md,
     // "Sample rate"; configure_rx() warns): the stream's timeline is built on that one.
     const rational actual = d_device->configure_rx(d_plan.stream_index, setup);
+    if (several_links())
+        program_destinations();
     if (uint64_t(actual.num) * d_rate.den != uint64_t(d_rate.num) * actual.den) {
         d_rate = actual;
         d_plan.sample_rate = static_cast<double>(actual.num) / actual.den;

@@ -50,6 +50,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
                      d_plan.num_samples,
                      d_plan.notify_interval,
                      static_cast<uint32_t>(rdma::item_size(d_plan.format)));
+    reset_link_progress();
     if (d_probe)
         d_probe->reset();
     // Placeholders go in before the device may write anything.
@@ -101,6 +102,7 @@ void rx_stream::impl::stop()
     const bool ours = settle_stop();
     // A new run gets a new QP: packets of this run still in flight then find no QP.
     d_qp->to_reset();
+    close_destinations();
     drain_completions();
     d_qp.reset();
     if (ours)
@@ -138,7 +140,13 @@ void rx_stream::impl::pump_completions()
     while ((n = d_cq->poll(wc, 32)) > 0) {
         // What the device can have produced by now bounds what a notification may claim.
         const uint64_t produced = d_clock.written_bound(host_time_ns());
+        int own = n; // completions of d_qp: each consumed one of its receives
         for (int i = 0; i < n; i++) {
+            if (several_links()) {
+                own -= d_qp && wc[i].qpn == d_qp->qpn() ? 0 : 1;
+                on_destination_completion(wc[i], produced);
+                continue;
+            }
             if (!d_qp || wc[i].qpn != d_qp->qpn())
                 continue; // a queue pair of an earlier run
             if (wc[i].status == nic::wc_status::success) {
@@ -159,8 +167,10 @@ void rx_stream::impl::pump_completions()
         // Every completion consumed a posted receive (the host posts nothing else).
         // Counted here rather than asked of the QP: a soft QP would take the lock its
         // NIC thread holds across a batch.
-        d_receives_posted -= std::min(d_receives_posted, n);
+        d_receives_posted -= std::min(d_receives_posted, own);
     }
+    pump_destination_cqs();
+    post_destination_receives();
     if (d_qp && d_receives_posted < max_receives / 2) {
         const int more = max_receives - d_receives_posted;
         d_qp->post_receives(d_next_wr_id, more);
@@ -197,6 +207,7 @@ void rx_stream::impl::update_progress(uint64_t released)
             : std::max(d_progress.landed(), d_clock.final_by(now - d_lateness.late_ns()));
     d_tracker->on_release(released, written);
     d_tracker->on_progress(final_upto, written);
+    note_links_final(final_upto);
 }
 
 size_t rx_stream::impl::wait_items(uint64_t next,
@@ -265,7 +276,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             until > 0 ? std::max<int64_t>(until / 1000, shortest_us) : 1000);
         const auto wait = std::min(left, clock_wait);
         const int64_t due = host_time_ns() + wait.count() * 1000;
-        d_cq->wait(wait);
+        wait_completions(wait);
         d_lateness.on_wake(due, host_time_ns());
     }
 }
@@ -423,6 +434,7 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     for (const auto& [name, value] : d_nic->read_counters())
         out["nic." + name] = value;
     out["host.items_landed"] = d_progress.landed();
+    export_link_counters(out);
     const loss_counts& c = d_tracker->counts();
     out["host.delivered"] = c.delivered;
     out["host.lost_gap"] = c.lost_gap;

@@ -13,9 +13,12 @@
 #include "../ring/ring_memory.h"
 #include "../util/device_args.h"
 #include "../util/log.h"
+#include "destination_progress.h"
 #include "device_watch.h"
 #include "event_queue.h"
 #include "latency_probe.h"
+#include "link_accounting.h"
+#include "link_args.h"
 #include "loss_tracker.h"
 #include "metadata_monitor.h"
 #include "path_lateness.h"
@@ -85,6 +88,8 @@ public:
 
     const std::string& error() const { return d_error; }
     void keep_items_in_slots() { d_items_in_slots = true; }
+    // rx_stream_links.cc: a stream over several destinations (docs/links.md).
+    bool several_links() const { return d_link_plan.several(); }
     rx_stream::rate_change change_rate(double rate, uint64_t at_item, uint64_t at_ns);
     // rx_stream_queue.cc: queued bursts (docs/radio.md, "Burst queue").
     uint64_t queue_burst(uint64_t num_samples, uint64_t at_ns, uint64_t first_item);
@@ -111,6 +116,22 @@ private:
     void end_outage(int64_t now_ns);
     void fail(rx_event::reason why, uint64_t value, const std::string& text);
     void rearm();
+    // rx_stream_links.cc: destinations 1.. of a stream over several links, each its own
+    // QP on the stream's NIC (docs/links.md, "Host side"). Destination 0 is d_qp, as
+    // for every stream; with one link none of this runs.
+    void settle_links(const device_args& args);
+    void check_links_plan() const;
+    void open_destination_nics(const device_args& args);
+    void open_destinations(uint32_t device_qpn);
+    void pump_destination_cqs();
+    void wait_completions(std::chrono::microseconds wait);
+    void program_destinations();
+    void close_destinations();
+    void reset_link_progress();
+    bool on_destination_completion(const nic::work_completion& wc, uint64_t produced);
+    void post_destination_receives();
+    void note_links_final(uint64_t final_upto);
+    void export_link_counters(std::map<std::string, uint64_t>& out) const;
     // rx_stream_rate.cc: a rate change, advanced by the consumer.
     void advance_rate_change();
     void restart_at_new_rate();
@@ -194,6 +215,25 @@ private:
     std::unique_ptr<nic::memory_region> d_mr;
     std::unique_ptr<nic::completion_queue> d_cq;
     std::unique_ptr<nic::queue_pair> d_qp; // one per run
+
+    // Several links (rx_stream_links.cc): destination d > 0 is d_destinations[d - 1].
+    struct destination_qp {
+        // Its own NIC (nic_addr=A+B), in creation order; all null: the stream's.
+        std::unique_ptr<nic::device> nic;
+        std::unique_ptr<nic::protection_domain> pd;
+        std::unique_ptr<nic::memory_region> mr;
+        std::unique_ptr<nic::completion_queue> cq;
+        std::unique_ptr<nic::queue_pair> qp;
+        link_state link;
+        uint32_t psn = 0;
+        int receives_posted = 0;
+    };
+    link_plan d_link_plan;
+    std::vector<uint16_t> d_link_weights; // per destination, as programmed
+    std::vector<destination_qp> d_destinations;
+    regs::link_schedule d_schedule;       // epoch 0 of the run: the weights
+    destination_progress d_dest_progress; // immediates per destination -> d_progress
+    link_accounting d_link_counts;
 
     progress_tracker d_progress;                  // immediate data -> landed frontier
     std::unique_ptr<loss_tracker> d_tracker;      // placeholders, gaps, overruns

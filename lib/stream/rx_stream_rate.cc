@@ -37,6 +37,11 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
     if (d_plan.num_samples || d_plan.queued)
         throw std::invalid_argument("change_rate: a finite burst keeps its rate (queued "
                                     "bursts too: stop and start at the new rate)");
+    // The new run would start at a message other than 0, which several destinations
+    // cannot (docs/register-map.md, START error 14).
+    if (several_links())
+        throw std::invalid_argument("change_rate: a stream over several links (links=) "
+                                    "keeps its rate: stop and start at the new rate");
     if (d_rate_change.pending)
         throw std::logic_error("change_rate: the last change has not taken effect yet");
     if (!d_info.has(regs::cap::command_queue) || !d_info.has(regs::cap::burst_queue))

@@ -76,12 +76,14 @@ rx_stream::impl::impl(const std::string& args_text,
                                  d_device->address().to_string() +
                                  " has no burst queue (BURST_QUEUE, docs/radio.md): "
                                  "stream continuously, or in finite bursts");
+    settle_links(args); // before the NIC: nic_addr= may name one per link
     settle_grace(args);
     open_nic_for(args);
     settle_transport(args);
     settle_work_interval(args);
     settle_device_loss(args);
     allocate_ring(args);
+    check_links_plan();
 
     const size_t item = rdma::item_size(d_plan.format);
     d_plan.message_items = d_plan.payload_bytes / item;
@@ -97,6 +99,7 @@ rx_stream::impl::impl(const std::string& args_text,
                                  d_ring->bytes(),
                                  nic::access_local_write | nic::access_remote_write);
     d_cq = d_nic->create_cq(cq_entries);
+    open_destination_nics(args);
     // Timestamps and device events come by UDP from the link to the NIC's address.
     d_metadata_settings = parse_metadata_args(args, d_info);
     // Queued bursts number their records per burst (docs/radio.md); the monitor
@@ -183,7 +186,13 @@ void rx_stream::impl::open_device(const device_args& args)
 void rx_stream::impl::open_nic_for(const device_args& args)
 {
     const device_kind& kind = d_dev->kind();
-    const nic_config config = nic_config::from_args(args, kind.default_nic);
+    // nic_addr=A+B (several links): destination 0's NIC is A (open_destination_nics).
+    const nic_config config = nic_config::from_args(
+        d_link_plan.nic_addresses.empty()
+            ? args
+            : args.with("nic_addr",
+                        socket_address(d_link_plan.nic_addresses[0], 0).to_string()),
+        kind.default_nic);
     if (kind.nic_fixed && config.kind != kind.default_nic)
         throw std::invalid_argument("device args: type=" + kind.name + " goes with nic=" +
                                     kind.default_nic + " only: drop nic=");

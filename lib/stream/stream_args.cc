@@ -8,6 +8,7 @@
 #include "../device/shared_device.h"
 #include "../nic/nic_registry.h"
 #include "impairment_args.h"
+#include "link_args.h"
 #include "metadata_monitor.h"
 #include "signal_args.h"
 #include "stream_args.h"
@@ -35,7 +36,8 @@ std::set<std::string> rx_stream_arg_keys()
                              &test_signal_arg_keys(),
                              &impairment_arg_keys(),
                              &metadata_arg_keys(),
-                             &stream_ownership::arg_keys() })
+                             &stream_ownership::arg_keys(),
+                             &link_plan::keys() })
         keys.insert(set->begin(), set->end());
     const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());

@@ -34,7 +34,7 @@ EMU_EXTENSION = 0xF000
 # ID_CAPABILITIES bit names, as docs/register-map.md and docs/radio.md spell them.
 CAPABILITY_BITS = ["RX_UC", "RX_RC", "TX", "IMMEDIATE", "CLOCK", "METADATA", "EMULATOR",
                    "LOSS_INJECTION", "OWNERSHIP", "RF", "TIME_SET", "COMMAND_QUEUE",
-                   "BURST_QUEUE", "TX_BURSTS"]
+                   "BURST_QUEUE", "TX_BURSTS", "MULTI_LINK"]
 ID_VERSION, ID_CAPABILITIES = 0x004, 0x008
 
 

@@ -1,0 +1,319 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "destination_table.h"
+#include <algorithm>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+namespace {
+
+namespace ec = regs::error_code;
+namespace cause = regs::epoch::cause_code;
+namespace bits = regs::dst::state_bits;
+
+// BTH + RETH + ImmDt + ICRC and the wire's headroom: a packet of the path MTU.
+constexpr size_t frame_overhead = wire::headroom + roce::bth_bytes + roce::reth_bytes +
+                                  roce::immdt_bytes + roce::icrc_bytes;
+
+// Destination d of \p d: destination 0's address is the RX block's.
+regs::destination_values destination(const rx_descriptor& d, unsigned i)
+{
+    regs::destination_values v = d.destinations[i];
+    if (i == 0) {
+        v.destination = d.destination;
+        v.qpn = d.dest_qpn;
+        v.start_psn = d.start_psn;
+        v.rkey = d.rkey;
+        v.va = d.va;
+        v.ring_bytes = d.ring_bytes;
+    }
+    return v;
+}
+
+bool used(const rx_descriptor& d, unsigned i) { return i == 0 || d.destinations[i].qpn; }
+
+} // namespace
+
+uint32_t destination_table::validate(const rx_descriptor& d, const link_set* links)
+{
+    const unsigned num_links = links ? static_cast<unsigned>(links->size()) : 1;
+    if (d.link_mask == 0 || (num_links < 32 && (d.link_mask >> num_links)))
+        return ec::bad_link;
+    for (unsigned i = 1; i < max_destinations; i++) {
+        const regs::destination_values v = d.destinations[i];
+        if (!v.qpn)
+            continue;
+        if (v.destination.ip() == 0 || v.destination.port() == 0)
+            return ec::bad_destination;
+        if (v.ring_bytes == 0 || v.ring_bytes % d.payload_bytes ||
+            v.va + v.ring_bytes < v.va)
+            return ec::bad_ring;
+    }
+    unsigned count = 0, weights = 0;
+    for (unsigned i = 0; i < max_destinations; i++) {
+        if (!used(d, i))
+            continue;
+        const regs::destination_values v = d.destinations[i];
+        if (v.link >= num_links || !(d.link_mask & (1u << v.link)))
+            return ec::bad_link;
+        if (links && d.path_mtu + frame_overhead > links->out(v.link).mtu())
+            return ec::bad_mtu;
+        count++;
+        weights += v.weight;
+    }
+    // The ACK receiver listens on link 0; the RC requester follows one destination.
+    if (d.transport == regs::transport_type::rc && d.destinations[0].link != 0)
+        return ec::bad_transport;
+    if (count > 1 &&
+        (d.transport != regs::transport_type::uc || d.first_message || d.queued ||
+         weights == 0 || weights > regs::link_schedule::max_period))
+        return ec::bad_destinations;
+    if (!links)
+        return ec::none;
+    for (unsigned i = 0; i < max_destinations; i++) {
+        const regs::destination_values v = d.destinations[i];
+        if (used(d, i) && (count == 1 || v.weight) && links->up(v.link) &&
+            links->control(v.link) == regs::link_control::up)
+            return ec::none;
+    }
+    return ec::bad_link; // no destination may be active
+}
+
+destination_table::destination_table(const rx_descriptor& d,
+                                     const link_set* links,
+                                     wire& fallback)
+    : d_links(links),
+      d_notify(d.notify_interval),
+      d_payload(d.payload_bytes),
+      d_ring_messages(std::max<uint64_t>(1, d.ring_bytes / d.payload_bytes))
+{
+    for (unsigned i = 0; i < max_destinations; i++) {
+        d_dest[i] = destination(d, i);
+        d_used[i] = used(d, i);
+        d_used_count += d_used[i];
+        d_wire[i] = links ? &links->out(d_dest[i].link) : &fallback;
+        d_next_psn[i] = d_dest[i].start_psn & 0xFFFFFF;
+        d_slots[i] = std::max<uint64_t>(1, d_dest[i].ring_bytes / d.payload_bytes);
+        d_weight[i] = d_used[i] ? d_dest[i].weight : 0;
+        d_messages[i] = 0;
+        d_state[i] = 0;
+    }
+    d_routing = d_used_count > 1;
+    if (d_links) {
+        d_generation_seen = d_links->generation();
+        for (unsigned n = 0; n < d_links->size() && n < d_control_seen.size(); n++) {
+            d_control_seen[n] = d_links->control(n);
+            d_up_seen[n] = d_links->up(n);
+            d_link_rejoins_seen[n] = d_links->rejoins(n);
+        }
+        for (unsigned i = 0; i < max_destinations; i++) {
+            d_device_down[i] = d_used[i] && !d_links->up(d_dest[i].link);
+            d_rejoins_seen[i] = d_links->rejoins(d_dest[i].link);
+        }
+    }
+    for (regs::epoch_values& e : d_entries)
+        e = regs::epoch_values{};
+    std::array<uint16_t, max_destinations> w = wanted();
+    if (!d_routing)
+        w = { static_cast<uint16_t>(std::max<uint32_t>(1, d_dest[0].weight)) };
+    d_schedule.begin_epoch(0, w, d_notify);
+    record_epoch(0, w, cause::start, 0);
+    publish_states();
+}
+
+std::array<uint16_t, destination_table::max_destinations>
+destination_table::wanted() const
+{
+    // Active: used, its link neither cut (latched) nor declared down, a weight.
+    std::array<uint16_t, max_destinations> w{};
+    for (unsigned i = 0; i < max_destinations; i++) {
+        if (!d_used[i] || d_device_down[i])
+            continue;
+        if (d_links && d_links->control(d_dest[i].link) != regs::link_control::up)
+            continue;
+        w[i] = static_cast<uint16_t>(std::min<uint32_t>(d_weight[i].load(), 0xFFFF));
+    }
+    return w;
+}
+
+void destination_table::look_at_links()
+{
+    // Which link changed, and how: the latest change names the epoch's cause.
+    const uint64_t g = d_links->generation();
+    if (g == d_generation_seen)
+        return;
+    d_generation_seen = g;
+    for (unsigned n = 0; n < d_links->size() && n < d_control_seen.size(); n++) {
+        const bool up = d_links->up(n);
+        const uint32_t control = d_links->control(n);
+        const uint64_t rejoins = d_links->rejoins(n);
+        if (d_up_seen[n] && !up) {
+            d_pending_cause = cause::link_down;
+            d_pending_link = n;
+        } else if (control != d_control_seen[n] && control == regs::link_control::down) {
+            d_pending_cause = cause::host_down;
+            d_pending_link = n;
+        } else if (rejoins != d_link_rejoins_seen[n]) {
+            d_pending_cause = cause::link_up;
+            d_pending_link = n;
+        }
+        d_up_seen[n] = up;
+        d_control_seen[n] = control;
+        d_link_rejoins_seen[n] = rejoins;
+    }
+    // A cut latches until the host asks the link back (LINK_CONTROL = 1) while up.
+    for (unsigned i = 0; i < max_destinations; i++) {
+        if (!d_used[i])
+            continue;
+        const unsigned n = d_dest[i].link;
+        if (!d_links->up(n)) {
+            if (!d_device_down[i])
+                d_rejoins_seen[i] = d_links->rejoins(n);
+            d_device_down[i] = true;
+        } else if (d_device_down[i] && d_links->rejoins(n) != d_rejoins_seen[i]) {
+            d_device_down[i] = false;
+        }
+    }
+    publish_states();
+}
+
+void destination_table::publish_states()
+{
+    for (unsigned i = 0; i < max_destinations; i++) {
+        if (!d_used[i]) {
+            d_state[i] = 0;
+            continue;
+        }
+        uint32_t s = bits::used;
+        s |= d_current[i] ? bits::active : 0;
+        s |= d_device_down[i] ? bits::device_down : 0;
+        if (d_links && d_links->control(d_dest[i].link) == regs::link_control::down)
+            s |= bits::host_down;
+        d_state[i] = s;
+    }
+}
+
+void destination_table::maybe_begin_epoch(uint64_t message)
+{
+    if (d_links)
+        look_at_links();
+    const uint64_t writes = d_weight_writes.load(std::memory_order_acquire);
+    if (writes != d_weights_seen) {
+        d_weights_seen = writes;
+        d_pending_cause = cause::weights;
+        d_pending_link = 0;
+    }
+    if (!d_routing)
+        return; // one destination: epoch 0 only
+    const std::array<uint16_t, max_destinations> w = wanted();
+    if (w == d_current)
+        return;
+    unsigned total = 0;
+    for (uint16_t x : w)
+        total += x;
+    if (total == 0 || total > regs::link_schedule::max_period)
+        return; // never without a destination: held until one may be active again
+    // Epoch k + kept only a ring after epoch k: no host needs an epoch dropped here.
+    const uint32_t k = d_epoch_count.load();
+    if (k >= kept_epochs && message < d_epoch_first[k % kept_epochs] + d_ring_messages)
+        return;
+    d_schedule.begin_epoch(message, w, d_notify);
+    record_epoch(message, w, d_pending_cause, d_pending_link);
+    publish_states();
+}
+
+void destination_table::record_epoch(uint64_t first,
+                                     const std::array<uint16_t, max_destinations>& w,
+                                     uint32_t cause_code,
+                                     uint32_t link)
+{
+    const uint32_t k = d_epoch_count.load();
+    d_current = w;
+    d_epoch_first[k % kept_epochs] = first;
+    regs::epoch_values e;
+    e.first = first;
+    e.number = k;
+    e.cause = cause_code;
+    e.link = link;
+    e.weights = w;
+    {
+        std::lock_guard<std::mutex> lock(d_epoch_mutex);
+        d_entries[k % kept_epochs] = e;
+    }
+    d_epoch_count.store(k + 1, std::memory_order_release);
+}
+
+message_route destination_table::route(uint64_t message, size_t packets, uint64_t end)
+{
+    // Changes take effect at a window boundary: every window's immediates then follow
+    // one pattern (docs/register-map.md, "Epochs and failover").
+    if (d_notify == 0 || message % d_notify == 0)
+        maybe_begin_epoch(message);
+    uint8_t d = d_schedule.destination_of(message);
+    if (d >= max_destinations) // cannot happen: every epoch has a destination
+        d = 0;
+    const regs::destination_values& v = d_dest[d];
+    message_route r;
+    r.destination = d;
+    r.dest_qpn = v.qpn;
+    r.first_psn = d_next_psn[d];
+    r.rkey = v.rkey;
+    r.va = v.va + (message % d_slots[d]) * d_payload;
+    r.ring_end = v.va + v.ring_bytes;
+    r.immediate = d_schedule.carries_immediate(message, d_notify, end);
+    r.imm = static_cast<uint32_t>(message);
+    d_next_psn[d] = (d_next_psn[d] + static_cast<uint32_t>(packets)) & 0xFFFFFF;
+    d_messages[d].fetch_add(1, std::memory_order_relaxed);
+    d_scheduled.store(message + 1, std::memory_order_release);
+    return r;
+}
+
+void destination_table::poll(uint64_t scheduled)
+{
+    if (d_routing)
+        return; // route() counts and looks
+    if (d_links)
+        look_at_links();
+    d_messages[0].store(scheduled, std::memory_order_relaxed);
+    d_scheduled.store(scheduled, std::memory_order_release);
+}
+
+regs::destination_counters destination_table::counters(unsigned d) const
+{
+    regs::destination_counters c;
+    c.messages = d_messages.at(d).load(std::memory_order_relaxed);
+    c.state = d_state.at(d).load(std::memory_order_relaxed);
+    return c;
+}
+
+regs::epoch_values destination_table::epoch_entry(unsigned j) const
+{
+    std::lock_guard<std::mutex> lock(d_epoch_mutex);
+    return d_entries.at(j);
+}
+
+bool destination_table::set_weight(unsigned d, uint32_t weight)
+{
+    if (d >= max_destinations || !d_used[d] || weight > regs::dst::max_weight)
+        return false;
+    unsigned total = weight;
+    for (unsigned i = 0; i < max_destinations; i++)
+        if (i != d && d_used[i])
+            total += d_weight[i].load();
+    if (d_routing && (total == 0 || total > regs::link_schedule::max_period))
+        return false;
+    d_weight[d].store(weight);
+    d_weight_writes.fetch_add(1, std::memory_order_acq_rel);
+    return true;
+}
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr

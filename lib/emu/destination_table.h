@@ -1,0 +1,128 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_DESTINATION_TABLE_H
+#define INCLUDED_RDMA_EMU_DESTINATION_TABLE_H
+
+#include "../regs/link_fields.h"
+#include "../regs/link_schedule.h"
+#include "link_set.h"
+#include "packetizer.h"
+#include "rx_descriptor.h"
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+/*!
+ * The destinations of one run of an RX stream, and its schedule: the device side of
+ * docs/links.md (docs/register-map.md, "Several links"). For each message, in order,
+ * it picks the destination (regs::link_schedule, the class the host computes with
+ * too), assigns the destination's next PSNs, its address and whether the message is
+ * its last in the notification window (immediate data); at window boundaries it
+ * begins the epochs that the links' changes and weight writes ask for, and keeps
+ * them for the register file (the epoch block).
+ *
+ * route() and poll() run on the engine's thread; the register file reads counters and
+ * epochs and writes weights from its own: those are atomics, or behind a mutex that
+ * only an epoch change takes on the engine's side.
+ */
+class destination_table : public message_router
+{
+public:
+    static constexpr unsigned max_destinations = regs::link_schedule::max_destinations;
+    static constexpr unsigned kept_epochs = regs::link_schedule::max_epochs;
+    static_assert(kept_epochs == regs::epoch::emulator_kept, "EPOCH_KEPT");
+
+    /*!
+     * Why \p d's destinations cannot be streamed (regs::error_code; none: they can),
+     * over \p links (null: one link, whose MTU \p link0_mtu the RX block's check used).
+     */
+    static uint32_t validate(const rx_descriptor& d, const link_set* links);
+
+    //! A run of \p d (validated) over \p links (null: every destination's frames go to
+    //! \p fallback). Begins epoch 0.
+    destination_table(const rx_descriptor& d, const link_set* links, wire& fallback);
+
+    //! Several destinations are used: every message is routed.
+    bool routing() const { return d_routing; }
+    message_route route(uint64_t message, size_t packets, uint64_t end) override;
+    //! Messages below \p scheduled have left the converter's queue (sent or dropped): a
+    //! stream of one destination counts them here instead of routing them, and notes
+    //! its links' changes.
+    void poll(uint64_t scheduled);
+
+    wire& wire_of(unsigned d) const { return *d_wire[d]; }
+    const socket_address& address_of(unsigned d) const { return d_dest[d].destination; }
+
+    //! DST_MESSAGES and DST_STATE of destination \p d.
+    regs::destination_counters counters(unsigned d) const;
+    uint32_t epoch_count() const { return d_epoch_count.load(); }
+    uint64_t scheduled() const { return d_scheduled.load(); }
+    //! Entry \p j of the epoch block (epoch k is entry k mod kept_epochs).
+    regs::epoch_values epoch_entry(unsigned j) const;
+    //! DST_WEIGHT written while the run goes on: the next window boundary begins an
+    //! epoch with it. False (SLVERR) above dst::max_weight, for a destination not used,
+    //! or when the used weights would add up to 0 or beyond the schedule's period.
+    bool set_weight(unsigned d, uint32_t weight);
+
+private:
+    void look_at_links();
+    std::array<uint16_t, max_destinations> wanted() const;
+    void maybe_begin_epoch(uint64_t message);
+    void record_epoch(uint64_t first,
+                      const std::array<uint16_t, max_destinations>& weights,
+                      uint32_t cause,
+                      uint32_t link);
+    void publish_states();
+
+    const link_set* const d_links;
+    const uint32_t d_notify;
+    const uint32_t d_payload;
+    const uint64_t d_ring_messages; // destination 0's: the spacing of kept epochs
+    std::array<regs::destination_values, max_destinations> d_dest{};
+    std::array<wire*, max_destinations> d_wire{};
+    std::array<bool, max_destinations> d_used{};
+    unsigned d_used_count = 0;
+    bool d_routing = false;
+
+    // The engine thread's.
+    regs::link_schedule d_schedule;
+    std::array<uint32_t, max_destinations> d_next_psn{};
+    std::array<uint64_t, max_destinations> d_slots{}; // ring messages per destination
+    std::array<bool, max_destinations> d_device_down{};
+    std::array<uint64_t, max_destinations> d_rejoins_seen{};
+    std::array<uint16_t, max_destinations> d_current{};
+    std::array<uint64_t, kept_epochs> d_epoch_first{};
+    uint64_t d_generation_seen = 0;
+    uint64_t d_weights_seen = 0;
+    uint32_t d_pending_cause = regs::epoch::cause_code::start;
+    uint32_t d_pending_link = 0;
+    std::array<uint32_t, 16> d_control_seen{};
+    std::array<bool, 16> d_up_seen{};
+    std::array<uint64_t, 16> d_link_rejoins_seen{};
+
+    // Shared with the register file.
+    std::array<std::atomic<uint32_t>, max_destinations> d_weight{};
+    std::atomic<uint64_t> d_weight_writes{ 0 };
+    std::array<std::atomic<uint64_t>, max_destinations> d_messages{};
+    std::array<std::atomic<uint32_t>, max_destinations> d_state{};
+    std::atomic<uint32_t> d_epoch_count{ 0 };
+    std::atomic<uint64_t> d_scheduled{ 0 };
+    mutable std::mutex d_epoch_mutex;
+    std::array<regs::epoch_values, kept_epochs> d_entries{};
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,155 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_REGS_LINK_REGISTERS_H
+#define INCLUDED_RDMA_REGS_LINK_REGISTERS_H
+
+#include <cstdint>
+
+/*
+ * Register map 1.5: one stream over several links (docs/links.md; the registers in
+ * docs/register-map.md, "Several links"): the link block's control and capacity, the
+ * destinations of each RX stream, its epochs (schedule changes), and the emulator's
+ * emulated links. Included by register_map.h.
+ */
+
+namespace gr {
+namespace rdma {
+namespace regs {
+
+namespace cap {
+//! Destinations (0x7000), epochs (0xB000), LINK_CONTROL .. LINK_CAPACITY, and with
+//! cap::emulator the emulated links (0xE400).
+constexpr uint32_t multi_link = 1u << 14;
+} // namespace cap
+
+// ---- Link n, map 1.5 additions (cap::multi_link)
+// ---------------------------------------
+namespace link {
+constexpr uint32_t control = 0x38;     // rw: link_control::*
+constexpr uint32_t down_events = 0x3C; // ro: times the link went out of the schedules
+constexpr uint32_t capacity_lo = 0x40; // ro 64: bytes per second it carries; 0 unknown
+} // namespace link
+
+//! LINK_CONTROL values.
+namespace link_control {
+constexpr uint32_t up = 1;   // the host wants the link used (written: a rejoin request)
+constexpr uint32_t down = 2; // the host declared it down: no stream schedules on it
+} // namespace link_control
+
+// ---- RX stream s, destination d at rx_dest_reg(s, d, offset)
+// --------------------------- Destination 0's address registers (DST_IPV4 ..
+// DST_RING_BYTES) are the RX block's RX_DEST_IPV4 .. RX_RING_BYTES: a host that programs
+// only the RX block streams as in map 1.4.
+constexpr uint32_t rx_dest_base = 0x7000;
+constexpr uint32_t rx_dest_stride = 0x40;  // per destination
+constexpr uint32_t rx_dest_per_stream = 8; // destinations of one stream
+constexpr uint32_t rx_dest_stream_stride = 0x200;
+namespace dst {
+constexpr uint32_t ipv4 = 0x00;
+constexpr uint32_t udp_port = 0x04;
+constexpr uint32_t qpn = 0x08; // 0: the destination is not used (d >= 1)
+constexpr uint32_t start_psn = 0x0C;
+constexpr uint32_t rkey = 0x10;
+constexpr uint32_t va_lo = 0x14;         // 64
+constexpr uint32_t ring_bytes_lo = 0x1C; // 64
+constexpr uint32_t link = 0x24;
+constexpr uint32_t weight = 0x28; // not latched: a write while running opens an epoch
+constexpr uint32_t messages_lo = 0x30; // ro 64
+constexpr uint32_t state = 0x38;       // ro: state_bits
+//! The RX block offset that destination 0's DST_IPV4 .. DST_RING_BYTES alias.
+constexpr uint32_t rx_alias_offset = 0x08;
+constexpr uint32_t alias_end = 0x24; // DST_LINK and above are the destination's own
+//! The largest DST_WEIGHT.
+constexpr uint32_t max_weight = 65535;
+namespace state_bits {
+constexpr uint32_t active = 1u << 0;      // takes messages in the current epoch
+constexpr uint32_t device_down = 1u << 1; // its link went down (latched until rejoin)
+constexpr uint32_t host_down = 1u << 2;   // its link's LINK_CONTROL is 2
+constexpr uint32_t used = 1u << 3;        // programmed at START (QPN non-zero)
+} // namespace state_bits
+} // namespace dst
+constexpr uint32_t rx_dest_reg(unsigned s, unsigned d, uint32_t offset)
+{
+    return rx_dest_base + s * rx_dest_stream_stride + d * rx_dest_stride + offset;
+}
+
+// ---- RX stream s, its epochs at epoch_reg(s, offset)
+// ----------------------------------- An epoch is a change of the schedule: from local
+// message EPOCH_FIRST on, the destinations take messages by EPOCH_WEIGHTS
+// (docs/links.md). The device keeps the last EPOCH_KEPT; epoch k is entry k mod
+// EPOCH_KEPT.
+constexpr uint32_t epoch_base = 0xB000;
+constexpr uint32_t epoch_stride = 0x100;
+namespace epoch {
+constexpr uint32_t count = 0x00;        // ro: epochs begun in the run (0 before START)
+constexpr uint32_t kept = 0x04;         // ro: entries the device keeps (the emulator 4)
+constexpr uint32_t scheduled_lo = 0x08; // ro 64: local messages scheduled so far
+constexpr uint32_t entries = 0x10;      // entry j at entries + j * entry_bytes
+constexpr uint32_t entry_bytes = 0x20;
+constexpr uint32_t entry_words = 8; // FIRST (2), NUMBER, CAUSE, WEIGHTS (4)
+// Within an entry:
+constexpr uint32_t first_lo = 0x00; // ro 64: its first local message
+constexpr uint32_t number = 0x08;   // ro: k; all ones: the entry holds none yet
+constexpr uint32_t cause = 0x0C;    // ro: bits 7..0 cause::*, 15..8 the link
+constexpr uint32_t weights = 0x10;  // ro 32x4: destination 2i bits 15..0, 2i+1 31..16
+constexpr uint32_t emulator_kept = 4;
+constexpr uint32_t none = 0xFFFFFFFF;
+namespace cause_code {
+constexpr uint32_t start = 0;     // START: epoch 0
+constexpr uint32_t link_down = 1; // the link's status fell (the device saw it)
+constexpr uint32_t host_down = 2; // LINK_CONTROL = 2
+constexpr uint32_t link_up = 3;   // LINK_CONTROL = 1 on an up link: rejoin
+constexpr uint32_t weights = 4;   // a DST_WEIGHT written while the stream runs
+} // namespace cause_code
+} // namespace epoch
+constexpr uint32_t epoch_reg(unsigned s, uint32_t offset)
+{
+    return epoch_base + s * epoch_stride + offset;
+}
+constexpr uint32_t epoch_entry_reg(unsigned s, unsigned j, uint32_t offset)
+{
+    return epoch_reg(s, epoch::entries + j * epoch::entry_bytes + offset);
+}
+
+// ---- The emulator's link n at emu_link_reg(n, offset) (cap::emulator, multi_link)
+// ------ What the emulated network does to the frames of link n: not latched,
+// device-wide.
+constexpr uint32_t emu_link_base = 0xE400;
+constexpr uint32_t emu_link_stride = 0x40;
+namespace emu_link {
+constexpr uint32_t down = 0x00;       // rw: 1 every frame dropped, LINK_STATUS down
+constexpr uint32_t loss_ppm = 0x04;   // rw: frames dropped per million
+constexpr uint32_t delay_us = 0x08;   // rw: every frame held this long (order kept)
+constexpr uint32_t reorder_us = 0x0C; // rw: and a random 0..this much longer
+constexpr uint32_t rate_lo = 0x10;    // rw 64: bytes per second at most; 0 none
+constexpr uint32_t seed = 0x18;       // rw: seed of the loss and reorder generators
+constexpr uint32_t queue_us = 0x1C;   // rw: longest wait for the rate before a drop
+constexpr uint32_t frames_dropped_lo = 0x20;  // ro 64
+constexpr uint32_t samples_dropped_lo = 0x28; // ro 64
+constexpr uint32_t frames_delayed_lo = 0x30;  // ro 64
+constexpr uint32_t frames_passed_lo = 0x38;   // ro 64
+constexpr uint32_t max_delay_us = 100000;
+constexpr uint32_t max_queue_us = 100000;
+} // namespace emu_link
+constexpr uint32_t emu_link_reg(unsigned n, uint32_t offset)
+{
+    return emu_link_base + n * emu_link_stride + offset;
+}
+
+namespace error_code {
+//! Several destinations (DST_QPN of a destination above 0 non-zero) need UC, a run
+//! that starts at message 0 (RX_FIRST_MESSAGE 0, not queued) and weights of the
+//! destinations that may be active adding up to 1..1024.
+constexpr uint32_t bad_destinations = 14;
+} // namespace error_code
+
+} // namespace regs
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,289 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// An rx_stream over several device links (docs/links.md, "Host side"): destination d
+// on link d, one QP each on the stream's NIC, the device's schedule computed here too
+// (regs::link_schedule) so that each immediate proves its own destination's messages
+// only (destination_progress) and every message is counted for its link
+// (link_accounting). With one link (links= absent) nothing here runs and the stream
+// programs destination 0 only, as in map 1.4.
+
+#include "../device/device_kind.h"
+#include "../nic/nic_registry.h"
+#include "psn.h"
+#include "rx_stream_impl.h"
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+// IPv4, UDP, BTH, RETH, ImmDt, ICRC around a packet of the path MTU.
+constexpr unsigned frame_overhead = 20 + 8 + 12 + 16 + 4 + 4;
+} // namespace
+
+void rx_stream::impl::settle_links(const device_args& args)
+{
+    d_link_plan = link_plan::from_args(args);
+    if (!d_link_plan.several())
+        return;
+    const std::string where = "the device at " + d_device->address().to_string();
+    if (!d_info.has(regs::cap::multi_link))
+        throw std::invalid_argument(
+            "device args: links=" + std::to_string(d_link_plan.links) + ": " + where +
+            " has no MULTI_LINK (map 1.5): drop links=");
+    if (d_info.num_links < d_link_plan.links)
+        throw std::invalid_argument(
+            "device args: links=" + std::to_string(d_link_plan.links) + ": " + where +
+            " has " + std::to_string(d_info.num_links) + " link(s)");
+    d_link_weights = d_link_plan.weights;
+    for (unsigned n = 0; n < d_link_plan.links; n++) {
+        if (d_link_plan.weights.empty()) // the link's LINK_WEIGHT
+            d_link_weights.push_back(static_cast<uint16_t>(std::min<uint32_t>(
+                d_device->client().read32(regs::link_reg(n, regs::link::weight)),
+                regs::dst::max_weight)));
+        if (n == 0)
+            continue;
+        destination_qp q;
+        q.link = d_device->read_link(n);
+        d_destinations.push_back(std::move(q));
+    }
+    unsigned sum = 0;
+    for (uint16_t w : d_link_weights)
+        sum += w;
+    if (sum == 0 || sum > regs::link_schedule::max_period)
+        throw std::invalid_argument(where + ": its links' LINK_WEIGHT add up to " +
+                                    std::to_string(sum) + ", not 1..1024: give weights=");
+}
+
+void rx_stream::impl::check_links_plan() const
+{
+    // What several destinations need (docs/register-map.md, START error 14), said
+    // before anything is programmed.
+    if (!d_link_plan.several())
+        return;
+    if (d_plan.rc || d_plan.queued)
+        throw std::invalid_argument(
+            "device args: links=" + std::to_string(d_link_plan.links) +
+            " streams UC only, and not queued bursts");
+    for (size_t i = 0; i < d_destinations.size(); i++)
+        if (d_destinations[i].link.mtu < d_plan.path_mtu + frame_overhead)
+            throw std::invalid_argument(
+                "device link " + std::to_string(i + 1) + " has an MTU of " +
+                std::to_string(d_destinations[i].link.mtu) +
+                ", too small for the path MTU " + std::to_string(d_plan.path_mtu) +
+                ": give a smaller mtu=");
+}
+
+void rx_stream::impl::reset_link_progress()
+{
+    if (!d_link_plan.several())
+        return;
+    std::array<uint16_t, regs::link_schedule::max_destinations> w{};
+    std::array<uint8_t, link_accounting::max_destinations> link_of{};
+    for (size_t d = 0; d < d_link_weights.size(); d++) {
+        w[d] = d_link_weights[d];
+        link_of[d] = static_cast<uint8_t>(d);
+    }
+    d_schedule = regs::link_schedule();
+    d_schedule.begin_epoch(0, w, d_plan.notify_interval);
+    const uint64_t ipm = d_plan.payload_bytes / rdma::item_size(d_plan.format);
+    d_dest_progress.reset(d_schedule,
+                          ipm,
+                          d_plan.num_samples,
+                          d_plan.notify_interval,
+                          static_cast<uint32_t>(rdma::item_size(d_plan.format)));
+    d_link_counts.reset(d_schedule, link_of, ipm, d_plan.num_samples);
+    d_tracker->set_gap_observer(&d_link_counts);
+}
+
+void rx_stream::impl::open_destination_nics(const device_args& args)
+{
+    // nic_addr=A+B: destination d's QP on a NIC of its own at address d (several soft
+    // NICs, several verbs ports), the ring registered with each.
+    if (d_link_plan.nic_addresses.empty())
+        return;
+    const device_kind& kind = d_dev->kind();
+    for (size_t i = 0; i < d_destinations.size(); i++) {
+        destination_qp& q = d_destinations[i];
+        const uint32_t ip = d_link_plan.nic_addresses.at(i + 1);
+        const nic_config config = nic_config::from_args(
+            args.with("nic_addr", socket_address(ip, 0).to_string()), kind.default_nic);
+        q.nic = open_nic(config, kind.name, ip);
+        q.pd = q.nic->alloc_pd();
+        q.mr = q.pd->register_memory(d_ring->base(),
+                                     d_ring->bytes(),
+                                     nic::access_local_write | nic::access_remote_write);
+        q.cq = q.nic->create_cq(cq_entries);
+    }
+}
+
+void rx_stream::impl::open_destinations(uint32_t device_qpn)
+{
+    // Each destination's QP on the stream's NIC, reached from its own link (the
+    // device's frames come from the link's address; UC sends no ACK back).
+    for (destination_qp& q : d_destinations) {
+        q.qp = (q.pd ? *q.pd : *d_pd)
+                   .create_qp(nic::qp_type::uc, q.cq ? *q.cq : *d_cq, max_receives);
+        q.qp->to_init(nic::access_remote_write);
+        q.qp->post_receives(d_next_wr_id, max_receives);
+        d_next_wr_id += max_receives;
+        q.receives_posted = max_receives;
+        q.psn = random_psn();
+        q.qp->to_rtr({ q.link.roce, device_qpn }, q.psn, d_plan.path_mtu);
+        q.qp->to_rts(q.psn);
+    }
+}
+
+void rx_stream::impl::program_destinations()
+{
+    // After the RX block (destination 0's address): each destination's own block, then
+    // every destination's link and weight (docs/register-map.md, "RX destinations").
+    axioe::client& c = d_device->client();
+    const unsigned s = d_plan.stream_index;
+    for (size_t i = 0; i < d_destinations.size(); i++) {
+        const unsigned d = static_cast<unsigned>(i + 1);
+        const destination_qp& q = d_destinations[i];
+        const socket_address nic = (q.nic ? *q.nic : *d_nic).roce_address();
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::ipv4), nic.ip());
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::udp_port), nic.port());
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::qpn), q.qp->qpn());
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::start_psn), q.psn);
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::rkey),
+                  (q.mr ? *q.mr : *d_mr).rkey());
+        c.write64(regs::rx_dest_reg(s, d, regs::dst::va_lo),
+                  reinterpret_cast<uintptr_t>(d_ring->base()));
+        c.write64(regs::rx_dest_reg(s, d, regs::dst::ring_bytes_lo), d_ring->bytes());
+    }
+    for (unsigned d = 0; d < d_link_weights.size(); d++) {
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::link), d);
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), d_link_weights[d]);
+    }
+}
+
+void rx_stream::impl::close_destinations()
+{
+    for (destination_qp& q : d_destinations) {
+        if (q.qp)
+            q.qp->to_reset();
+    }
+    drain_completions();
+    nic::work_completion wc[32];
+    for (destination_qp& q : d_destinations) {
+        while (q.cq && q.cq->poll(wc, 32) > 0) {
+        }
+        q.qp.reset();
+    }
+    // A later run of this stream by a host of one link must not find them used.
+    try {
+        for (size_t i = 0; i < d_destinations.size(); i++)
+            d_device->client().write32(
+                regs::rx_dest_reg(d_plan.stream_index, unsigned(i + 1), regs::dst::qpn),
+                0);
+    } catch (const std::exception& e) {
+        d_logger->warn("RX stream {}: its destinations 1.. could not be cleared: {}",
+                       d_plan.stream_index,
+                       e.what());
+    }
+}
+
+bool rx_stream::impl::on_destination_completion(const nic::work_completion& wc,
+                                                uint64_t produced)
+{
+    // Destination d's immediate proves d's messages only: the stream has landed up to
+    // the first message whose destination has not notified it yet.
+    unsigned d = 0;
+    if (!d_qp || wc.qpn != d_qp->qpn()) {
+        for (size_t i = 0; i < d_destinations.size() && !d; i++)
+            if (d_destinations[i].qp && d_destinations[i].qp->qpn() == wc.qpn)
+                d = static_cast<unsigned>(i + 1);
+        if (!d)
+            return false; // a queue pair of an earlier run
+        d_destinations[d - 1].receives_posted--;
+    }
+    if (wc.status != nic::wc_status::success) {
+        fail(rx_event::reason::nic_error,
+             static_cast<uint64_t>(wc.status),
+             "the NIC " + d_nic->name() + " failed destination " + std::to_string(d) +
+                 "'s queue pair: " + nic::to_string(wc.status));
+        return true;
+    }
+    if (d_dest_progress.on_immediate(d, wc.imm_data, wc.byte_len, produced) !=
+        destination_progress::verdict::accepted)
+        return true;
+    // UC: the message the immediate names landed, whole.
+    const uint64_t m = d_dest_progress.frontier(d) - 1;
+    d_tracker->prove_landed(m, m + 1);
+    d_progress.advance_to(d_dest_progress.landed_messages());
+    track_lateness(d_progress.landed());
+    return true;
+}
+
+void rx_stream::impl::pump_destination_cqs()
+{
+    nic::work_completion wc[32];
+    for (destination_qp& q : d_destinations) {
+        int n;
+        while (q.cq && (n = q.cq->poll(wc, 32)) > 0) {
+            const uint64_t produced = d_clock.written_bound(host_time_ns());
+            for (int i = 0; i < n; i++)
+                on_destination_completion(wc[i], produced);
+            d_completions += n;
+        }
+    }
+}
+
+void rx_stream::impl::wait_completions(std::chrono::microseconds wait)
+{
+    // Only the stream's own CQ wakes it: with a NIC per link, look at the others at
+    // least every millisecond (each wake polls them all).
+    const bool more_cqs = !d_link_plan.nic_addresses.empty();
+    d_cq->wait(more_cqs ? std::min(wait, std::chrono::microseconds(1000)) : wait);
+}
+
+void rx_stream::impl::post_destination_receives()
+{
+    for (destination_qp& q : d_destinations) {
+        if (!q.qp || q.receives_posted >= max_receives / 2)
+            continue;
+        const int more = max_receives - q.receives_posted;
+        q.qp->post_receives(d_next_wr_id, more);
+        d_next_wr_id += more;
+        q.receives_posted = max_receives;
+    }
+}
+
+void rx_stream::impl::note_links_final(uint64_t final_upto)
+{
+    if (!d_link_plan.several())
+        return;
+    // Final messages count for their links; a burst's short last one with the burst.
+    const uint64_t ipm = d_plan.message_items;
+    const bool burst_done = d_plan.num_samples && final_upto >= d_plan.num_samples;
+    d_link_counts.on_final((final_upto + (burst_done ? ipm - 1 : 0)) / ipm);
+}
+
+void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out) const
+{
+    if (!d_link_plan.several())
+        return;
+    out["host.links"] = d_link_plan.links;
+    for (unsigned n = 0; n < d_link_plan.links; n++) {
+        const std::string key = "host.link" + std::to_string(n) + ".";
+        out[key + "messages"] = d_link_counts.counts(n).messages;
+        out[key + "lost_samples"] = d_link_counts.counts(n).lost_samples;
+        out[key + "frontier"] = d_dest_progress.frontier(n);
+        out[key + "imm_out_of_sequence"] = d_dest_progress.out_of_sequence(n);
+    }
+    out["host.links_unattributed_messages"] = d_link_counts.unattributed_messages();
+    out["host.links_unattributed_samples"] = d_link_counts.unattributed_samples();
+    out["host.imm_wrong_destination"] = d_dest_progress.wrong_destination();
+}
+
+} // namespace rdma
+} // namespace gr
