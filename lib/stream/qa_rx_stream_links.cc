@@ -75,9 +75,9 @@ class qa_rx_stream_links : public CppUnit::TestFixture
         const std::string args =
             "type=emu,signal=ramp,hugepages=off,links=2,weights=" + std::to_string(w0) +
             ":" + std::to_string(w1) + more;
-        rx_stream probe(args, "sc16", 10e6, 0);
+        rx_stream probe(args, "sc16", 1e6, 0);
         const uint64_t items = 10 * probe.ring_items() + 777; // > 10 wraps, short end
-        rx_stream s(args + ",stream=1", "sc16", 10e6, items);
+        rx_stream s(args + ",stream=1", "sc16", 1e6, items);
         s.start();
         const consumed r = consume_ramp(s);
         const rx_stream::accounting a = s.counts();
@@ -125,7 +125,7 @@ public:
         rx_stream s("type=emu,signal=ramp,hugepages=off,links=2,weights=3:1,mtu=4096,"
                     "payload=4096,drop=5:6:7:102",
                     "sc16",
-                    10e6,
+                    1e6,
                     items);
         s.start();
         const consumed r = consume_ramp(s);
