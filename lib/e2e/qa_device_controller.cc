@@ -12,6 +12,7 @@
 
 #include "../device/device_controller.h"
 #include "../emu/emulator.h"
+#include "qa_errors.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <cppunit/TestFixture.h>
@@ -23,26 +24,10 @@
 #include <string>
 
 using namespace gr::rdma;
+using namespace gr::rdma::qa_errors;
 using namespace std::chrono_literals;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
-
-// The message \p f throws as \p E, or "" if it does not throw.
-template <typename E, typename F>
-std::string error_of(F&& f)
-{
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    }
-    return "";
-}
 
 std::unique_ptr<emu::emulator> device_taking(size_t words)
 {

@@ -11,6 +11,7 @@
 
 #include "../device/device_controller.h"
 #include "../emu/emulator.h"
+#include "qa_errors.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/tx_stream.h>
@@ -23,26 +24,10 @@
 #include <thread>
 
 using namespace gr::rdma;
+using namespace gr::rdma::qa_errors;
 using namespace std::chrono_literals;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
-
-// The message \p f throws as \p E, or "" if it does not throw.
-template <typename E, typename F>
-std::string error_of(F&& f)
-{
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    }
-    return "";
-}
 
 // Items a running stream hands out within \p window.
 uint64_t items_within(rx_stream& s, std::chrono::milliseconds window)

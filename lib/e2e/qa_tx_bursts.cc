@@ -19,6 +19,7 @@
 #include "../emu/udp_wire.h"
 #include "../meta/metadata_packet.h"
 #include "../util/udp_socket.h"
+#include "qa_errors.h"
 #include "qa_tx_burst_scene.h"
 #include "qa_tx_host.h"
 #include <cppunit/TestFixture.h>
@@ -31,6 +32,7 @@
 #include <vector>
 
 using namespace gr::rdma;
+using namespace gr::rdma::qa_errors;
 using namespace gr::rdma::qa;
 using namespace std::chrono_literals;
 namespace code = meta::event_code;
@@ -41,22 +43,6 @@ constexpr uint32_t rate = 250000;  // tx_run_setup's: 4 µs per item
 constexpr uint64_t item_ns = 4000; // at that rate
 constexpr uint64_t spm = 256;      // items per message (1024-byte sc16 messages)
 constexpr uint64_t queued = regs::tbq::queued_mode;
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
-
-template <typename E, typename F>
-std::string error_of(F&& f)
-{
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    }
-    return "";
-}
 
 template <typename F>
 axioe::status status_of(F&& f)
