@@ -61,14 +61,19 @@ uint32_t ctrl_model::usable(unsigned s) const
 
 water_filling_input ctrl_model::filling_input() const
 {
+    // Only up to the last stream and link in use: the filling's cost grows with both.
     water_filling_input in;
-    in.links = ctrl_max_links;
-    in.streams = ctrl_max_streams;
-    in.capacity = d_capacity;
+    uint32_t used = 0;
     for (unsigned s = 0; s < ctrl_max_streams; s++) {
+        if (d_streams[s].links == 0)
+            continue;
+        in.streams = s + 1;
+        used |= d_streams[s].links;
         in.demand[s] = demand(s);
         in.links_of[s] = uint8_t(usable(s));
     }
+    in.links = used ? 32 - unsigned(__builtin_clz(used)) : 0;
+    in.capacity = d_capacity;
     return in;
 }
 

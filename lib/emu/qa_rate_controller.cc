@@ -95,6 +95,7 @@ class qa_rate_controller : public CppUnit::TestFixture
     CPPUNIT_TEST(test_shortest_rtt_weights);
     CPPUNIT_TEST(test_link_down_and_host_limit);
     CPPUNIT_TEST(test_policy_none_and_settings);
+    CPPUNIT_TEST(test_high_stream_and_link_numbers);
     CPPUNIT_TEST(test_no_allocation_after_construction);
     CPPUNIT_TEST_SUITE_END();
 
@@ -106,7 +107,9 @@ public:
         c.post({ ctrl_kind::rtt, 0, 0, 5 });
         CPPUNIT_ASSERT(c.tick(0)); // the first run may come at once
         c.post({ ctrl_kind::rtt, 0, 0, 6 });
+        CPPUNIT_ASSERT(!c.due(999 * us));
         CPPUNIT_ASSERT(!c.tick(999 * us));
+        CPPUNIT_ASSERT(c.due(1000 * us));
         CPPUNIT_ASSERT(c.tick(1000 * us));
         CPPUNIT_ASSERT_EQUAL(uint64_t(6), c.model().stream(0).dst[0].rtt_ns);
         CPPUNIT_ASSERT(!c.tick(5000 * us)); // nothing waits: no run
@@ -264,6 +267,29 @@ public:
         CPPUNIT_ASSERT(c.tick(ms));
         CPPUNIT_ASSERT_DOUBLES_EQUAL(3.0, c.output(0).rate, 1e-9); // both links full
         CPPUNIT_ASSERT(c.output(0).limited);
+    }
+
+    void test_high_stream_and_link_numbers()
+    {
+        // Streams 9 and 15 on links 6 and 7 (the loop computes only up to the last in
+        // use; nothing below may be dropped): 15 alone on link 7 (10), 9 on both takes
+        // link 6's 30. A stream not in use gets nothing.
+        rate_controller c;
+        c.set_policy(1);
+        c.set_capacity(6, 30);
+        c.set_capacity(7, 10);
+        c.set_links(9, 0xC0);
+        c.set_links(15, 0x80);
+        c.post({ ctrl_kind::demand, 9, 0, 100 });
+        c.post({ ctrl_kind::demand, 15, 0, 100 });
+        c.post({ ctrl_kind::demand, 3, 0, 100 });
+        CPPUNIT_ASSERT(c.tick(0));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(30.0, c.output(9).rate, 1e-9);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(10.0, c.output(15).rate, 1e-9);
+        CPPUNIT_ASSERT_EQUAL(uint16_t(1024), c.output(9).weight[6]);
+        CPPUNIT_ASSERT_EQUAL(uint16_t(1024), c.output(15).weight[7]);
+        CPPUNIT_ASSERT_EQUAL(0.0, c.output(3).rate);
+        CPPUNIT_ASSERT_EQUAL(0u, weight_sum(c.output(3)));
     }
 
     void test_no_allocation_after_construction()

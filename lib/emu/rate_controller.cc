@@ -40,11 +40,16 @@ void rate_controller::set_capacity(unsigned link, double bytes_per_s)
     d_dirty = true;
 }
 
-bool rate_controller::tick(int64_t now_ns)
+bool rate_controller::due(int64_t now_ns) const
 {
     if (d_queue.pending() == 0 && !d_dirty)
         return false;
-    if (d_ran && now_ns - d_last_run_ns < int64_t(d_period_us) * 1000)
+    return !d_ran || now_ns - d_last_run_ns >= int64_t(d_period_us) * 1000;
+}
+
+bool rate_controller::tick(int64_t now_ns)
+{
+    if (!due(now_ns))
         return false;
     const size_t n = d_queue.take(d_records.data());
     for (size_t i = 0; i < n; i++)
@@ -64,6 +69,10 @@ void rate_controller::compute()
         water_filling::compute(d_model.filling_input(), d_filled);
     for (unsigned s = 0; s < ctrl_max_streams; s++) {
         ctrl_output& o = d_out[s];
+        if (d_model.stream(s).links == 0) {
+            o = ctrl_output(); // not in use: nothing to send, nowhere
+            continue;
+        }
         const uint32_t usable = d_model.usable(s);
         ctrl_link_parts equal{};
         for (unsigned l = 0; l < ctrl_max_links; l++)

@@ -72,6 +72,8 @@ public:
      * may come at once). True if it ran.
      */
     bool tick(int64_t now_ns);
+    //! Whether tick(\p now_ns) would run (a thread may sleep until it is).
+    bool due(int64_t now_ns) const;
 
     const ctrl_output& output(unsigned stream) const { return d_out[stream]; }
     //! Whether the device applies the outputs (CTRL_POLICY not 0).
