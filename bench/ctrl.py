@@ -234,9 +234,9 @@ def work_table(data):
              "CTRL_PERIOD_US %s, water filling; median [min-max] of %d repetitions"
              % (first["streams"], first["links"], first["queues"], first["period_us"],
                 len(next(iter(rates.values())))),
-             "  %-9s %-10s %-8s %-10s %-8s %-22s %-14s" % (
+             "  %-9s %-10s %-7s %-9s %-7s %-12s %-19s %-12s" % (
                  "events/s", "coalesced", "runs/s", "records/s", "comp/s",
-                 "wall in runs, us/s", "Ir in runs/s")]
+                 "Ir in runs/s", "wall, us/s: median", "sum [min-max]")]
     work = {}
     for rate, rows in rates.items():
         coalesced = sum(int(r["coalesced"]) for r in rows) / max(
@@ -245,19 +245,24 @@ def work_table(data):
         records = statistics.median(per_second(r, "processed") for r in rows)
         comps = statistics.median(per_second(r, "computations") for r in rows)
         wall = [per_second(r, "run_wall_ns") / 1e3 for r in rows]
+        # The typical run's time x runs: what the loop costs when nothing preempts it.
+        typical = statistics.median(int(r["run_median_ns"]) * per_second(r, "runs") / 1e3
+                                    for r in rows)
         ir = (int(grind[rate]["tick_ir"]) / float(grind[rate]["seconds"])
               if rate in grind else None)
-        work[rate] = {"runs": runs, "records": records, "wall": statistics.median(wall),
-                      "ir": ir}
-        lines.append("  %-9g %-10s %-8.0f %-10.0f %-8.0f %-22s %-14s" % (
-            rate, "%.2f %%" % (100 * coalesced), runs, records, comps, spread(wall),
-            "%.3g" % ir if ir is not None else "-"))
+        work[rate] = {"runs": runs, "records": records, "wall": typical, "ir": ir}
+        lines.append("  %-9g %-10s %-7.0f %-9.0f %-7.0f %-12s %-19.0f %-12s" % (
+            rate, "%.2f %%" % (100 * coalesced), runs, records, comps,
+            "%.3g" % ir if ir is not None else "-", typical, spread(wall)))
     bound = int(first["queues"]) * 1e6 / float(first["period_us"])
     lines.append("  bound: records/s <= queues x 10^6 / CTRL_PERIOD_US = %.0f; highest "
                  "measured %.0f" % (bound, max(w["records"] for w in work.values())))
-    lines.append("  timing one interval costs %s ns (median of the runs' calibrations), "
-                 "once per run" % statistics.median(int(r["clock_pair_ns"])
-                                                    for r in data["work"]))
+    lines.append("  wall: median run x runs/s, and the sum of every run's time (a preemption "
+                 "inside a run lands in the sum); timing costs %s ns a run, included"
+                 % statistics.median(int(r["clock_pair_ns"]) for r in data["work"]))
+    lines.append("  one run: median %s ns, p99 %s ns (medians over the rates and repetitions)"
+                 % (statistics.median(int(r["run_median_ns"]) for r in data["work"]),
+                    statistics.median(int(r["run_p99_ns"]) for r in data["work"])))
     lines.append("ratio of the work at 100x the event rate to the work at the rate:")
     flat = []
     for rate in rates:
@@ -271,7 +276,7 @@ def work_table(data):
         deterministic = [v for k, v in ratios.items() if k != "wall"]
         within = all(v <= TARGET_FLAT for v in deterministic)
         flat.append((rate, up, within))
-        lines.append("  %g -> %g events/s: runs %.2fx, records %.2fx, Ir %s, wall %.2fx%s"
+        lines.append("  %g -> %g events/s: runs %.2fx, records %.2fx, Ir %s, wall (median) %.2fx%s"
                      % (rate, up, ratios.get("runs", float("nan")),
                         ratios.get("records", float("nan")),
                         "%.2fx" % ratios["ir"] if "ir" in ratios else "-",

@@ -217,6 +217,15 @@ int64_t clock_pair_ns()
     return v[500];
 }
 
+int64_t quantile(std::vector<int64_t>& v, double q)
+{
+    if (v.empty())
+        return 0;
+    const auto at = v.begin() + std::ptrdiff_t(q * double(v.size() - 1));
+    std::nth_element(v.begin(), at, v.end());
+    return *at;
+}
+
 std::string load1()
 {
     std::ifstream f("/proc/loadavg");
@@ -232,32 +241,40 @@ void work(const options& o)
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f)
         throw std::runtime_error("cannot write " + path);
-    std::fprintf(f,
-                 "rate_eps,rep,seconds,streams,links,queues,period_us,step_us,events,"
-                 "coalesced,processed,pending,runs,computations,run_wall_ns,loop_cpu_ns,"
-                 "clock_pair_ns,load1\n");
+    std::fprintf(
+        f,
+        "rate_eps,rep,seconds,streams,links,queues,period_us,step_us,events,"
+        "coalesced,processed,pending,runs,computations,run_wall_ns,run_median_ns,"
+        "run_p99_ns,loop_cpu_ns,clock_pair_ns,load1\n");
     for (int rep = 0; rep < o.reps; rep++)
         for (double rate : o.rates) {
             rate_controller c;
             configure(c, o);
             event_source events(o, rate);
             int64_t run_ns = 0;
-            const int64_t end_ns = int64_t(seconds * 1e9), cpu0 = thread_cpu_ns();
+            const int64_t end_ns = int64_t(seconds * 1e9);
+            // Each run's own time too: a preemption inside one run (milliseconds on a
+            // busy machine) swamps the sum, not the median.
+            std::vector<int64_t> each;
+            each.reserve(size_t(end_ns / (int64_t(o.period_us) * 1000) + 2));
+            const int64_t cpu0 = thread_cpu_ns();
             for (int64_t t = 0; t < end_ns; t += o.step_ns) {
                 events.post_until(t * 1e-9, c);
                 // Only the runs are timed: the emulator sleeps until due().
                 if (c.due(t)) {
                     const auto t0 = steady::now();
                     c.tick(t);
-                    run_ns += ns_since(t0);
+                    each.push_back(ns_since(t0));
+                    run_ns += each.back();
                 }
             }
             const int64_t cpu = thread_cpu_ns() - cpu0;
+            const int64_t median = quantile(each, 0.5), p99 = quantile(each, 0.99);
             const auto& q = c.queue();
             std::fprintf(
                 f,
                 "%g,%d,%g,%u,%u,%u,%u,%g,%llu,%llu,%llu,%zu,%llu,%llu,%lld,%lld,%lld,"
-                "%s\n",
+                "%lld,%lld,%s\n",
                 rate,
                 rep,
                 seconds,
@@ -273,6 +290,8 @@ void work(const options& o)
                 (unsigned long long)c.runs(),
                 (unsigned long long)c.computations(),
                 (long long)run_ns,
+                (long long)median,
+                (long long)p99,
                 (long long)cpu,
                 (long long)clock_pair_ns(),
                 load1().c_str());
