@@ -34,8 +34,9 @@ enum class ctrl_kind : uint8_t {
     link = 2,   //!< destination: 1 up, 0 down
     host = 3,   //!< stream: the host's rate limit, bytes/s (0: none); a register write
     demand = 4, //!< stream: the converter's rate, bytes/s
+    weight = 5, //!< destination: the weight the host wrote (DST_WEIGHT)
 };
-constexpr unsigned ctrl_kinds = 5;
+constexpr unsigned ctrl_kinds = 6;
 
 //! Kinds about the stream, not one of its destinations: their queue is (stream, 0),
 //! whatever link the event names, so that two of them never wait in two queues and

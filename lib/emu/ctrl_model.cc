@@ -26,6 +26,8 @@ void ctrl_model::apply(const ctrl_record& r)
         d.up = r.get(ctrl_kind::link) != 0;
     if (r.has(ctrl_kind::host))
         s.host_limit = r.get(ctrl_kind::host);
+    if (r.has(ctrl_kind::weight))
+        d.weight = r.get(ctrl_kind::weight);
     if (r.has(ctrl_kind::demand))
         s.demand = r.get(ctrl_kind::demand);
 }

@@ -23,6 +23,7 @@ struct ctrl_destination_state {
     bool up = true;
     uint64_t rtt_ns = 0; //!< 0: not measured (UC)
     uint64_t naks = 0;   //!< NAKs + retransmits so far, as the engine counts them
+    uint64_t weight = 0; //!< the host's last DST_WEIGHT (policy 0 keeps it as is)
 };
 
 struct ctrl_stream_state {

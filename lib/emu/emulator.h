@@ -11,6 +11,7 @@
 #include "../axioe/axioe_server.h"
 #include "command_queue.h"
 #include "device_clock.h"
+#include "device_controller.h"
 #include "link_channel.h"
 #include "link_set.h"
 #include "metadata_sender.h"
@@ -125,6 +126,7 @@ private:
     std::unique_ptr<metadata_sender> d_metadata; // outlives the engines that report to it
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
     std::unique_ptr<command_queue> d_commands;   // runs STOPs on the engines
+    std::unique_ptr<device_controller> d_controller; // outlives the engines it paces
     std::vector<std::unique_ptr<rx_engine>> d_rx;
     std::vector<std::unique_ptr<tx_engine>> d_tx;
     std::unique_ptr<register_file> d_registers;

@@ -40,11 +40,11 @@ void rate_controller::set_capacity(unsigned link, double bytes_per_s)
     d_dirty = true;
 }
 
-bool rate_controller::due(int64_t now_ns) const
+int64_t rate_controller::next_run_ns() const
 {
     if (d_queue.pending() == 0 && !d_dirty)
-        return false;
-    return !d_ran || now_ns - d_last_run_ns >= int64_t(d_period_us) * 1000;
+        return INT64_MAX;
+    return d_ran ? d_last_run_ns + int64_t(d_period_us) * 1000 : INT64_MIN;
 }
 
 bool rate_controller::tick(int64_t now_ns)

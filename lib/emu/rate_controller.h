@@ -73,7 +73,10 @@ public:
      */
     bool tick(int64_t now_ns);
     //! Whether tick(\p now_ns) would run (a thread may sleep until it is).
-    bool due(int64_t now_ns) const;
+    bool due(int64_t now_ns) const { return next_run_ns() <= now_ns; }
+    //! When the next run is due: INT64_MAX while nothing waits, INT64_MIN before the
+    //! first run.
+    int64_t next_run_ns() const;
 
     const ctrl_output& output(unsigned stream) const { return d_out[stream]; }
     //! Whether the device applies the outputs (CTRL_POLICY not 0).
