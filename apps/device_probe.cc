@@ -8,6 +8,8 @@
 #include "axioe/axioe_client.h"
 #include "device_identity.h"
 #include "device_probe.h"
+#include "probe_controller.h"
+#include "probe_read.h"
 #include "regs/register_map.h"
 #include <spdlog/fmt/fmt.h>
 #include <chrono>
@@ -18,13 +20,8 @@ namespace gr {
 namespace rdma {
 namespace app {
 
-namespace {
-
 using status = axioe::status;
 
-
-// A read that the device may refuse: the status, or okay with \p out filled. Timeouts
-// (the device stopped answering) propagate.
 status try_read(axioe::client& c, uint32_t address, uint32_t* out, size_t count)
 {
     try {
@@ -40,7 +37,6 @@ std::string refusal(status s)
     return fmt::format("{} ({})", axioe::to_string(s), axioe::describe(s));
 }
 
-// Why a section is missing, in its heading and for machines.
 void refused(report_node& section, status s)
 {
     if (s == status::decerr) {
@@ -53,6 +49,8 @@ void refused(report_node& section, status s)
     section.add_json("readable", "false");
     section.add_json("refused", json_string(axioe::to_string(s)));
 }
+
+namespace {
 
 std::string ipv4_string(uint32_t ip) { return socket_address(ip, 0).ip_string(); }
 
@@ -414,9 +412,13 @@ void add_metadata(report_node& device, axioe::client& c, const device_identity& 
 }
 
 // A frequency in mHz as Hz, to the mHz: text with its unit, JSON a number.
-void add_hz(report_node& n, const std::string& label, uint64_t mhz, const std::string& key)
+void add_hz(report_node& n,
+            const std::string& label,
+            uint64_t mhz,
+            const std::string& key)
 {
-    const std::string hz = fmt::format("{}.{:03d}", mhz / 1000, static_cast<int>(mhz % 1000));
+    const std::string hz =
+        fmt::format("{}.{:03d}", mhz / 1000, static_cast<int>(mhz % 1000));
     n.add_raw(label, hz + " Hz", hz, key);
 }
 
@@ -466,8 +468,10 @@ void add_rf(report_node& device, axioe::client& c, const device_identity& id)
         add_hz(f, "highest frequency", wide(regs::rf::freq_max_lo), "freq_max_hz");
         add_hz(f, "tuning step", word(regs::rf::freq_step), "freq_step_hz");
         add_db(f, "gain", static_cast<int32_t>(word(regs::rf::gain)), "gain_db");
-        add_db(
-            f, "lowest gain", static_cast<int32_t>(word(regs::rf::gain_min)), "gain_min_db");
+        add_db(f,
+               "lowest gain",
+               static_cast<int32_t>(word(regs::rf::gain_min)),
+               "gain_min_db");
         add_db(f,
                "highest gain",
                static_cast<int32_t>(word(regs::rf::gain_max)),
@@ -510,6 +514,7 @@ report_node probe_device(const socket_address& at)
         add_clock(device, *c);
         add_links(device, *c, id);
         add_rx_streams(device, *c, id);
+        add_controller(device, *c, id);
         add_metadata(device, *c, id);
         add_rf(device, *c, id);
         return device;
