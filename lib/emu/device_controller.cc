@@ -67,6 +67,8 @@ bool device_controller::set_rate_limit(unsigned s, uint32_t kib_per_s)
     d_limit_kib[s] = kib_per_s;
     // Host feedback: the stream's demand, in the links' bytes.
     const double bytes = double(kib_per_s) * regs::ctrl::rate_unit;
+    if (!d_runs[s].engine) // the next run starts at it
+        d_rate[s].store(uint64_t(bytes), std::memory_order_relaxed);
     post({ ctrl_kind::host,
            uint8_t(s),
            0,
@@ -174,9 +176,18 @@ void device_controller::stream_stopped(unsigned s)
     std::lock_guard<std::mutex> lock(d_mutex);
     if (s >= d_streams)
         return;
-    d_runs[s] = ctrl_run();
-    d_ctrl.set_links(s, 0); // no demand: its share goes to the others at the next run
+    forget_run(s);
     d_wake.notify_all();
+}
+
+void device_controller::forget_run(unsigned s)
+{
+    // No demand: its share goes to the others at the next run; its next run starts
+    // at the host's limit.
+    d_runs[s] = ctrl_run();
+    d_ctrl.set_links(s, 0);
+    d_rate[s].store(uint64_t(d_limit_kib[s]) * regs::ctrl::rate_unit,
+                    std::memory_order_relaxed);
 }
 
 void device_controller::post(const ctrl_event& e)
@@ -192,10 +203,8 @@ void device_controller::notice_ended_runs()
 {
     for (unsigned s = 0; s < d_streams; s++) {
         const ctrl_run& r = d_runs[s];
-        if (r.engine && !(r.engine->status() & regs::status::running)) {
-            d_runs[s] = ctrl_run();
-            d_ctrl.set_links(s, 0);
-        }
+        if (r.engine && !(r.engine->status() & regs::status::running))
+            forget_run(s);
     }
 }
 

@@ -90,6 +90,7 @@ public:
 private:
     void loop();
     void notice_ended_runs();
+    void forget_run(unsigned s);
     void apply();
     void apply_weights(unsigned s, const ctrl_output& o);
     void post(const ctrl_event& e);

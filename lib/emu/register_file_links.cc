@@ -97,6 +97,13 @@ status register_file::read_destination(const regs::decoded_address& a,
         regs::destination_counter_fields.read_word(c, a.offset, value);
         return status::okay;
     }
+    if (a.offset == regs::dst::weight &&
+        (d_engines[s]->status() & regs::status::running)) {
+        // The weight in force: the host's last write, or the controller's since.
+        const std::shared_ptr<destination_table> routes = d_engines[s]->routes();
+        value = routes ? routes->weight(d) : d_dest_words[a.index][a.offset / 4];
+        return status::okay;
+    }
     value = d_dest_words[a.index][a.offset / 4];
     return status::okay;
 }
