@@ -22,9 +22,17 @@ void dequeue_limiter::set_rate(uint64_t bytes_per_s, int64_t now_ns)
 {
     if (bytes_per_s == d_rate)
         return;
-    // A new rate starts from now: no credit saved at the old one carries over.
+    // What the stream still owes (bytes it took ahead of the old rate) is owed at the
+    // new one: a stream held near 0 and then given a share must not wait out a debt
+    // priced at the old rate. Credit is capped as ever.
+    if (d_rate && bytes_per_s && d_free_ns > now_ns) {
+        using u128 = unsigned __int128;
+        const u128 owed = u128(d_free_ns - now_ns) * d_rate; // bytes x 1e9
+        d_free_ns = now_ns + static_cast<int64_t>(owed / bytes_per_s);
+    }
     d_rate = bytes_per_s;
-    d_free_ns = std::max(d_free_ns, now_ns - burst_ns);
+    // No limit owes nothing: a limit set later starts from the time it was lifted.
+    d_free_ns = bytes_per_s ? std::max(d_free_ns, now_ns - burst_ns) : now_ns;
 }
 
 uint64_t dequeue_limiter::allowed(int64_t now_ns, uint64_t bytes, uint64_t wanted) const

@@ -30,7 +30,8 @@ public:
     //! The catch-up allowance (the emulator wakes about every 50 us).
     static constexpr int64_t burst_ns = 1000000;
 
-    //! Bytes per second; 0: no limit. Takes effect from \p now_ns on.
+    //! Bytes per second; 0: no limit. Takes effect from \p now_ns on; bytes taken
+    //! ahead of the old rate are owed at the new one.
     void set_rate(uint64_t bytes_per_s, int64_t now_ns);
     uint64_t rate() const { return d_rate; }
     //! How many messages of \p bytes may leave at \p now_ns (at most \p wanted).
