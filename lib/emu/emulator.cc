@@ -199,6 +199,7 @@ emulator::~emulator()
         engine->stop();
     for (auto& engine : d_tx)
         engine->stop();
+    d_controller.reset(); // its loop looks at the engines: it ends while they exist
     d_registers.reset();
     d_commands.reset();
 }

@@ -126,9 +126,11 @@ private:
     std::unique_ptr<metadata_sender> d_metadata; // outlives the engines that report to it
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
     std::unique_ptr<command_queue> d_commands;   // runs STOPs on the engines
-    std::unique_ptr<device_controller> d_controller; // outlives the engines it paces
     std::vector<std::unique_ptr<rx_engine>> d_rx;
     std::vector<std::unique_ptr<tx_engine>> d_tx;
+    // Goes before the engines: its loop reads their status while it runs, and they read
+    // its rates only while they run (the destructor stops them first).
+    std::unique_ptr<device_controller> d_controller;
     std::unique_ptr<register_file> d_registers;
     std::unique_ptr<axioe::server> d_server;
 };
