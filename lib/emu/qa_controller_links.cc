@@ -246,7 +246,7 @@ public:
     void test_a_cut_link_leaves_the_computation()
     {
         // Link 1 cut (EMU_LINK_DOWN): one event for each stream on it, and the three
-        // share link 0 alone.
+        // share link 0 alone; LINK_CONTROL = 1 gives them link 1 back.
         three_streams_two_links b;
         b.axi.write32(regs::ctrl_base + regs::ctrl::policy,
                       regs::ctrl_policy::water_filling);
@@ -263,6 +263,18 @@ public:
         }
         CPPUNIT_ASSERT_EQUAL(events + 2,
                              b.axi.read64(regs::ctrl_base + regs::ctrl::events_lo));
+        // The cable back is no event: the link's destinations stay out of the
+        // schedules until the host asks them back, and so out of the computation.
+        b.axi.write32(regs::emu_link_reg(1, regs::emu_link::down), 0);
+        CPPUNIT_ASSERT_EQUAL(events + 2,
+                             b.axi.read64(regs::ctrl_base + regs::ctrl::events_lo));
+        b.axi.write32(regs::link_reg(1, regs::link::control), regs::link_control::up);
+        CPPUNIT_ASSERT_EQUAL(events + 4,
+                             b.axi.read64(regs::ctrl_base + regs::ctrl::events_lo));
+        for (unsigned s = 0; s < 3; s++) {
+            wait_for_rate(b, s, fair);
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(fair, b.ctrl_rate(s), 0.01 * fair);
+        }
         b.stop();
     }
 

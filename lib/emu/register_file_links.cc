@@ -222,7 +222,7 @@ status register_file::write_emu_link(unsigned n, uint32_t reg, uint32_t value)
         d_links[n].channel->configure(v);
     if (d_link_states && n < d_link_states->size())
         d_link_states->note_status(n); // the streams see a cut at their next window
-    if (reg == el::down)
+    if (reg == el::down && value == 1) // back up, it rejoins only by LINK_CONTROL = 1
         ctrl_link_changed(n);
     else if (reg == el::rate_lo + 4) // LINK_CAPACITY reads it
         ctrl_capacity(n);
