@@ -143,6 +143,14 @@ void device_controller::weight_written(unsigned s, unsigned d, uint32_t w)
     post({ ctrl_kind::weight, uint8_t(s), l == ctrl_run::no_link ? uint8_t(0) : l, w });
 }
 
+void device_controller::naks(unsigned s, uint64_t count)
+{
+    // RC runs on destination 0 on link 0 in the emulator: its queue is (s, 0).
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (s < d_streams)
+        post({ ctrl_kind::nak, uint8_t(s), 0, count });
+}
+
 void device_controller::stream_started(unsigned s, const ctrl_run& run)
 {
     std::lock_guard<std::mutex> lock(d_mutex);

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_EMU_DEVICE_CONTROLLER_H
 #define INCLUDED_RDMA_EMU_DEVICE_CONTROLLER_H
 
+#include "ctrl_sink.h"
 #include "destination_table.h"
 #include "rate_controller.h"
 #include <condition_variable>
@@ -51,13 +52,13 @@ struct ctrl_run {
  * Thread-safe: every call takes the controller's mutex (the register file calls it
  * with its own held; the loop never takes the register file's).
  */
-class device_controller
+class device_controller : public ctrl_sink
 {
 public:
     static constexpr double capacity_share = 0.99;
 
     device_controller(unsigned streams, unsigned links);
-    ~device_controller();
+    ~device_controller() override;
     device_controller(const device_controller&) = delete;
     device_controller& operator=(const device_controller&) = delete;
 
@@ -81,6 +82,8 @@ public:
     void link_changed(unsigned n, bool up);
     //! The host wrote DST_WEIGHT \p w of destination \p d of stream \p s.
     void weight_written(unsigned s, unsigned d, uint32_t w);
+    //! RC: stream \p s's NAKs + retransmits so far (from its engine's thread).
+    void naks(unsigned s, uint64_t count) override;
     void stream_started(unsigned s, const ctrl_run& run);
     void stream_stopped(unsigned s);
 

@@ -133,6 +133,7 @@ emulator::emulator(const emulator_config& config)
         d_rx.push_back(std::make_unique<rx_engine>(
             s, *d_link, d_metadata.get(), d_acks.get(), radio, d_link_set.get()));
         d_rx.back()->set_rate_source(d_controller->dequeue_rate(s));
+        d_rx.back()->set_ctrl_sink(d_controller.get());
         engines.push_back(d_rx.back().get());
         d_commands->connect(s, engines.back());
     }

@@ -147,6 +147,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_start_time_ns = t0;
     d_next_message = 0;
     d_limiter = dequeue_limiter(); // a run's rate starts with no credit and no debt
+    d_naks_reported = 0;
     for (auto* c : { &d_packets_sent,
                      &d_samples_emitted,
                      &d_packets_dropped,
@@ -292,6 +293,7 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             // RC: answers first, then retransmissions before anything new (go-back-N).
             const int64_t now = monotonic_ns();
             d_rc->poll(now);
+            report_naks();
             if (d_rc->failed()) {
                 d_status = regs::status::error; // the host QP is in ERROR
                 return;
@@ -375,6 +377,20 @@ uint64_t rx_engine::dequeue_allowed(int64_t now_ns, uint64_t next, uint64_t read
     d_limiter.set_rate(d_rate_source->load(std::memory_order_relaxed), now_ns);
     const uint64_t n = d_limiter.allowed(now_ns, d_desc.payload_bytes, due);
     return n == 0 && (d_rc || !overflowed(next)) ? UINT64_MAX : n;
+}
+
+void rx_engine::report_naks()
+{
+    // Once per pass of the loop at most, and only on a change: the controller keeps the
+    // latest count, so several NAKs between two passes are one event.
+    if (!d_ctrl_sink)
+        return;
+    const uint64_t n = d_rc_stats.naks_received.load(std::memory_order_relaxed) +
+                       d_rc_stats.retransmits.load(std::memory_order_relaxed);
+    if (n == d_naks_reported)
+        return;
+    d_naks_reported = n;
+    d_ctrl_sink->naks(d_index, n);
 }
 
 int64_t rx_engine::rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const
