@@ -318,6 +318,8 @@ bool rx_stream::impl::poll_event(rx_event& out)
           d_tunes->poll(d_tracker->handed_out(), d_tracker->offset(), d_clock, out)))
         return false;
     out.time_ns = d_clock.time_of(out.device_item);
+    if (several_links() && out.type == rx_event::kind::gap)
+        out.code = d_link_counts.links_of(out.device_item, out.count);
     // Queued: the current burst's items among the consumer's, and in the ring.
     out.item += d_consumer_base;
     out.device_item += d_ring_first;

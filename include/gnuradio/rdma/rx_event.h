@@ -81,7 +81,9 @@ struct rx_event {
     uint64_t device_item = 0;
     uint64_t count = 0;
     uint64_t time_ns = 0; //!< device time of device_item (ns since the epoch)
-    uint32_t code = 0;    //!< device: the event code on the wire (docs/metadata.md)
+    uint32_t code = 0;    //!< device: the event code on the wire (docs/metadata.md); gap
+                          //!< of a stream over several links: the links that carried its
+                          //!< messages, bit n for link n (bit 31: not known)
     uint64_t value = 0;   //!< device: the event's value; tune: the frequency, mHz
 };
 
