@@ -126,8 +126,8 @@ link_plan link_plan::from_args(const device_args& args)
         "link_timeout", p.link_timeout_ms, 0, 10000, "ms", "0: never, else 2..10000"));
     if (p.link_timeout_ms == 1)
         throw std::invalid_argument(
-            "device args: link_timeout=1 ms is shorter than the "
-            "host's look at the schedule (1 ms): give 0 or 2..10000");
+            "device args: link_timeout=1 is invalid: expected 0 (never) or 2..10000 ms "
+            "(the host looks at the schedule every millisecond)");
     p.link_retry_ms = static_cast<unsigned>(
         args.get_uint("link_retry", p.link_retry_ms, 10, 600000, "ms"));
     parse_faults(args, "emu_link_down", link_fault::kind::down, p);

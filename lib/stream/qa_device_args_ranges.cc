@@ -56,6 +56,8 @@ const std::vector<numeric_key> table = {
     { "streams", "", { "0", "17" }, {} },
     { "links", "", { "0", "9" }, {} },
     { "weights", "links=2,", list_bad, list_valid },
+    { "link_timeout", "links=2,", { "1", "10001" }, {} },
+    { "link_retry", "links=2,", { "9", "600001" }, {} },
     { "timeout", "", { "0", "0.0005", "61" }, {} },
     { "retries", "", { "1001" }, {} },
     { "device_timeout", "", { "0", "0.05", "61" }, {} },

@@ -204,8 +204,9 @@ public:
                        std::string::npos);
         CPPUNIT_ASSERT(refusal("type=emu,emu_link_down=0@0.1").find("give links=") !=
                        std::string::npos);
-        CPPUNIT_ASSERT(refusal("type=emu,links=2,link_timeout=1").find("0 or 2..10000") !=
-                       std::string::npos);
+        CPPUNIT_ASSERT(
+            refusal("type=emu,links=2,link_timeout=1").find("0 (never) or 2..10000") !=
+            std::string::npos);
     }
 };
 
