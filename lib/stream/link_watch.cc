@@ -195,7 +195,8 @@ void link_watch::read_epochs(snapshot& s)
                header_words + kept * regs::epoch::entry_words);
     s.epoch_count = w[0];
     const uint64_t n = d_notify_interval;
-    s.known_messages = n ? (scheduled + n - 1) / n * n : scheduled;
+    s.known_messages =
+        n && scheduled <= UINT64_MAX - n ? (scheduled + n - 1) / n * n : scheduled;
     // The entries, oldest first: the newest min(count, kept) epochs.
     const uint32_t have = std::min<uint32_t>(s.epoch_count, static_cast<uint32_t>(kept));
     s.kept = 0;

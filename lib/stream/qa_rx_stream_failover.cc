@@ -88,7 +88,6 @@ void check_failover(const run_result& r, uint64_t items, uint64_t cause)
     CPPUNIT_ASSERT_EQUAL(r.counters.at("device.samples_emitted"), a.delivered + a.lost());
     CPPUNIT_ASSERT_EQUAL(a.lost_gap,
                          r.mismatches); // the gaps read as zeros, nothing else
-    CPPUNIT_ASSERT(a.lost_gap > 0);
     CPPUNIT_ASSERT_EQUAL(a.lost_gap, r.counters.at("host.link1.lost_samples"));
     CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.counters.at("host.link0.lost_samples"));
     CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.counters.at("host.links_unattributed_samples"));
@@ -105,8 +104,14 @@ void check_failover(const run_result& r, uint64_t items, uint64_t cause)
     CPPUNIT_ASSERT(schedule);
     CPPUNIT_ASSERT_EQUAL(uint32_t(1), schedule->code);
     CPPUNIT_ASSERT_EQUAL(uint64_t(1), schedule->value & 0xFFFFFFFF); // weights 1:0
+    CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.counters.at("host.schedule_implausible"));
     // Within 50 ms of stream from the first lost sample to the epoch that moved the
-    // share (the target); nothing lost after it until a rejoin.
+    // share (the target); nothing lost after it. A device that sees the cut
+    // may move the share before anything was lost (the cut at a window boundary).
+    if (cause == 2)
+        CPPUNIT_ASSERT(a.lost_gap > 0);
+    if (a.lost_gap == 0)
+        return;
     CPPUNIT_ASSERT(r.first_gap < down->device_item);
     CPPUNIT_ASSERT(down->device_item - r.first_gap <= uint64_t(0.05 * rate));
     CPPUNIT_ASSERT(a.lost_gap <= down->device_item - r.first_gap);

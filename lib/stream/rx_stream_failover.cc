@@ -57,6 +57,7 @@ void rx_stream::impl::start_link_watch()
             writes.push_back({ static_cast<int64_t>(f.until_s * 1e9), address, 0 });
     }
     d_epochs_followed = 0;
+    d_schedule_implausible = 0;
     d_link_down_events.fill(0);
     d_link_declared.fill(0);
     d_liveness.reset(
@@ -140,7 +141,15 @@ void rx_stream::impl::follow_links()
     std::array<uint64_t, destination_progress::max_destinations> before{};
     for (unsigned d = 0; d < d_link_plan.links; d++)
         before[d] = d_dest_progress.frontier(d);
-    d_dest_progress.set_known(s.known_messages);
+    // No further than the device can have scheduled by now (plus the window it is in):
+    // a claim beyond that is counted and not believed.
+    const uint64_t ipm = d_plan.message_items;
+    const uint64_t window = std::max<uint64_t>(d_plan.notify_interval, 1);
+    const uint64_t possible =
+        (d_clock.written_bound(host_time_ns()) / ipm + 1 + window) / window * window;
+    if (s.known_messages > possible)
+        d_schedule_implausible++;
+    d_dest_progress.set_known(std::min(s.known_messages, possible));
     std::array<uint64_t, destination_progress::max_destinations> frontier{};
     for (unsigned d = 0; d < d_link_plan.links; d++) {
         frontier[d] = d_dest_progress.frontier(d);

@@ -251,6 +251,7 @@ private:
     std::unique_ptr<link_watch> d_link_watch; // several links: the epochs, LINK_CONTROL
     link_liveness d_liveness;                 // when the host declares a link down
     uint32_t d_epochs_followed = 0;
+    uint64_t d_schedule_implausible = 0; // EPOCH_SCHEDULED beyond what can have been
     std::array<uint64_t, link_plan::max_links> d_link_down_events{};
     std::array<uint64_t, link_plan::max_links> d_link_declared{};
 

@@ -293,6 +293,7 @@ void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out)
     out["host.epochs"] = d_epochs_followed;
     out["host.imm_held"] = d_dest_progress.held();
     out["host.schedule_known"] = d_dest_progress.known();
+    out["host.schedule_implausible"] = d_schedule_implausible;
     if (d_link_watch)
         out["host.link_watch_failures"] = d_link_watch->failures();
     out["host.links_unattributed_messages"] = d_link_counts.unattributed_messages();

@@ -6,7 +6,7 @@
 #
 
 """A stream over two links in a flowgraph (docs/links.md, "Failover"): what rx_source
-says on async_msgs when the emulator cuts one of them, and what a SigMF recording
+says on async_msgs when one of them loses everything, and what a SigMF recording
 keeps of it. The failover itself is tested in C++ (qa_rx_stream_failover)."""
 
 import json
@@ -22,7 +22,7 @@ from gnuradio import rdma
 RATE = 4e6
 ITEMS = 2000 * 1024  # 0.5 s
 ARGS = ("type=emu,signal=ramp,hugepages=off,links=2,weights=1:1,mtu=4096,payload=4096,"
-        "emu_link_down=1@0.2")
+        "emu_link_loss=1@0.2")  # link 1 loses everything: the host must find it
 
 
 def reports(debug):
@@ -41,7 +41,7 @@ class qa_rx_links(gr_unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def test_a_cut_link_is_reported_and_recorded(self):
+    def test_a_silent_link_is_reported_and_recorded(self):
         base = os.path.join(self.dir, "two_links")
         tb = gr.top_block()
         src = rdma.rx_source(ARGS, "sc16", RATE, ITEMS)
@@ -57,7 +57,7 @@ class qa_rx_links(gr_unittest.TestCase):
         down = [r for r in got if r["type"] == "link" and r["cause"] == "link_down"]
         self.assertEqual(len(down), 1, got)
         self.assertEqual(down[0]["link"], 1)
-        self.assertEqual(down[0]["by"], "device")
+        self.assertEqual(down[0]["by"], "host")
         self.assertEqual(down[0]["epoch"], 1)
         schedule = [r for r in got if r["type"] == "link" and r["cause"] == "schedule"]
         self.assertEqual([s["epoch"] for s in schedule], [1])
@@ -71,6 +71,7 @@ class qa_rx_links(gr_unittest.TestCase):
             self.assertLess(g["first_sample"], down[0]["first_sample"])
         self.assertEqual(sum(g["count"] for g in gaps), counters["host.link1.lost_samples"])
         self.assertEqual(counters["host.link0.lost_samples"], 0)
+        self.assertEqual(counters["host.link1.declared_down"], 1)
         self.assertEqual(counters["device.samples_emitted"],
                          counters["host.delivered"] + counters["host.lost"])
 
