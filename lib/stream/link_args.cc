@@ -9,6 +9,7 @@
 #include "link_args.h"
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace rdma {
@@ -79,9 +80,10 @@ void parse_faults(const device_args& args,
 
 const std::set<std::string>& link_plan::keys()
 {
-    static const std::set<std::string> k = { "links",         "weights",
-                                             "link_timeout",  "link_retry",
-                                             "emu_link_down", "emu_link_loss" };
+    static const std::set<std::string> k = {
+        "links",         "weights",       "link_timeout",      "link_retry",
+        "emu_link_down", "emu_link_loss", "emu_link_delay_us", "emu_link_reorder_us"
+    };
     return k;
 }
 
@@ -130,12 +132,30 @@ link_plan link_plan::from_args(const device_args& args)
             "(the host looks at the schedule every millisecond)");
     p.link_retry_ms = static_cast<unsigned>(
         args.get_uint("link_retry", p.link_retry_ms, 10, 600000, "ms"));
+    const std::pair<const char*, std::vector<uint32_t>*> per_link[] = {
+        { "emu_link_delay_us", &p.emu_delay_us },
+        { "emu_link_reorder_us", &p.emu_reorder_us }
+    };
+    for (const auto& [key, to] : per_link) {
+        const std::vector<uint64_t> us =
+            args.get_uint_list(key, 0, regs::emu_link::max_delay_us, "µs");
+        if (!us.empty() && us.size() != p.links)
+            throw std::invalid_argument(std::string("device args: ") + key + "=" +
+                                        args.get(key, "") + " gives " +
+                                        std::to_string(us.size()) +
+                                        " values for links=" + std::to_string(p.links) +
+                                        ": give one per link, e.g. " + key + "=0:300");
+        for (uint64_t v : us)
+            to->push_back(static_cast<uint32_t>(v));
+    }
     parse_faults(args, "emu_link_down", link_fault::kind::down, p);
     parse_faults(args, "emu_link_loss", link_fault::kind::loss, p);
-    if (!p.several() && !p.faults.empty())
+    if (!p.several() &&
+        (!p.faults.empty() || !p.emu_delay_us.empty() || !p.emu_reorder_us.empty()))
         throw std::invalid_argument(
-            "device args: emu_link_down=/emu_link_loss= cut links of a stream over "
-            "several links: give links=");
+            "device args: emu_link_down=, emu_link_loss=, emu_link_delay_us= and "
+            "emu_link_reorder_us= act on the links of a stream over several links: "
+            "give links=");
     return p;
 }
 

@@ -51,6 +51,9 @@ struct link_plan {
         double until_s = -1; //!< < 0: to the end of the run
     };
     std::vector<link_fault> faults;
+    //! emu_link_delay_us=, emu_link_reorder_us= (per link; empty: untouched).
+    std::vector<uint32_t> emu_delay_us;
+    std::vector<uint32_t> emu_reorder_us;
 
     bool several() const { return links > 1; }
 

@@ -58,6 +58,8 @@ const std::vector<numeric_key> table = {
     { "weights", "links=2,", list_bad, list_valid },
     { "link_timeout", "links=2,", { "1", "10001" }, {} },
     { "link_retry", "links=2,", { "9", "600001" }, {} },
+    { "emu_link_delay_us", "links=2,", { "0:100001" }, {} },
+    { "emu_link_reorder_us", "links=2,", { "100001:0" }, {} },
     { "timeout", "", { "0", "0.0005", "61" }, {} },
     { "retries", "", { "1001" }, {} },
     { "device_timeout", "", { "0", "0.05", "61" }, {} },

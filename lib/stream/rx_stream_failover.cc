@@ -15,6 +15,7 @@
 #include "../regs/link_registers.h"
 #include "rx_stream_impl.h"
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace rdma {
@@ -29,10 +30,13 @@ void rx_stream::impl::make_link_watch()
 {
     if (!d_link_plan.several())
         return;
-    if (!d_link_plan.faults.empty() && !d_info.has(regs::cap::emulator))
+    const bool emulated = !d_link_plan.faults.empty() ||
+                          !d_link_plan.emu_delay_us.empty() ||
+                          !d_link_plan.emu_reorder_us.empty();
+    if (emulated && !d_info.has(regs::cap::emulator))
         throw std::invalid_argument(
-            "device args: emu_link_down=/emu_link_loss= cut the links of the built-in "
-            "emulator; the device at " +
+            "device args: emu_link_* act on the links of the built-in emulator; the "
+            "device at " +
             d_device->address().to_string() + " is not one: drop them");
     d_link_watch = std::make_unique<link_watch>(
         *d_device,
@@ -40,6 +44,19 @@ void rx_stream::impl::make_link_watch()
         d_link_plan.links,
         link_watch_period,
         std::chrono::milliseconds(d_link_plan.link_retry_ms));
+}
+
+void rx_stream::impl::configure_emulated_links()
+{
+    // emu_link_delay_us= / emu_link_reorder_us=: before START, so that every message
+    // meets them (messages reach the host out of order across links).
+    axioe::client& c = d_device->client();
+    for (size_t n = 0; n < d_link_plan.emu_delay_us.size(); n++)
+        c.write32(regs::emu_link_reg(unsigned(n), regs::emu_link::delay_us),
+                  d_link_plan.emu_delay_us[n]);
+    for (size_t n = 0; n < d_link_plan.emu_reorder_us.size(); n++)
+        c.write32(regs::emu_link_reg(unsigned(n), regs::emu_link::reorder_us),
+                  d_link_plan.emu_reorder_us[n]);
 }
 
 void rx_stream::impl::start_link_watch()
@@ -74,19 +91,26 @@ void rx_stream::impl::stop_link_watch()
         return;
     d_link_watch->stop();
     // The emulator's faults act on the device, not the run: leave its links whole.
-    for (const link_plan::link_fault& f : d_link_plan.faults) {
-        const bool down = f.what == link_plan::link_fault::kind::down;
+    std::vector<uint32_t> restore;
+    for (const link_plan::link_fault& f : d_link_plan.faults)
+        restore.push_back(regs::emu_link_reg(f.link,
+                                             f.what == link_plan::link_fault::kind::down
+                                                 ? regs::emu_link::down
+                                                 : regs::emu_link::loss_ppm));
+    for (size_t n = 0; n < d_link_plan.emu_delay_us.size(); n++)
+        restore.push_back(regs::emu_link_reg(unsigned(n), regs::emu_link::delay_us));
+    for (size_t n = 0; n < d_link_plan.emu_reorder_us.size(); n++)
+        restore.push_back(regs::emu_link_reg(unsigned(n), regs::emu_link::reorder_us));
+    for (uint32_t address : restore) {
         try {
-            d_device->client().write32(
-                regs::emu_link_reg(
-                    f.link, down ? regs::emu_link::down : regs::emu_link::loss_ppm),
-                0);
+            d_device->client().write32(address, 0);
         } catch (const std::exception& e) {
-            d_logger->warn(
-                "RX stream {}: the emulator's link {} could not be restored: {}",
-                d_plan.stream_index,
-                f.link,
-                e.what());
+            d_logger->warn("RX stream {}: the emulator's link register {:#x} could not "
+                           "be restored: {}",
+                           d_plan.stream_index,
+                           address,
+                           e.what());
+            break;
         }
     }
 }

@@ -136,6 +136,7 @@ private:
     void export_link_counters(std::map<std::string, uint64_t>& out) const;
     // Failover (rx_stream_failover.cc): the epochs the device begins, followed.
     void make_link_watch();
+    void configure_emulated_links();
     void start_link_watch();
     void stop_link_watch();
     void follow_links();
