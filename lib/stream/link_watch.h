@@ -9,7 +9,7 @@
 #define INCLUDED_RDMA_STREAM_LINK_WATCH_H
 
 #include "../device/device_controller.h"
-#include "../regs/link_fields.h"
+#include "epoch_snapshot.h"
 #include <condition_variable>
 #include <array>
 #include <atomic>
@@ -40,19 +40,10 @@ namespace rdma {
 class link_watch
 {
 public:
-    static constexpr unsigned max_kept = 7; //!< EPOCH_KEPT is 1..7
+    static constexpr unsigned max_kept = epoch_snapshot::max_kept;
     static constexpr unsigned max_links = 16;
 
-    //! What the data path takes from the watch.
-    struct snapshot {
-        //! The schedule is fixed below this local message: every epoch that begins
-        //! below it is in epochs[].
-        uint64_t known_messages = 0;
-        uint32_t epoch_count = 0; //!< EPOCH_COUNT: epochs begun in the run
-        unsigned kept = 0;        //!< entries in epochs[], oldest first
-        std::array<regs::epoch_values, max_kept> epochs{};
-        uint32_t links_up = 0; //!< LINK_STATUS bit 0 of link n in bit n (last read)
-    };
+    using snapshot = epoch_snapshot;
 
     //! A register write at a time after start() (the emulator's faults).
     struct timed_write {

@@ -73,8 +73,6 @@ void rx_stream::impl::start_link_watch()
         if (f.until_s >= 0)
             writes.push_back({ static_cast<int64_t>(f.until_s * 1e9), address, 0 });
     }
-    d_epochs_followed = 0;
-    d_schedule_implausible = 0;
     d_link_down_events.fill(0);
     d_link_declared.fill(0);
     d_liveness.reset(
@@ -139,41 +137,27 @@ void rx_stream::impl::follow_links()
     if (!d_link_watch)
         return;
     link_watch::snapshot s;
-    if (!d_link_watch->take(s))
+    if (!d_error.empty() || !d_link_watch->take(s))
         return;
-    for (unsigned j = 0; j < s.kept && d_error.empty(); j++) {
-        const regs::epoch_values& e = s.epochs[j];
-        if (e.number < d_epochs_followed)
-            continue;
-        if (e.number > d_epochs_followed)
-            break; // an entry overwritten before it was read: said below
-        follow_epoch(e);
-    }
-    if (!d_error.empty())
-        return;
-    if (d_epochs_followed < s.epoch_count) {
-        fail(rx_event::reason::stream_failed,
-             d_epochs_followed,
-             "the device began epochs " + std::to_string(d_epochs_followed) + ".." +
-                 std::to_string(s.epoch_count - 1) +
-                 " faster than the host read them (it keeps the last " +
-                 std::to_string(s.kept) +
-                 "): where their messages went is not known; a device must not begin "
-                 "EPOCH_KEPT epochs within one ring (docs/register-map.md)");
-        return;
-    }
     std::array<uint64_t, destination_progress::max_destinations> before{};
     for (unsigned d = 0; d < d_link_plan.links; d++)
         before[d] = d_dest_progress.frontier(d);
-    // No further than the device can have scheduled by now (plus the window it is in):
-    // a claim beyond that is counted and not believed.
-    const uint64_t ipm = d_plan.message_items;
+    // No further than the device can have scheduled by now, and the window it is in.
     const uint64_t window = std::max<uint64_t>(d_plan.notify_interval, 1);
     const uint64_t possible =
-        (d_clock.written_bound(host_time_ns()) / ipm + 1 + window) / window * window;
-    if (s.known_messages > possible)
-        d_schedule_implausible++;
-    d_dest_progress.set_known(std::min(s.known_messages, possible));
+        (d_clock.written_bound(host_time_ns()) / d_plan.message_items + 1 + window) /
+        window * window;
+    const uint32_t epochs_before = d_follower.followed();
+    const bool followed = d_follower.follow(s, possible);
+    for (unsigned i = 0; i < d_follower.change_count(); i++)
+        report_change(d_follower.change_at(i));
+    if (!followed) {
+        fail(rx_event::reason::stream_failed, d_follower.followed(), d_follower.why());
+        return;
+    }
+    const int64_t now = host_time_ns();
+    if (d_follower.followed() != epochs_before) // new epochs: who takes messages now
+        d_liveness.on_epoch(d_follower.weights(), now);
     std::array<uint64_t, destination_progress::max_destinations> frontier{};
     for (unsigned d = 0; d < d_link_plan.links; d++) {
         frontier[d] = d_dest_progress.frontier(d);
@@ -181,7 +165,7 @@ void rx_stream::impl::follow_links()
             d_tracker->prove_landed(frontier[d] - 1, frontier[d]);
     }
     d_progress.advance_to(d_dest_progress.landed_messages());
-    const uint32_t declare = d_liveness.check(frontier, host_time_ns());
+    const uint32_t declare = d_liveness.check(frontier, now);
     for (unsigned d = 0; d < d_link_plan.links; d++) {
         if (!(declare & (1u << d)))
             continue;
@@ -195,68 +179,39 @@ void rx_stream::impl::follow_links()
     }
 }
 
-void rx_stream::impl::follow_epoch(const regs::epoch_values& e)
+void rx_stream::impl::report_change(const epoch_follower::change& c)
 {
-    // Destination d is on link d (links=N). Nothing at or above the first message of
-    // an epoch the host has not seen was judged yet (set_known), so epoch 0 may
-    // replace the weights the host programmed (a link down at START).
-    std::array<uint16_t, regs::link_schedule::max_destinations> w{};
-    for (unsigned d = 0; d < d_link_plan.links; d++)
-        w[d] = e.weights[d];
-    const uint64_t known = d_dest_progress.known();
-    if (e.number > 0 && e.first < known) {
-        fail(rx_event::reason::stream_failed,
-             e.number,
-             "the device's epoch " + std::to_string(e.number) + " begins at message " +
-                 std::to_string(e.first) + ", below the " + std::to_string(known) +
-                 " it said it had scheduled: the device does not keep its schedule");
+    using kind = epoch_follower::change::kind;
+    const regs::epoch_values& e = c.epoch;
+    if (c.what == kind::schedule) {
+        const epoch_follower::weights_t& w = e.weights;
+        const uint64_t low = uint64_t(w[0]) | uint64_t(w[1]) << 16 |
+                             uint64_t(w[2]) << 32 | uint64_t(w[3]) << 48;
+        const uint64_t high = uint64_t(w[4]) | uint64_t(w[5]) << 16 |
+                              uint64_t(w[6]) << 32 | uint64_t(w[7]) << 48;
+        report_link(rx_event::reason::schedule_changed, e, low, high);
         return;
     }
-    try {
-        d_schedule.begin_epoch(e.number == 0 ? 0 : e.first, w, d_plan.notify_interval);
-    } catch (const std::invalid_argument& x) {
-        fail(rx_event::reason::stream_failed,
-             e.number,
-             "the device's epoch " + std::to_string(e.number) +
-                 " is not one: " + x.what());
-        return;
-    }
-    d_epochs_followed = e.number + 1;
-    d_liveness.on_epoch(w, host_time_ns());
-    if (e.number == 0) {
-        for (unsigned d = 0; d < d_link_plan.links; d++)
-            if (d_link_weights[d] && !w[d]) { // down at START
-                d_link_down_events[d]++;
-                report_link(rx_event::reason::link_down, e, d, 1);
-            }
-        return;
-    }
-    const uint64_t packed_low = uint64_t(w[0]) | uint64_t(w[1]) << 16 |
-                                uint64_t(w[2]) << 32 | uint64_t(w[3]) << 48;
-    const uint64_t packed_high = uint64_t(w[4]) | uint64_t(w[5]) << 16 |
-                                 uint64_t(w[6]) << 32 | uint64_t(w[7]) << 48;
-    report_link(rx_event::reason::schedule_changed, e, packed_low, packed_high);
-    namespace cause = regs::epoch::cause_code;
-    if ((e.cause == cause::link_down || e.cause == cause::host_down) &&
-        e.link < d_link_plan.links) {
-        d_link_down_events[e.link]++;
-        report_link(rx_event::reason::link_down, e, e.link, e.cause);
+    if (c.what == kind::link_down) {
+        d_link_down_events[c.link]++;
+        report_link(rx_event::reason::link_down, e, c.link, c.by);
         d_logger->warn("RX stream {}: link {} {}; from message {} its share goes to the "
                        "others (epoch {})",
                        d_plan.stream_index,
-                       e.link,
-                       e.cause == cause::link_down ? "fell" : "was declared down",
+                       c.link,
+                       c.by == regs::epoch::cause_code::host_down ? "was declared down"
+                                                                  : "fell",
                        e.first,
                        e.number);
-    } else if (e.cause == cause::link_up && e.link < d_link_plan.links) {
-        report_link(rx_event::reason::link_up, e, e.link, 0);
-        d_logger->info("RX stream {}: link {} takes its share again from message {} "
-                       "(epoch {})",
-                       d_plan.stream_index,
-                       e.link,
-                       e.first,
-                       e.number);
+        return;
     }
+    report_link(rx_event::reason::link_up, e, c.link, 0);
+    d_logger->info(
+        "RX stream {}: link {} takes its share again from message {} (epoch {})",
+        d_plan.stream_index,
+        c.link,
+        e.first,
+        e.number);
 }
 
 void rx_stream::impl::report_link(rx_event::reason why,

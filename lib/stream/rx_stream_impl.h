@@ -15,6 +15,7 @@
 #include "../util/log.h"
 #include "destination_progress.h"
 #include "device_watch.h"
+#include "epoch_follower.h"
 #include "event_queue.h"
 #include "latency_probe.h"
 #include "link_accounting.h"
@@ -140,7 +141,7 @@ private:
     void start_link_watch();
     void stop_link_watch();
     void follow_links();
-    void follow_epoch(const regs::epoch_values& e);
+    void report_change(const epoch_follower::change& c);
     void report_link(rx_event::reason why,
                      const regs::epoch_values& e,
                      uint64_t value,
@@ -251,8 +252,7 @@ private:
     link_accounting d_link_counts;
     std::unique_ptr<link_watch> d_link_watch; // several links: the epochs, LINK_CONTROL
     link_liveness d_liveness;                 // when the host declares a link down
-    uint32_t d_epochs_followed = 0;
-    uint64_t d_schedule_implausible = 0; // EPOCH_SCHEDULED beyond what can have been
+    epoch_follower d_follower;                // the device's epochs -> d_schedule
     std::array<uint64_t, link_plan::max_links> d_link_down_events{};
     std::array<uint64_t, link_plan::max_links> d_link_declared{};
 

@@ -99,7 +99,9 @@ void rx_stream::impl::reset_link_progress()
                           d_plan.notify_interval,
                           static_cast<uint32_t>(rdma::item_size(d_plan.format)));
     d_link_counts.reset(d_schedule, link_of, ipm, d_plan.num_samples);
-    d_dest_progress.set_known(0); // until the device's epochs are read (link_watch)
+    // Nothing is known until the device's epochs are read (link_watch).
+    d_follower.reset(
+        d_schedule, d_dest_progress, d_link_plan.links, w, d_plan.notify_interval);
     d_tracker->set_gap_observer(&d_link_counts);
 }
 
@@ -290,10 +292,10 @@ void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out)
         out[key + "down_events"] = d_link_down_events[n];
         out[key + "declared_down"] = d_link_declared[n];
     }
-    out["host.epochs"] = d_epochs_followed;
+    out["host.epochs"] = d_follower.followed();
     out["host.imm_held"] = d_dest_progress.held();
     out["host.schedule_known"] = d_dest_progress.known();
-    out["host.schedule_implausible"] = d_schedule_implausible;
+    out["host.schedule_implausible"] = d_follower.implausible();
     if (d_link_watch)
         out["host.link_watch_failures"] = d_link_watch->failures();
     out["host.links_unattributed_messages"] = d_link_counts.unattributed_messages();
