@@ -79,6 +79,7 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     if (d_info.has(regs::cap::emulator)) {
         d_device->configure_signal(d_plan.stream_index, d_signal);
         d_device->configure_impairments(d_plan.stream_index, d_impairments);
+        configure_emulated_links();
     }
     if (d_metadata)
         d_metadata->configure(d_device->client(), d_metadata_settings.interval_us);
