@@ -27,12 +27,14 @@ void usage(const char* argv0)
         stderr,
         "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N] "
         "[--fifo-ms MS] [--max-burst-words N]\n"
-        "       [--serial N] [--master-clock HZ]\n"
+        "       [--serial N] [--master-clock HZ] [--links N]\n"
         "  --control  AXIoE address to listen on (default 127.0.0.1:50100: this host\n"
         "             only). To serve hosts elsewhere give the address of the link to\n"
         "             them, ideally a dedicated interface or VLAN; 0.0.0.0 listens on\n"
         "             every interface (docs/security.md)\n"
         "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1)\n"
+        "  --links    device links, 1..16 (default 1): links 1.. leave from --link's\n"
+        "             address too, each from a port of its own (docs/links.md)\n"
         "  --wire     how frames are sent (default udp):\n"
         "               udp  a UDP socket; for the soft NIC (nic=soft) only\n"
         "               raw  complete IPv4 frames by raw socket, accepted by real\n"
@@ -65,6 +67,15 @@ struct usage_error : std::invalid_argument {
 bad_flag(const std::string& flag, const std::string& value, const std::string& expected)
 {
     throw usage_error(flag + " " + value + " is invalid: expected " + expected);
+}
+
+unsigned parse_links(const std::string& value)
+{
+    // The emulator's limit; the register map addresses 16 links (0x1000 + 0x100 n).
+    const auto n = gr::rdma::parse_uint(value);
+    if (!n || *n < 1 || *n > 16)
+        bad_flag("--links", value, "an integer 1..16");
+    return static_cast<unsigned>(*n);
 }
 
 unsigned parse_streams(const std::string& value)
@@ -137,6 +148,7 @@ gr::rdma::emu::wire_type parse_wire(const std::string& value)
 int main(int argc, char** argv)
 {
     gr::rdma::emu::emulator_config config;
+    unsigned links = 1;
     // Loopback unless told otherwise: whoever reaches the control port can claim and
     // stop streams, and AXIoE authenticates nobody (docs/security.md).
     config.control = gr::rdma::socket_address::parse("127.0.0.1:50100");
@@ -150,7 +162,7 @@ int main(int argc, char** argv)
             const bool known = arg == "--control" || arg == "--link" || arg == "--wire" ||
                                arg == "--streams" || arg == "--fifo-ms" ||
                                arg == "--serial" || arg == "--max-burst-words" ||
-                               arg == "--master-clock";
+                               arg == "--master-clock" || arg == "--links";
             if (!known || i + 1 >= argc) {
                 usage(argv[0]);
                 std::fprintf(stderr,
@@ -174,9 +186,14 @@ int main(int argc, char** argv)
                 config.max_burst_words = parse_max_burst_words(value);
             else if (arg == "--master-clock")
                 config.master_clock_hz = parse_master_clock(value);
+            else if (arg == "--links")
+                links = parse_links(value);
             else
                 config.fifo_us = parse_fifo_us(value);
         }
+        // As type=emu,links=N: every link its own socket at the same address.
+        for (unsigned n = 1; n < links; n++)
+            config.more_links.push_back(gr::rdma::socket_address(config.link.ip(), 0));
         // Block the stop signals before any thread starts, so only sigwait sees them.
         sigset_t stop_signals;
         sigemptyset(&stop_signals);
@@ -186,11 +203,12 @@ int main(int argc, char** argv)
 
         gr::rdma::emu::emulator device(config);
         std::printf(
-            "gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s), "
+            "gr-rdma-emu: AXIoE on %s, link %s (%s wire)%s, %u RX stream(s), "
             "max burst %zu word(s)%s\n",
             device.control_address().to_string().c_str(),
             device.link_address().to_string().c_str(),
             to_string(config.wire),
+            links > 1 ? (", " + std::to_string(links) + " links").c_str() : "",
             config.rx_streams,
             config.max_burst_words,
             config.master_clock_hz

@@ -45,6 +45,7 @@ EMU_TABLE = {
     "--wire": ["tcp", "inproc", ""],
     "--serial": COMMON + ["18446744073709551616", "1.5", "0x", "0x1g"],
     "--master-clock": COMMON + ["4294967296", "30.72e6", "1.5", "0x"],
+    "--links": COMMON + ["0", "17", "1.5", "0x"],
 }
 
 
@@ -139,13 +140,14 @@ class qa_cli_args(gr_unittest.TestCase):
         # The ranges are not too tight: their ends start the daemon.
         daemon = subprocess.Popen(
             [EMU, "--control", "127.0.0.1:0", "--streams", "16", "--fifo-ms", "0.1",
-             "--max-burst-words", "1", "--master-clock", "4294967295"],
+             "--max-burst-words", "1", "--master-clock", "4294967295", "--links", "16"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             banner = daemon.stdout.readline()
             self.assertIn("16 RX stream(s)", banner)
             self.assertIn("max burst 1 word(s)", banner)
             self.assertIn("master clock 4294967295 Hz", banner)
+            self.assertIn("16 links", banner)
         finally:
             daemon.terminate()
             self.assertEqual(daemon.wait(timeout=10), 0)
