@@ -18,6 +18,7 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -32,9 +33,11 @@ void usage(const char* argv0)
         "             only). To serve hosts elsewhere give the address of the link to\n"
         "             them, ideally a dedicated interface or VLAN; 0.0.0.0 listens on\n"
         "             every interface (docs/security.md)\n"
-        "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1)\n"
-        "  --links    device links, 1..16 (default 1): links 1.. leave from --link's\n"
-        "             address too, each from a port of its own (docs/links.md)\n"
+        "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1);\n"
+        "             A+B+...: one link per address, link 0 at A (docs/links.md)\n"
+        "  --links    device links, 1..16 (default 1, or one per --link address):\n"
+        "             with one --link address, links 1.. leave from it too, each\n"
+        "             from a port of its own\n"
         "  --wire     how frames are sent (default udp):\n"
         "               udp  a UDP socket; for the soft NIC (nic=soft) only\n"
         "               raw  complete IPv4 frames by raw socket, accepted by real\n"
@@ -135,6 +138,26 @@ parse_address(const std::string& flag, const std::string& value, uint16_t defaul
     }
 }
 
+// --link A or A+B+...: the addresses of links 0, 1, ...
+std::vector<gr::rdma::socket_address> parse_link_addresses(const std::string& value)
+{
+    std::vector<gr::rdma::socket_address> out;
+    size_t from = 0;
+    for (;;) {
+        const size_t plus = value.find('+', from);
+        const std::string one = value.substr(from, plus - from);
+        if (one.empty())
+            bad_flag("--link", value, "IPv4 addresses a.b.c.d[:port] separated by +");
+        out.push_back(parse_address("--link", one, 0));
+        if (plus == std::string::npos)
+            break;
+        from = plus + 1;
+    }
+    if (out.size() > 16)
+        bad_flag("--link", value, "at most 16 addresses (links)");
+    return out;
+}
+
 gr::rdma::emu::wire_type parse_wire(const std::string& value)
 {
     // inproc hands frames to a NIC in the same process: a daemon has none.
@@ -148,7 +171,8 @@ gr::rdma::emu::wire_type parse_wire(const std::string& value)
 int main(int argc, char** argv)
 {
     gr::rdma::emu::emulator_config config;
-    unsigned links = 1;
+    unsigned links = 0; // --links; 0: one per --link address
+    std::vector<gr::rdma::socket_address> link_addresses{ config.link };
     // Loopback unless told otherwise: whoever reaches the control port can claim and
     // stop streams, and AXIoE authenticates nobody (docs/security.md).
     config.control = gr::rdma::socket_address::parse("127.0.0.1:50100");
@@ -175,7 +199,7 @@ int main(int argc, char** argv)
             if (arg == "--control")
                 config.control = parse_address(arg, value, 50100);
             else if (arg == "--link")
-                config.link = parse_address(arg, value, 0);
+                link_addresses = parse_link_addresses(value);
             else if (arg == "--wire")
                 config.wire = parse_wire(value);
             else if (arg == "--streams")
@@ -191,9 +215,21 @@ int main(int argc, char** argv)
             else
                 config.fifo_us = parse_fifo_us(value);
         }
-        // As type=emu,links=N: every link its own socket at the same address.
+        // As type=emu,links=N: every link its own socket at the same address; or one
+        // link per address.
+        if (links && link_addresses.size() > 1 && links != link_addresses.size())
+            throw usage_error("--links " + std::to_string(links) + " and --link with " +
+                              std::to_string(link_addresses.size()) +
+                              " addresses disagree: give one of them, or as many "
+                              "links as addresses");
+        if (!links)
+            links = static_cast<unsigned>(link_addresses.size());
+        config.link = link_addresses[0];
         for (unsigned n = 1; n < links; n++)
-            config.more_links.push_back(gr::rdma::socket_address(config.link.ip(), 0));
+            config.more_links.push_back(
+                link_addresses.size() > 1
+                    ? link_addresses[n]
+                    : gr::rdma::socket_address(config.link.ip(), 0));
         // Block the stop signals before any thread starts, so only sigwait sees them.
         sigset_t stop_signals;
         sigemptyset(&stop_signals);

@@ -41,7 +41,8 @@ EMU_TABLE = {
     "--max-burst-words": COMMON + ["0", "257", "1.5", "4294967297"],
     "--control": ["127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:", "localhost", "",
                   "1.2.3.4:nan"],
-    "--link": ["1.2.3.256", "abc", "", "127.0.0.1:99999"],
+    "--link": ["1.2.3.256", "abc", "", "127.0.0.1:99999", "127.0.0.1+", "+127.0.0.1",
+               "127.0.0.1++127.0.0.2", "127.0.0.1+abc", "+".join(["127.0.0.1"] * 17)],
     "--wire": ["tcp", "inproc", ""],
     "--serial": COMMON + ["18446744073709551616", "1.5", "0x", "0x1g"],
     "--master-clock": COMMON + ["4294967296", "30.72e6", "1.5", "0x"],
@@ -127,6 +128,11 @@ class qa_cli_args(gr_unittest.TestCase):
                 proc = self.run_app(EMU, flag, value)
                 self.assert_usage_error(proc, flag, "gr-rdma-emu %s %r" % (flag, value))
                 self.assertIn("expected", proc.stderr)
+
+    def test_emu_links_and_link_addresses_agree(self):
+        proc = self.run_app(EMU, "--link", "127.0.0.1+127.0.0.2", "--links", "3")
+        self.assert_usage_error(proc, "--links 3", "--links 3 with two --link addresses")
+        self.assertIn("disagree", proc.stderr)
 
     def test_emu_usage_errors(self):
         for argv, says in ((["--bogus", "1"], "unknown flag '--bogus'"),
