@@ -8,6 +8,8 @@
 #include "axioe/axioe_client.h"
 #include "device_identity.h"
 #include "device_probe.h"
+#include "device_probe_links.h"
+#include "probe_reads.h"
 #include "regs/register_map.h"
 #include <spdlog/fmt/fmt.h>
 #include <chrono>
@@ -18,41 +20,9 @@ namespace gr {
 namespace rdma {
 namespace app {
 
-namespace {
-
 using status = axioe::status;
 
-
-// A read that the device may refuse: the status, or okay with \p out filled. Timeouts
-// (the device stopped answering) propagate.
-status try_read(axioe::client& c, uint32_t address, uint32_t* out, size_t count)
-{
-    try {
-        c.read(address, out, count);
-        return status::okay;
-    } catch (const axioe::error& e) {
-        return e.code();
-    }
-}
-
-std::string refusal(status s)
-{
-    return fmt::format("{} ({})", axioe::to_string(s), axioe::describe(s));
-}
-
-// Why a section is missing, in its heading and for machines.
-void refused(report_node& section, status s)
-{
-    if (s == status::decerr) {
-        section.set_summary("not reported by this device");
-    } else if (s == status::not_owner) {
-        section.set_summary("not readable: another host owns the stream");
-    } else {
-        section.set_summary("refused: " + refusal(s));
-    }
-    section.add_json("readable", "false");
-    section.add_json("refused", json_string(axioe::to_string(s)));
-}
+namespace {
 
 std::string ipv4_string(uint32_t ip) { return socket_address(ip, 0).ip_string(); }
 
@@ -198,6 +168,7 @@ void add_links(report_node& device, axioe::client& c, const device_identity& id)
                   (w[regs::link::status / 4] & 1) ? "up" : "down",
                   json_string((w[regs::link::status / 4] & 1) ? "up" : "down"));
         n.add("weight", uint64_t(w[regs::link::weight / 4]));
+        add_link_traffic(n, c, l, id.has(regs::cap::multi_link));
     }
 }
 
@@ -353,6 +324,7 @@ void add_rx_streams(report_node& device, axioe::client& c, const device_identity
             continue;
         }
         add_status(n, word);
+        const bool running = word & regs::status::running;
         if (id.has(regs::cap::ownership))
             add_owner(n, c, s);
         else
@@ -364,6 +336,8 @@ void add_rx_streams(report_node& device, axioe::client& c, const device_identity
             n.add("FIFO", uint64_t(word), "us");
         add_descriptor(n, c, s);
         add_counters(n, c, s);
+        if (id.has(regs::cap::multi_link))
+            add_stream_links(n, c, s, running);
     }
 }
 
@@ -414,9 +388,13 @@ void add_metadata(report_node& device, axioe::client& c, const device_identity& 
 }
 
 // A frequency in mHz as Hz, to the mHz: text with its unit, JSON a number.
-void add_hz(report_node& n, const std::string& label, uint64_t mhz, const std::string& key)
+void add_hz(report_node& n,
+            const std::string& label,
+            uint64_t mhz,
+            const std::string& key)
 {
-    const std::string hz = fmt::format("{}.{:03d}", mhz / 1000, static_cast<int>(mhz % 1000));
+    const std::string hz =
+        fmt::format("{}.{:03d}", mhz / 1000, static_cast<int>(mhz % 1000));
     n.add_raw(label, hz + " Hz", hz, key);
 }
 
@@ -466,8 +444,10 @@ void add_rf(report_node& device, axioe::client& c, const device_identity& id)
         add_hz(f, "highest frequency", wide(regs::rf::freq_max_lo), "freq_max_hz");
         add_hz(f, "tuning step", word(regs::rf::freq_step), "freq_step_hz");
         add_db(f, "gain", static_cast<int32_t>(word(regs::rf::gain)), "gain_db");
-        add_db(
-            f, "lowest gain", static_cast<int32_t>(word(regs::rf::gain_min)), "gain_min_db");
+        add_db(f,
+               "lowest gain",
+               static_cast<int32_t>(word(regs::rf::gain_min)),
+               "gain_min_db");
         add_db(f,
                "highest gain",
                static_cast<int32_t>(word(regs::rf::gain_max)),
