@@ -339,5 +339,28 @@ void rx_stream::impl::rearm()
     }
 }
 
+std::vector<rx_stream::injected_fault> rx_stream::impl::read_injected_faults()
+{
+    if (!d_info.has(regs::cap::emulator))
+        throw std::runtime_error("the device at " + d_device->address().to_string() +
+                                 " is not an emulator: it injects no faults");
+    static const char* const kinds[] = {
+        "none",     "drop",   "duplicate", "corrupt_icrc", "corrupt_payload",
+        "bad_rkey", "bad_va", "delay",     "overflow"
+    };
+    const uint64_t spm = d_plan.payload_bytes / rdma::item_size(d_plan.format);
+    std::vector<injected_fault> out;
+    for (const auto& f : d_device->read_fault_log(d_plan.stream_index)) {
+        injected_fault r;
+        r.message = f.message;
+        r.first_sample = f.message * spm;
+        r.samples =
+            d_plan.num_samples ? std::min(spm, d_plan.num_samples - r.first_sample) : spm;
+        r.kind = f.kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[f.kind] : "unknown";
+        out.push_back(r);
+    }
+    return out;
+}
+
 } // namespace rdma
 } // namespace gr
