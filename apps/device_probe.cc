@@ -8,8 +8,9 @@
 #include "axioe/axioe_client.h"
 #include "device_identity.h"
 #include "device_probe.h"
+#include "device_probe_links.h"
 #include "probe_controller.h"
-#include "probe_read.h"
+#include "probe_reads.h"
 #include "regs/register_map.h"
 #include <spdlog/fmt/fmt.h>
 #include <chrono>
@@ -21,34 +22,6 @@ namespace rdma {
 namespace app {
 
 using status = axioe::status;
-
-status try_read(axioe::client& c, uint32_t address, uint32_t* out, size_t count)
-{
-    try {
-        c.read(address, out, count);
-        return status::okay;
-    } catch (const axioe::error& e) {
-        return e.code();
-    }
-}
-
-std::string refusal(status s)
-{
-    return fmt::format("{} ({})", axioe::to_string(s), axioe::describe(s));
-}
-
-void refused(report_node& section, status s)
-{
-    if (s == status::decerr) {
-        section.set_summary("not reported by this device");
-    } else if (s == status::not_owner) {
-        section.set_summary("not readable: another host owns the stream");
-    } else {
-        section.set_summary("refused: " + refusal(s));
-    }
-    section.add_json("readable", "false");
-    section.add_json("refused", json_string(axioe::to_string(s)));
-}
 
 namespace {
 
@@ -196,6 +169,7 @@ void add_links(report_node& device, axioe::client& c, const device_identity& id)
                   (w[regs::link::status / 4] & 1) ? "up" : "down",
                   json_string((w[regs::link::status / 4] & 1) ? "up" : "down"));
         n.add("weight", uint64_t(w[regs::link::weight / 4]));
+        add_link_traffic(n, c, l, id.has(regs::cap::multi_link));
     }
 }
 
@@ -351,6 +325,7 @@ void add_rx_streams(report_node& device, axioe::client& c, const device_identity
             continue;
         }
         add_status(n, word);
+        const bool running = word & regs::status::running;
         if (id.has(regs::cap::ownership))
             add_owner(n, c, s);
         else
@@ -362,6 +337,8 @@ void add_rx_streams(report_node& device, axioe::client& c, const device_identity
             n.add("FIFO", uint64_t(word), "us");
         add_descriptor(n, c, s);
         add_counters(n, c, s);
+        if (id.has(regs::cap::multi_link))
+            add_stream_links(n, c, s, running);
     }
 }
 

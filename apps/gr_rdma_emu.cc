@@ -18,6 +18,7 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -27,12 +28,16 @@ void usage(const char* argv0)
         stderr,
         "usage: %s [--control IP:PORT] [--link IP] [--wire udp|raw] [--streams N] "
         "[--fifo-ms MS] [--max-burst-words N]\n"
-        "       [--serial N] [--master-clock HZ]\n"
+        "       [--serial N] [--master-clock HZ] [--links N]\n"
         "  --control  AXIoE address to listen on (default 127.0.0.1:50100: this host\n"
         "             only). To serve hosts elsewhere give the address of the link to\n"
         "             them, ideally a dedicated interface or VLAN; 0.0.0.0 listens on\n"
         "             every interface (docs/security.md)\n"
-        "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1)\n"
+        "  --link     IPv4 address the RoCEv2 frames leave from (default 127.0.0.1);\n"
+        "             A+B+...: one link per address, link 0 at A (docs/links.md)\n"
+        "  --links    device links, 1..16 (default 1, or one per --link address):\n"
+        "             with one --link address, links 1.. leave from it too, each\n"
+        "             from a port of its own\n"
         "  --wire     how frames are sent (default udp):\n"
         "               udp  a UDP socket; for the soft NIC (nic=soft) only\n"
         "               raw  complete IPv4 frames by raw socket, accepted by real\n"
@@ -65,6 +70,15 @@ struct usage_error : std::invalid_argument {
 bad_flag(const std::string& flag, const std::string& value, const std::string& expected)
 {
     throw usage_error(flag + " " + value + " is invalid: expected " + expected);
+}
+
+unsigned parse_links(const std::string& value)
+{
+    // The emulator's limit; the register map addresses 16 links (0x1000 + 0x100 n).
+    const auto n = gr::rdma::parse_uint(value);
+    if (!n || *n < 1 || *n > 16)
+        bad_flag("--links", value, "an integer 1..16");
+    return static_cast<unsigned>(*n);
 }
 
 unsigned parse_streams(const std::string& value)
@@ -124,6 +138,26 @@ parse_address(const std::string& flag, const std::string& value, uint16_t defaul
     }
 }
 
+// --link A or A+B+...: the addresses of links 0, 1, ...
+std::vector<gr::rdma::socket_address> parse_link_addresses(const std::string& value)
+{
+    std::vector<gr::rdma::socket_address> out;
+    size_t from = 0;
+    for (;;) {
+        const size_t plus = value.find('+', from);
+        const std::string one = value.substr(from, plus - from);
+        if (one.empty())
+            bad_flag("--link", value, "IPv4 addresses a.b.c.d[:port] separated by +");
+        out.push_back(parse_address("--link", one, 0));
+        if (plus == std::string::npos)
+            break;
+        from = plus + 1;
+    }
+    if (out.size() > 16)
+        bad_flag("--link", value, "at most 16 addresses (links)");
+    return out;
+}
+
 gr::rdma::emu::wire_type parse_wire(const std::string& value)
 {
     // inproc hands frames to a NIC in the same process: a daemon has none.
@@ -137,6 +171,8 @@ gr::rdma::emu::wire_type parse_wire(const std::string& value)
 int main(int argc, char** argv)
 {
     gr::rdma::emu::emulator_config config;
+    unsigned links = 0; // --links; 0: one per --link address
+    std::vector<gr::rdma::socket_address> link_addresses{ config.link };
     // Loopback unless told otherwise: whoever reaches the control port can claim and
     // stop streams, and AXIoE authenticates nobody (docs/security.md).
     config.control = gr::rdma::socket_address::parse("127.0.0.1:50100");
@@ -150,7 +186,7 @@ int main(int argc, char** argv)
             const bool known = arg == "--control" || arg == "--link" || arg == "--wire" ||
                                arg == "--streams" || arg == "--fifo-ms" ||
                                arg == "--serial" || arg == "--max-burst-words" ||
-                               arg == "--master-clock";
+                               arg == "--master-clock" || arg == "--links";
             if (!known || i + 1 >= argc) {
                 usage(argv[0]);
                 std::fprintf(stderr,
@@ -163,7 +199,7 @@ int main(int argc, char** argv)
             if (arg == "--control")
                 config.control = parse_address(arg, value, 50100);
             else if (arg == "--link")
-                config.link = parse_address(arg, value, 0);
+                link_addresses = parse_link_addresses(value);
             else if (arg == "--wire")
                 config.wire = parse_wire(value);
             else if (arg == "--streams")
@@ -174,9 +210,26 @@ int main(int argc, char** argv)
                 config.max_burst_words = parse_max_burst_words(value);
             else if (arg == "--master-clock")
                 config.master_clock_hz = parse_master_clock(value);
+            else if (arg == "--links")
+                links = parse_links(value);
             else
                 config.fifo_us = parse_fifo_us(value);
         }
+        // As type=emu,links=N: every link its own socket at the same address; or one
+        // link per address.
+        if (links && link_addresses.size() > 1 && links != link_addresses.size())
+            throw usage_error("--links " + std::to_string(links) + " and --link with " +
+                              std::to_string(link_addresses.size()) +
+                              " addresses disagree: give one of them, or as many "
+                              "links as addresses");
+        if (!links)
+            links = static_cast<unsigned>(link_addresses.size());
+        config.link = link_addresses[0];
+        for (unsigned n = 1; n < links; n++)
+            config.more_links.push_back(
+                link_addresses.size() > 1
+                    ? link_addresses[n]
+                    : gr::rdma::socket_address(config.link.ip(), 0));
         // Block the stop signals before any thread starts, so only sigwait sees them.
         sigset_t stop_signals;
         sigemptyset(&stop_signals);
@@ -186,11 +239,12 @@ int main(int argc, char** argv)
 
         gr::rdma::emu::emulator device(config);
         std::printf(
-            "gr-rdma-emu: AXIoE on %s, link %s (%s wire), %u RX stream(s), "
+            "gr-rdma-emu: AXIoE on %s, link %s (%s wire)%s, %u RX stream(s), "
             "max burst %zu word(s)%s\n",
             device.control_address().to_string().c_str(),
             device.link_address().to_string().c_str(),
             to_string(config.wire),
+            links > 1 ? (", " + std::to_string(links) + " links").c_str() : "",
             config.rx_streams,
             config.max_burst_words,
             config.master_clock_hz

@@ -6,7 +6,7 @@
  */
 
 #include "probe_controller.h"
-#include "probe_read.h"
+#include "probe_reads.h"
 #include "regs/register_map.h"
 #include <spdlog/fmt/fmt.h>
 #include <algorithm>

@@ -108,6 +108,40 @@ std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
     return streams;
 }
 
+// Bits n of a links mask as a vector of link numbers (bit 31: -1, not known).
+pmt::pmt_t link_list(uint32_t mask)
+{
+    size_t n = 0;
+    for (int k = 0; k < 32; k++)
+        n += (mask >> k) & 1u;
+    pmt::pmt_t v = pmt::make_vector(n, pmt::PMT_NIL);
+    size_t i = 0;
+    for (int k = 0; k < 32; k++)
+        if (mask & (1u << k))
+            pmt::vector_set(v, i++, pmt::from_long(k == 31 ? -1 : k));
+    return v;
+}
+
+// docs/links.md, "Reports": link_down / link_up name the link and the epoch;
+// schedule the epoch and every destination's weight.
+pmt::pmt_t add_link_fields(pmt::pmt_t d, const rx_event& e)
+{
+    d = pmt::dict_add(d, pmt::mp("epoch"), pmt::from_uint64(e.code));
+    if (e.cause == rx_event::reason::schedule_changed) {
+        pmt::pmt_t w = pmt::make_vector(8, pmt::PMT_NIL);
+        for (size_t k = 0; k < 8; k++)
+            pmt::vector_set(
+                w,
+                k,
+                pmt::from_long(((k < 4 ? e.value : e.count) >> (16 * (k % 4))) & 0xFFFF));
+        return pmt::dict_add(d, pmt::mp("weights"), w);
+    }
+    d = pmt::dict_add(d, pmt::mp("link"), pmt::from_uint64(e.value));
+    if (e.cause == rx_event::reason::link_down)
+        d = pmt::dict_add(d, pmt::mp("by"), pmt::mp(e.count == 2 ? "host" : "device"));
+    return d;
+}
+
 // A gap or overrun report as gr-uhd reports asynchronous events: a PMT dict.
 pmt::pmt_t report_dict(const rx_event& e, size_t chan)
 {
@@ -128,6 +162,10 @@ pmt::pmt_t report_dict(const rx_event& e, size_t chan)
         d = pmt::dict_add(d, pmt::mp("code"), pmt::from_uint64(e.code));
         d = pmt::dict_add(d, pmt::mp("value"), pmt::from_uint64(e.value));
     }
+    if (e.type == rx_event::kind::gap && e.code) // several links: which carried it
+        d = pmt::dict_add(d, pmt::mp("links"), link_list(e.code));
+    if (e.type == rx_event::kind::link)
+        d = add_link_fields(d, e);
     return d;
 }
 } // namespace

@@ -301,6 +301,12 @@ void sigmf_sink_impl::on_report(const pmt::pmt_t& msg)
         a.has_device_sample = true;
         a.device_sample = number_in(report, "device_sample", 0);
     }
+    const pmt::pmt_t links = pmt::dict_ref(report, pmt::mp("links"), pmt::PMT_NIL);
+    for (size_t i = 0; pmt::is_vector(links) && i < pmt::length(links); i++) {
+        const pmt::pmt_t l = pmt::vector_ref(links, i);
+        const long n = pmt::is_integer(l) ? pmt::to_long(l) : -1;
+        a.links |= n >= 0 && n < 31 ? 1u << n : 1u << 31;
+    }
     std::lock_guard<std::mutex> lock(d_mutex);
     if (!d_annotations.add(a))
         d_file.annotations_dropped++;

@@ -38,6 +38,10 @@ const std::set<std::string> common_keys = {
     "type", "addr", "name", "timeout", "retries"
 };
 
+// Keys a kind takes that are also the stream's, for every kind: links=N makes the
+// emulator in this process N links, and spreads any stream over N (docs/links.md).
+const std::set<std::string> stream_keys = { "links" };
+
 std::string kind_list()
 {
     std::string out;
@@ -69,7 +73,7 @@ std::shared_ptr<shared_device> shared_device::open(const device_args& args)
         if (name == type)
             continue;
         for (const auto& k : find_device_kind(name)->keys)
-            if (args.has(k) && !kind->keys.count(k))
+            if (args.has(k) && !kind->keys.count(k) && !stream_keys.count(k))
                 throw std::invalid_argument("device args: " + k + "= belongs to type=" +
                                             name + ", not type=" + type);
     }

@@ -39,6 +39,9 @@ struct RDMA_TRANSPORT_API sigmf_annotation {
     uint64_t lost = 0; //!< the report's count
     bool has_device_sample = false;
     uint64_t device_sample = 0;
+    //! A gap of a stream over several links: the links that carried it (bit n: link
+    //! n; bit 31: not known). 0: one link.
+    uint32_t links = 0;
 };
 
 /*!

@@ -153,6 +153,14 @@ void write_annotations(json_writer& j,
             j.key("rdma:device_sample");
             j.value(a.device_sample);
         }
+        if (a.links) { // several links: which carried what was lost
+            j.key("rdma:links");
+            j.begin_array();
+            for (int n = 0; n < 32; n++)
+                if (a.links & (1u << n))
+                    j.value(n == 31 ? -1 : n);
+            j.end_array();
+        }
         if (lo != a.item || hi != a.item + a.span) {
             j.key("rdma:split");
             j.value(true); // the rest is in the neighbouring file

@@ -25,6 +25,9 @@ void destination_progress::reset(const regs::link_schedule& schedule,
     d_frontier.fill(0);
     d_out_of_sequence.fill(0);
     d_landed = 0;
+    d_known = UINT64_MAX;
+    d_held.fill(held_immediate{});
+    d_held_count = 0;
     d_wrong_destination = 0;
     d_wrong_length = 0;
     d_implausible = 0;
@@ -53,6 +56,22 @@ destination_progress::verdict destination_progress::on_immediate(unsigned d,
     if (ahead >= 0x80000000u)
         return verdict::stale;
     const uint64_t message = d_frontier[d] + ahead;
+    if (message >= d_known) {
+        held_immediate& h = d_held[d];
+        if (!h.present || message > h.message) {
+            h = { true, message, byte_len, produced_bound };
+            d_held_count++;
+        }
+        return verdict::held;
+    }
+    return judge(d, message, byte_len, produced_bound);
+}
+
+destination_progress::verdict destination_progress::judge(unsigned d,
+                                                          uint64_t message,
+                                                          uint32_t byte_len,
+                                                          uint64_t produced_bound)
+{
     if (d_schedule->destination_of(message) != d) {
         d_wrong_destination++;
         return verdict::wrong_destination;
@@ -75,11 +94,36 @@ destination_progress::verdict destination_progress::on_immediate(unsigned d,
     return verdict::accepted;
 }
 
+void destination_progress::pass_final(uint64_t messages)
+{
+    const uint64_t upto = std::min(messages, d_known);
+    if (upto <= d_landed)
+        return;
+    d_landed = upto;
+    advance();
+}
+
+void destination_progress::set_known(uint64_t messages)
+{
+    if (messages <= d_known && d_known != UINT64_MAX)
+        return;
+    d_known = messages;
+    for (unsigned d = 0; d < max_destinations; d++) {
+        held_immediate& h = d_held[d];
+        if (!h.present || h.message >= d_known)
+            continue;
+        h.present = false;
+        if (h.message >= d_frontier[d])
+            judge(d, h.message, h.byte_len, h.produced_bound);
+    }
+    advance();
+}
+
 void destination_progress::advance()
 {
     // Each message is passed once over the run: the cost is per message, amortized.
     for (;;) {
-        if (d_total && d_landed * d_items_per_message >= d_total)
+        if ((d_total && d_landed * d_items_per_message >= d_total) || d_landed >= d_known)
             return;
         const uint8_t d = d_schedule->destination_of(d_landed);
         if (d >= max_destinations || d_frontier[d] <= d_landed)

@@ -39,6 +39,7 @@ public:
         wrong_destination, //!< the schedule sent that message elsewhere: ignored
         wrong_length,      //!< the WRITE was not the whole message: ignored
         implausible,       //!< the device cannot have produced it yet: ignored
+        held, //!< names a message beyond the schedule known yet: judged when it is
     };
 
     /*!
@@ -60,6 +61,24 @@ public:
     verdict
     on_immediate(unsigned d, uint32_t imm, uint32_t byte_len, uint64_t produced_bound);
 
+    /*!
+     * The schedule is fixed below local message \p messages (the device may begin an
+     * epoch at any window boundary it has not scheduled yet, and the host learns it
+     * later): nothing at or above it lands, and an immediate naming a message there is
+     * held, the newest per destination (it proves the older ones too), and judged once
+     * the schedule is known that far. Without a call the whole schedule is known.
+     */
+    void set_known(uint64_t messages);
+    /*!
+     * Local messages below \p messages are final by the clock (a message of a link that
+     * died is never notified): the stream's frontier passes them, and goes on by the
+     * destinations' frontiers from there.
+     */
+    void pass_final(uint64_t messages);
+    uint64_t known() const { return d_known; }
+    //! Immediates held for a schedule not known yet (each counted once).
+    uint64_t held() const { return d_held_count; }
+
     //! Local messages landed: every message below this one, whatever its destination.
     uint64_t landed_messages() const { return d_landed; }
     //! Destination \p d's frontier: its messages below this one landed.
@@ -74,6 +93,15 @@ public:
 
 private:
     void advance();
+    verdict
+    judge(unsigned d, uint64_t message, uint32_t byte_len, uint64_t produced_bound);
+
+    struct held_immediate {
+        bool present = false;
+        uint64_t message = 0;
+        uint32_t byte_len = 0;
+        uint64_t produced_bound = 0;
+    };
 
     const regs::link_schedule* d_schedule = nullptr;
     uint64_t d_items_per_message = 1;
@@ -83,6 +111,9 @@ private:
     std::array<uint64_t, max_destinations> d_frontier{};
     std::array<uint64_t, max_destinations> d_out_of_sequence{};
     uint64_t d_landed = 0;
+    uint64_t d_known = UINT64_MAX;
+    std::array<held_immediate, max_destinations> d_held{};
+    uint64_t d_held_count = 0;
     uint64_t d_wrong_destination = 0;
     uint64_t d_wrong_length = 0;
     uint64_t d_implausible = 0;

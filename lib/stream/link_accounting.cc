@@ -34,6 +34,22 @@ unsigned link_accounting::link_of(uint64_t m) const
     return d < max_destinations ? d_link_of[d] : max_links;
 }
 
+uint32_t link_accounting::links_of(uint64_t first, uint64_t count) const
+{
+    uint32_t mask = 0;
+    if (!count)
+        return mask;
+    const uint64_t last = (first + count - 1) / d_items_per_message;
+    // Every destination of an epoch takes a message within one period of its pattern.
+    for (uint64_t m = first / d_items_per_message; m <= last; m++) {
+        const unsigned n = link_of(m);
+        mask |= n < max_links ? 1u << n : 1u << 31;
+        if (m - first / d_items_per_message >= regs::link_schedule::max_period)
+            break;
+    }
+    return mask;
+}
+
 void link_accounting::on_final(uint64_t end)
 {
     if (d_total)

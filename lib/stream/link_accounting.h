@@ -60,6 +60,11 @@ public:
     }
 
     const link_counts& counts(unsigned link) const { return d_links.at(link); }
+    /*!
+     * The links that carried the messages of items [first, first + count) (local
+     * items): bit n for link n; bit 31 when the schedule no longer knows one.
+     */
+    uint32_t links_of(uint64_t first, uint64_t count) const;
     //! Messages whose epoch the schedule no longer keeps: no link can be named.
     uint64_t unattributed_messages() const { return d_unattributed_messages; }
     uint64_t unattributed_samples() const { return d_unattributed_samples; }

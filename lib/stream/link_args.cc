@@ -9,6 +9,7 @@
 #include "link_args.h"
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace rdma {
@@ -26,11 +27,63 @@ std::vector<std::string> split(const std::string& text, char separator)
     return out;
 }
 
+// "L@FROM[-UNTIL]" joined by '+': link L from FROM s after START, until UNTIL s.
+void parse_faults(const device_args& args,
+                  const std::string& key,
+                  link_plan::link_fault::kind what,
+                  link_plan& p)
+{
+    if (!args.has(key))
+        return;
+    const std::string text = args.get(key, "");
+    const std::string fix = ": give " + key +
+                            "=LINK@FROM[-UNTIL] in seconds after the start, several "
+                            "joined by '+', e.g. " +
+                            key + "=1@0.2-0.5";
+    for (const std::string& one : split(text, '+')) {
+        const size_t at = one.find('@');
+        const size_t dash = one.find('-', at == std::string::npos ? 0 : at);
+        link_plan::link_fault f;
+        f.what = what;
+        try {
+            if (at == std::string::npos || at == 0)
+                throw std::invalid_argument("no link");
+            size_t used = 0;
+            f.link = static_cast<unsigned>(std::stoul(one.substr(0, at), &used));
+            if (used != at)
+                throw std::invalid_argument("link");
+            const std::string from = one.substr(at + 1, dash - at - 1);
+            f.from_s = std::stod(from, &used);
+            if (used != from.size())
+                throw std::invalid_argument("from");
+            if (dash != std::string::npos) {
+                const std::string until = one.substr(dash + 1);
+                f.until_s = std::stod(until, &used);
+                if (used != until.size())
+                    throw std::invalid_argument("until");
+            }
+        } catch (const std::exception&) {
+            throw std::invalid_argument("device args: " + key + "=" + text + ": '" + one +
+                                        "' is not LINK@FROM[-UNTIL]" + fix);
+        }
+        if (f.link >= p.links || !(f.from_s >= 0) || f.from_s > 1e6 ||
+            (f.until_s >= 0 && !(f.until_s > f.from_s)) || f.until_s > 1e6)
+            throw std::invalid_argument("device args: " + key + "=" + text + ": '" + one +
+                                        "' names link " + std::to_string(f.link) +
+                                        " of links=" + std::to_string(p.links) +
+                                        " or times that do not run forward" + fix);
+        p.faults.push_back(f);
+    }
+}
+
 } // namespace
 
 const std::set<std::string>& link_plan::keys()
 {
-    static const std::set<std::string> k = { "links", "weights" };
+    static const std::set<std::string> k = {
+        "links",         "weights",       "link_timeout",      "link_retry",
+        "emu_link_down", "emu_link_loss", "emu_link_delay_us", "emu_link_reorder_us"
+    };
     return k;
 }
 
@@ -71,6 +124,38 @@ link_plan link_plan::from_args(const device_args& args)
                                               .get_address("nic_addr", "", 0)
                                               .ip());
     }
+    p.link_timeout_ms = static_cast<unsigned>(args.get_uint(
+        "link_timeout", p.link_timeout_ms, 0, 10000, "ms", "0: never, else 2..10000"));
+    if (p.link_timeout_ms == 1)
+        throw std::invalid_argument(
+            "device args: link_timeout=1 is invalid: expected 0 (never) or 2..10000 ms "
+            "(the host looks at the schedule every millisecond)");
+    p.link_retry_ms = static_cast<unsigned>(
+        args.get_uint("link_retry", p.link_retry_ms, 10, 600000, "ms"));
+    const std::pair<const char*, std::vector<uint32_t>*> per_link[] = {
+        { "emu_link_delay_us", &p.emu_delay_us },
+        { "emu_link_reorder_us", &p.emu_reorder_us }
+    };
+    for (const auto& [key, to] : per_link) {
+        const std::vector<uint64_t> us =
+            args.get_uint_list(key, 0, regs::emu_link::max_delay_us, "µs");
+        if (!us.empty() && us.size() != p.links)
+            throw std::invalid_argument(std::string("device args: ") + key + "=" +
+                                        args.get(key, "") + " gives " +
+                                        std::to_string(us.size()) +
+                                        " values for links=" + std::to_string(p.links) +
+                                        ": give one per link, e.g. " + key + "=0:300");
+        for (uint64_t v : us)
+            to->push_back(static_cast<uint32_t>(v));
+    }
+    parse_faults(args, "emu_link_down", link_fault::kind::down, p);
+    parse_faults(args, "emu_link_loss", link_fault::kind::loss, p);
+    if (!p.several() &&
+        (!p.faults.empty() || !p.emu_delay_us.empty() || !p.emu_reorder_us.empty()))
+        throw std::invalid_argument(
+            "device args: emu_link_down=, emu_link_loss=, emu_link_delay_us= and "
+            "emu_link_reorder_us= act on the links of a stream over several links: "
+            "give links=");
     return p;
 }
 

@@ -28,6 +28,8 @@ const char* to_string(rx_event::kind k)
         return "notice";
     case rx_event::kind::tune:
         return "tune";
+    case rx_event::kind::link:
+        return "link";
     }
     return "unknown";
 }
@@ -71,6 +73,12 @@ const char* to_string(rx_event::reason r)
         return "rate_changed";
     case rx_event::reason::device_outage:
         return "device_outage";
+    case rx_event::reason::link_down:
+        return "link_down";
+    case rx_event::reason::link_up:
+        return "link_up";
+    case rx_event::reason::schedule_changed:
+        return "schedule";
     }
     return "unknown";
 }

@@ -35,6 +35,9 @@ class qa_destination_progress : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_silent_destination_holds_the_stream_back);
     CPPUNIT_TEST(test_what_the_wire_cannot_prove_is_ignored);
     CPPUNIT_TEST(test_finite_burst_ends_on_every_destination);
+    CPPUNIT_TEST(test_nothing_lands_beyond_the_known_schedule);
+    CPPUNIT_TEST(test_a_held_immediate_is_judged_by_the_epoch_learned_later);
+    CPPUNIT_TEST(test_the_clock_passes_a_dead_destination);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -160,6 +163,96 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), p.out_of_sequence(0) + p.out_of_sequence(1));
         // Nothing past the burst.
         CPPUNIT_ASSERT(p.on_immediate(0, 10, whole, no_bound) != verdict::accepted);
+    }
+
+    void test_nothing_lands_beyond_the_known_schedule()
+    {
+        // 1:1 and windows of 4: 0 carries 0 2 (notifies 2), 1 carries 1 3 (notifies 3).
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = w[1] = 1;
+        s.begin_epoch(0, w, 4);
+        destination_progress p;
+        p.reset(s, ipm, 0, 4, item_bytes);
+        p.set_known(4);
+        CPPUNIT_ASSERT(p.on_immediate(0, 2, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT(p.on_immediate(1, 3, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), p.landed_messages());
+        // Window 1 is not known yet: its notifications wait, nothing lands.
+        CPPUNIT_ASSERT(p.on_immediate(0, 6, whole, no_bound) == verdict::held);
+        CPPUNIT_ASSERT(p.on_immediate(1, 7, whole, no_bound) == verdict::held);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), p.landed_messages());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), p.frontier(0) + 1);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), p.held());
+        // Known below: no change (the known region never shrinks).
+        p.set_known(2);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), p.known());
+        p.set_known(8);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), p.landed_messages());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(7), p.frontier(0));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), p.frontier(1));
+    }
+
+    void test_a_held_immediate_is_judged_by_the_epoch_learned_later()
+    {
+        // Epoch 0 1:1; the device begins epoch 1 at message 4 with destination 1 out.
+        // Destination 0 notifies 7 (all of window 1 is its own in epoch 1): by epoch 0
+        // message 7 would be destination 1's. Held until the epoch is known, it is then
+        // accepted; the same immediate judged by epoch 0 is a wrong destination.
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = w[1] = 1;
+        s.begin_epoch(0, w, 4);
+        destination_progress p;
+        p.reset(s, ipm, 0, 4, item_bytes);
+        p.set_known(4);
+        CPPUNIT_ASSERT(p.on_immediate(0, 2, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT(p.on_immediate(1, 3, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT(p.on_immediate(0, 7, whole, no_bound) == verdict::held);
+        weights_t w1{};
+        w1[0] = 1;
+        s.begin_epoch(4, w1, 4);
+        p.set_known(8);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), p.frontier(0));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), p.landed_messages());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), p.wrong_destination());
+
+        regs::link_schedule old;
+        old.begin_epoch(0, w, 4);
+        destination_progress q;
+        q.reset(old, ipm, 0, 4, item_bytes);
+        CPPUNIT_ASSERT(q.on_immediate(0, 7, whole, no_bound) ==
+                       verdict::wrong_destination);
+    }
+
+    void test_the_clock_passes_a_dead_destination()
+    {
+        // Destination 1 never notifies again after message 3; the clock made messages
+        // below 10 final: the stream's frontier passes them and goes on by
+        // destination 0's (epoch 1 from message 8: destination 0 alone).
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = w[1] = 1;
+        s.begin_epoch(0, w, 4);
+        weights_t w1{};
+        w1[0] = 1;
+        s.begin_epoch(8, w1, 4);
+        destination_progress p;
+        p.reset(s, ipm, 0, 4, item_bytes);
+        p.set_known(16);
+        CPPUNIT_ASSERT(p.on_immediate(0, 2, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT(p.on_immediate(1, 3, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT(p.on_immediate(0, 6, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT(p.on_immediate(0, 15, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(5), p.landed_messages()); // 5 is destination 1's
+        p.pass_final(10);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(16), p.landed_messages());
+        // Never beyond the known schedule.
+        destination_progress q;
+        q.reset(s, ipm, 0, 4, item_bytes);
+        q.set_known(4);
+        q.pass_final(12);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), q.landed_messages());
     }
 };
 

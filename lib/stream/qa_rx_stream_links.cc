@@ -65,6 +65,7 @@ class qa_rx_stream_links : public CppUnit::TestFixture
     CPPUNIT_TEST(test_two_links_3_1_bit_exact_identity_and_counters);
     CPPUNIT_TEST(test_two_links_1_1_bit_exact_identity_and_counters);
     CPPUNIT_TEST(test_two_links_two_soft_nics_bit_exact);
+    CPPUNIT_TEST(test_two_links_3_1_out_of_order_bit_exact);
     CPPUNIT_TEST(test_lost_messages_are_attributed_to_their_links);
     CPPUNIT_TEST(test_one_link_has_no_link_counters);
     CPPUNIT_TEST(test_what_several_links_cannot_do_is_refused);
@@ -116,6 +117,13 @@ public:
         run(1, 1, ",nic_addr=127.0.0.1+127.0.0.2");
     }
 
+    // Link 1's frames 3 ms late (three messages at 1 MS/s), link 0's by a random 0..0.5
+    // ms: messages reach the host out of order across the links and land by address.
+    void test_two_links_3_1_out_of_order_bit_exact()
+    {
+        run(3, 1, ",emu_link_delay_us=0:3000,emu_link_reorder_us=500:0");
+    }
+
     void test_lost_messages_are_attributed_to_their_links()
     {
         // 3:1 is 0 0 1 0: the device drops messages 5 and 7 (destination 0, link 0),
@@ -165,6 +173,13 @@ public:
         CPPUNIT_ASSERT(refusal("type=emu,links=2,nic_addr=127.0.0.1+127.0.0.1+127.0.0.1")
                            .find("one per link") != std::string::npos);
         CPPUNIT_ASSERT(refusal("type=emu,links=2,weights=3:1:1").find("one per link") !=
+                       std::string::npos);
+        CPPUNIT_ASSERT(
+            refusal("type=emu,links=2,emu_link_delay_us=5").find("one per link") !=
+            std::string::npos);
+        CPPUNIT_ASSERT(refusal("type=emu,links=2,emu_link_reorder_us=0:100001")
+                           .find("emu_link_reorder_us") != std::string::npos);
+        CPPUNIT_ASSERT(refusal("type=emu,emu_link_delay_us=5").find("give links=") !=
                        std::string::npos);
     }
 };

@@ -79,6 +79,7 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     if (d_info.has(regs::cap::emulator)) {
         d_device->configure_signal(d_plan.stream_index, d_signal);
         d_device->configure_impairments(d_plan.stream_index, d_impairments);
+        configure_emulated_links();
     }
     if (d_metadata)
         d_metadata->configure(d_device->client(), d_metadata_settings.interval_us);
@@ -336,6 +337,29 @@ void rx_stream::impl::rearm()
              "re-arming RX stream " + std::to_string(d_plan.stream_index) +
                  " failed: " + e.what());
     }
+}
+
+std::vector<rx_stream::injected_fault> rx_stream::impl::read_injected_faults()
+{
+    if (!d_info.has(regs::cap::emulator))
+        throw std::runtime_error("the device at " + d_device->address().to_string() +
+                                 " is not an emulator: it injects no faults");
+    static const char* const kinds[] = {
+        "none",     "drop",   "duplicate", "corrupt_icrc", "corrupt_payload",
+        "bad_rkey", "bad_va", "delay",     "overflow"
+    };
+    const uint64_t spm = d_plan.payload_bytes / rdma::item_size(d_plan.format);
+    std::vector<injected_fault> out;
+    for (const auto& f : d_device->read_fault_log(d_plan.stream_index)) {
+        injected_fault r;
+        r.message = f.message;
+        r.first_sample = f.message * spm;
+        r.samples =
+            d_plan.num_samples ? std::min(spm, d_plan.num_samples - r.first_sample) : spm;
+        r.kind = f.kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[f.kind] : "unknown";
+        out.push_back(r);
+    }
+    return out;
 }
 
 } // namespace rdma

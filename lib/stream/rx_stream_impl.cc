@@ -90,6 +90,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     if (d_tunes)
         d_tunes->start();
     d_watch->start();
+    start_link_watch();
     d_running = true;
 }
 
@@ -99,6 +100,7 @@ void rx_stream::impl::stop()
         return;
     d_cq->interrupt();
     d_watch->stop();
+    stop_link_watch();
     const bool ours = settle_stop();
     // A new run gets a new QP: packets of this run still in flight then find no QP.
     d_qp->to_reset();
@@ -192,6 +194,7 @@ void rx_stream::impl::await_last_notification()
            std::chrono::steady_clock::now() < give_up) {
         d_cq->wait(std::chrono::milliseconds(1));
         pump_completions();
+        follow_links();
     }
 }
 
@@ -202,12 +205,13 @@ void rx_stream::impl::update_progress(uint64_t released)
     // Final: what immediate data proved, or what the clock says must have landed. Not
     // the clock while the device is lost: it may have stopped, or be late.
     const uint64_t final_upto =
-        d_outage
-            ? d_progress.landed()
-            : std::max(d_progress.landed(), d_clock.final_by(now - d_lateness.late_ns()));
+        known_final(d_outage ? d_progress.landed()
+                             : std::max(d_progress.landed(),
+                                        d_clock.final_by(now - d_lateness.late_ns())));
     d_tracker->on_release(released, written);
     d_tracker->on_progress(final_upto, written);
     note_links_final(final_upto);
+    pass_links_final(final_upto);
 }
 
 size_t rx_stream::impl::wait_items(uint64_t next,
@@ -229,6 +233,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
         if (d_rate_change.pending)
             advance_rate_change();
         pump_completions();
+        follow_links();
         if (d_metadata) // refines d_clock, marks substituted samples (~1 ms apart)
             d_metadata->poll(host_time_ns(), *d_tracker, d_clock);
         update_progress(released);
@@ -313,6 +318,8 @@ bool rx_stream::impl::poll_event(rx_event& out)
           d_tunes->poll(d_tracker->handed_out(), d_tracker->offset(), d_clock, out)))
         return false;
     out.time_ns = d_clock.time_of(out.device_item);
+    if (several_links() && out.type == rx_event::kind::gap)
+        out.code = d_link_counts.links_of(out.device_item, out.count);
     // Queued: the current burst's items among the consumer's, and in the ring.
     out.item += d_consumer_base;
     out.device_item += d_ring_first;
@@ -483,29 +490,6 @@ void rx_stream::impl::export_device_counters(const rx_device_counters& dev,
     out["device.retransmits"] = dev.retransmits;
     out["device.zero_substituted"] = dev.zero_substituted;
     out["device.status"] = dev.status;
-}
-
-std::vector<rx_stream::injected_fault> rx_stream::impl::read_injected_faults()
-{
-    if (!d_info.has(regs::cap::emulator))
-        throw std::runtime_error("the device at " + d_device->address().to_string() +
-                                 " is not an emulator: it injects no faults");
-    static const char* const kinds[] = {
-        "none",     "drop",   "duplicate", "corrupt_icrc", "corrupt_payload",
-        "bad_rkey", "bad_va", "delay",     "overflow"
-    };
-    const uint64_t spm = d_plan.payload_bytes / rdma::item_size(d_plan.format);
-    std::vector<injected_fault> out;
-    for (const auto& f : d_device->read_fault_log(d_plan.stream_index)) {
-        injected_fault r;
-        r.message = f.message;
-        r.first_sample = f.message * spm;
-        r.samples =
-            d_plan.num_samples ? std::min(spm, d_plan.num_samples - r.first_sample) : spm;
-        r.kind = f.kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[f.kind] : "unknown";
-        out.push_back(r);
-    }
-    return out;
 }
 
 // ---- rx_stream: the public face ------------------------------------------------------

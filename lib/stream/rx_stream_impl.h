@@ -15,10 +15,13 @@
 #include "../util/log.h"
 #include "destination_progress.h"
 #include "device_watch.h"
+#include "epoch_follower.h"
 #include "event_queue.h"
 #include "latency_probe.h"
 #include "link_accounting.h"
 #include "link_args.h"
+#include "link_liveness.h"
+#include "link_watch.h"
 #include "loss_tracker.h"
 #include "metadata_monitor.h"
 #include "path_lateness.h"
@@ -132,6 +135,19 @@ private:
     void post_destination_receives();
     void note_links_final(uint64_t final_upto);
     void export_link_counters(std::map<std::string, uint64_t>& out) const;
+    // Failover (rx_stream_failover.cc): the epochs the device begins, followed.
+    void make_link_watch();
+    void configure_emulated_links();
+    void start_link_watch();
+    void stop_link_watch();
+    void follow_links();
+    void report_change(const epoch_follower::change& c);
+    void report_link(rx_event::reason why,
+                     const regs::epoch_values& e,
+                     uint64_t value,
+                     uint64_t count);
+    uint64_t known_final(uint64_t final_upto) const;
+    void pass_links_final(uint64_t final_upto);
     // rx_stream_rate.cc: a rate change, advanced by the consumer.
     void advance_rate_change();
     void restart_at_new_rate();
@@ -234,6 +250,11 @@ private:
     regs::link_schedule d_schedule;       // epoch 0 of the run: the weights
     destination_progress d_dest_progress; // immediates per destination -> d_progress
     link_accounting d_link_counts;
+    std::unique_ptr<link_watch> d_link_watch; // several links: the epochs, LINK_CONTROL
+    link_liveness d_liveness;                 // when the host declares a link down
+    epoch_follower d_follower;                // the device's epochs -> d_schedule
+    std::array<uint64_t, link_plan::max_links> d_link_down_events{};
+    std::array<uint64_t, link_plan::max_links> d_link_declared{};
 
     progress_tracker d_progress;                  // immediate data -> landed frontier
     std::unique_ptr<loss_tracker> d_tracker;      // placeholders, gaps, overruns

@@ -99,6 +99,9 @@ void rx_stream::impl::reset_link_progress()
                           d_plan.notify_interval,
                           static_cast<uint32_t>(rdma::item_size(d_plan.format)));
     d_link_counts.reset(d_schedule, link_of, ipm, d_plan.num_samples);
+    // Nothing is known until the device's epochs are read (link_watch).
+    d_follower.reset(
+        d_schedule, d_dest_progress, d_link_plan.links, w, d_plan.notify_interval);
     d_tracker->set_gap_observer(&d_link_counts);
 }
 
@@ -220,7 +223,11 @@ bool rx_stream::impl::on_destination_completion(const nic::work_completion& wc,
     const uint64_t m = d_dest_progress.frontier(d) - 1;
     d_tracker->prove_landed(m, m + 1);
     d_progress.advance_to(d_dest_progress.landed_messages());
-    track_lateness(d_progress.landed());
+    // How late this destination's path runs: its own message, not the stream's
+    // frontier, which a dead link holds back until the clock passes it.
+    track_lateness(
+        std::min<uint64_t>(d_dest_progress.frontier(d) * d_plan.message_items,
+                           d_plan.num_samples ? d_plan.num_samples : UINT64_MAX));
     return true;
 }
 
@@ -280,6 +287,17 @@ void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out)
         out[key + "frontier"] = d_dest_progress.frontier(n);
         out[key + "imm_out_of_sequence"] = d_dest_progress.out_of_sequence(n);
     }
+    for (unsigned n = 0; n < d_link_plan.links; n++) {
+        const std::string key = "host.link" + std::to_string(n) + ".";
+        out[key + "down_events"] = d_link_down_events[n];
+        out[key + "declared_down"] = d_link_declared[n];
+    }
+    out["host.epochs"] = d_follower.followed();
+    out["host.imm_held"] = d_dest_progress.held();
+    out["host.schedule_known"] = d_dest_progress.known();
+    out["host.schedule_implausible"] = d_follower.implausible();
+    if (d_link_watch)
+        out["host.link_watch_failures"] = d_link_watch->failures();
     out["host.links_unattributed_messages"] = d_link_counts.unattributed_messages();
     out["host.links_unattributed_samples"] = d_link_counts.unattributed_samples();
     out["host.imm_wrong_destination"] = d_dest_progress.wrong_destination();

@@ -84,6 +84,7 @@ rx_stream::impl::impl(const std::string& args_text,
     settle_device_loss(args);
     allocate_ring(args);
     check_links_plan();
+    make_link_watch();
 
     const size_t item = rdma::item_size(d_plan.format);
     d_plan.message_items = d_plan.payload_bytes / item;

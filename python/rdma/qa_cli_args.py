@@ -41,10 +41,12 @@ EMU_TABLE = {
     "--max-burst-words": COMMON + ["0", "257", "1.5", "4294967297"],
     "--control": ["127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:", "localhost", "",
                   "1.2.3.4:nan"],
-    "--link": ["1.2.3.256", "abc", "", "127.0.0.1:99999"],
+    "--link": ["1.2.3.256", "abc", "", "127.0.0.1:99999", "127.0.0.1+", "+127.0.0.1",
+               "127.0.0.1++127.0.0.2", "127.0.0.1+abc", "+".join(["127.0.0.1"] * 17)],
     "--wire": ["tcp", "inproc", ""],
     "--serial": COMMON + ["18446744073709551616", "1.5", "0x", "0x1g"],
     "--master-clock": COMMON + ["4294967296", "30.72e6", "1.5", "0x"],
+    "--links": COMMON + ["0", "17", "1.5", "0x"],
 }
 
 
@@ -127,6 +129,11 @@ class qa_cli_args(gr_unittest.TestCase):
                 self.assert_usage_error(proc, flag, "gr-rdma-emu %s %r" % (flag, value))
                 self.assertIn("expected", proc.stderr)
 
+    def test_emu_links_and_link_addresses_agree(self):
+        proc = self.run_app(EMU, "--link", "127.0.0.1+127.0.0.2", "--links", "3")
+        self.assert_usage_error(proc, "--links 3", "--links 3 with two --link addresses")
+        self.assertIn("disagree", proc.stderr)
+
     def test_emu_usage_errors(self):
         for argv, says in ((["--bogus", "1"], "unknown flag '--bogus'"),
                            (["--streams"], "--streams needs a value")):
@@ -139,13 +146,14 @@ class qa_cli_args(gr_unittest.TestCase):
         # The ranges are not too tight: their ends start the daemon.
         daemon = subprocess.Popen(
             [EMU, "--control", "127.0.0.1:0", "--streams", "16", "--fifo-ms", "0.1",
-             "--max-burst-words", "1", "--master-clock", "4294967295"],
+             "--max-burst-words", "1", "--master-clock", "4294967295", "--links", "16"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             banner = daemon.stdout.readline()
             self.assertIn("16 RX stream(s)", banner)
             self.assertIn("max burst 1 word(s)", banner)
             self.assertIn("master clock 4294967295 Hz", banner)
+            self.assertIn("16 links", banner)
         finally:
             daemon.terminate()
             self.assertEqual(daemon.wait(timeout=10), 0)

@@ -306,7 +306,9 @@ GUEST_SCRIPTS = {
          "# undo the guest's own setup (guest-init.sh): the tutorial makes it again",
          "pkill -x gr-rdma-emu || true",
          "rdma link delete rxe0",
-         "ip link delete veth0"],
+         "ip link delete veth0",
+         "rdma link delete rxe1                 # and its second link's",
+         "ip link delete veth2"],
         ["kill $!                               # the emulator daemon",
          "rdma statistic show link rxe0/1"]),
 }

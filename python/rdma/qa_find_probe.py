@@ -27,10 +27,12 @@ FIND = os.environ.get("GR_RDMA_FIND", "gr-rdma-find")
 PROBE = os.environ.get("GR_RDMA_PROBE", "gr-rdma-probe")
 
 HEADER = ">HBBIIHBB"  # magic, version, opcode, sequence, address, count, status, reserved
-MAGIC, READ, RESPONSE = 0xAE10, 0x01, 0x80
+MAGIC, READ, WRITE, RESPONSE = 0xAE10, 0x01, 0x02, 0x80
 OKAY, DECERR, NOT_OWNER = 0x00, 0x03, 0x12
 RX_OWNER, OWNER_OTHER = 0x2078, 2
 EMU_EXTENSION = 0xF000
+RX_STRIDE, RX_OWNER_TOKEN = 0x100, 0x2070
+EMU_LINK_DOWN, EMU_LINK_STRIDE = 0xE400, 0x40
 # ID_CAPABILITIES bit names, as docs/register-map.md and docs/radio.md spell them.
 CAPABILITY_BITS = ["RX_UC", "RX_RC", "TX", "IMMEDIATE", "CLOCK", "METADATA", "EMULATOR",
                    "LOSS_INJECTION", "OWNERSHIP", "RF", "TIME_SET", "COMMAND_QUEUE",
@@ -164,6 +166,33 @@ def read_word(port, address):
                 word = struct.unpack(">I", answer[16:20])[0] if len(answer) >= 20 else None
                 return header[6], word
     raise AssertionError("the daemon does not answer")
+
+
+class axioe_client:
+    """A client of its own (one socket: one AXIoE client to the device) that writes."""
+
+    def __init__(self, port):
+        self.device = ("127.0.0.1", port)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.settimeout(0.05)
+
+    def close(self):
+        self.sock.close()
+
+    def write(self, address, *words):
+        sequence = int.from_bytes(os.urandom(4), "big")
+        request = (struct.pack(HEADER, MAGIC, 1, WRITE, sequence, address, len(words), 0,
+                               0) + struct.pack(">%dI" % len(words), *words))
+        for _ in range(20):
+            self.sock.sendto(request, self.device)
+            try:
+                answer = self.sock.recv(2048)
+            except socket.timeout:
+                continue
+            header = struct.unpack(HEADER, answer[:16])
+            if header[3] == sequence:
+                return header[6]
+        raise AssertionError("the daemon does not answer")
 
 
 def identity_of(port):
@@ -410,13 +439,96 @@ class qa_find_probe(gr_unittest.TestCase):
         self.assertIn("    Descriptor: not readable: another host owns the stream\n", text)
         self.assertIn("    status: running\n", text)
 
-    def receive(self, host):
+    def receive(self, host, samples=10000):
         got, deadline = 0, time.monotonic() + 5
-        while got < 10000 and time.monotonic() < deadline:
+        while got < samples and time.monotonic() < deadline:
             x = host.recv(1 << 14, 0.1)
             got += len(x)
             host.release(len(x))
         return got
+
+    def test_probe_links(self):
+        # A daemon with two links, a host streaming over both at 3:1 (docs/links.md).
+        port = free_udp_port()
+        daemon = start_daemon(EMU, "--control", "127.0.0.1:%d" % port, "--link",
+                              "127.0.0.1", "--links", "2", "--streams", "2")
+        self.addCleanup(stop_daemon, daemon)
+        addr = "127.0.0.1:%d" % port
+        host = rdma.rx_stream("type=remote,addr=%s,signal=ramp,links=2,weights=3:1"
+                              % addr, "sc16", 1e6, 0)
+        host.start()
+        self.addCleanup(host.stop)
+        self.assertGreater(self.receive(host, 1000000), 0)
+
+        d = self.probe_json(addr)
+        self.assertEqual([l["index"] for l in d["links"]], [0, 1])
+        for link in d["links"]:
+            self.assertEqual((link["status"], link["control"], link["control_word"],
+                              link["down_events"], link["capacity_bytes_per_s"]),
+                             ("up", "up", 1, 0, 0))
+        tx = [link["tx_packets"] for link in d["links"]]
+        self.assertAlmostEqual(tx[1] / sum(tx), 0.25, delta=0.01)
+        schedule = d["rx_streams"][0]["schedule"]
+        self.assertEqual(schedule["epoch_count"], 1)
+        self.assertEqual(schedule["epochs_kept"], 4)
+        dests = schedule["destinations"]
+        self.assertEqual([x["index"] for x in dests], [0, 1])
+        for x in dests:
+            # DST_LINK and DST_WEIGHT are the owner's; the epoch's weight anyone's.
+            self.assertEqual((x["link"], x["weight"]), (None, None))
+            self.assertEqual((x["state"], x["state_word"], x["active"]),
+                             ("active", "0x9", True))
+        self.assertEqual([x["epoch_weight"] for x in dests], [3, 1])
+        messages = [x["messages"] for x in dests]
+        self.assertGreater(sum(messages), 900)
+        self.assertAlmostEqual(messages[1] / sum(messages), 0.25, delta=0.01)
+        self.assertLessEqual(sum(messages), schedule["messages_scheduled"] + 8)
+        self.assertEqual(schedule["epochs"], [
+            {"number": 0, "first_message": 0, "cause": "start", "cause_code": 0,
+             "cause_link": 0, "weights": [3, 1]}])
+        # A stream that never ran shows no schedule.
+        self.assertNotIn("schedule", d["rx_streams"][1])
+
+        # Cut link 1 (EMU_LINK_DOWN), as a client that owns a stream may: the device
+        # takes destination 1 out in a new epoch.
+        other = axioe_client(port)
+        self.addCleanup(other.close)
+        token = struct.unpack(">II", os.urandom(8))
+        self.assertEqual(other.write(RX_OWNER_TOKEN + RX_STRIDE, *token), OKAY)
+        self.assertEqual(other.write(EMU_LINK_DOWN + EMU_LINK_STRIDE, 1), OKAY)
+        deadline = time.monotonic() + 5
+        while True:
+            d = self.probe_json(addr)
+            schedule = d["rx_streams"][0]["schedule"]
+            if schedule["epoch_count"] >= 2 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(schedule["epoch_count"], 2)
+        link = d["links"][1]
+        self.assertEqual((link["status"], link["control"], link["down_events"]),
+                         ("down", "up", 1))
+        cut = schedule["epochs"][1]
+        self.assertEqual((cut["number"], cut["cause"], cut["cause_link"], cut["weights"]),
+                         (1, "link_down", 1, [3, 0]))
+        self.assertGreater(cut["first_message"], 0)
+        self.assertEqual(cut["first_message"] % 16, 0)  # at a notification window
+        dest = schedule["destinations"][1]
+        self.assertEqual((dest["active"], dest["device_down"], dest["host_down"],
+                          dest["state_word"], dest["epoch_weight"]),
+                         (False, True, False, "0xa", 0))
+        text = run(PROBE, "--addr", addr).stdout
+        self.assertIn("        cause: link 1 went down\n        weights: 3 0\n", text)
+        self.assertIn("        state: inactive: its link went down (device)\n", text)
+        self.assertIn("    down events: 1\n", text)
+        # After the run: the schedule stays, marked as the last run's.
+        host.stop()
+        text = run(PROBE, "--addr", addr).stdout
+        self.assertIn("\n    Schedule: of the last run\n      epoch count: 2\n", text)
+
+    def probe_json(self, addr):
+        proc = run(PROBE, "--addr", addr, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return json.loads(proc.stdout, object_pairs_hook=unique_keys)
 
     def test_probe_no_device(self):
         dead = "127.0.0.1:%d" % free_udp_port()

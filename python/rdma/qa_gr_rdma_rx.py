@@ -48,6 +48,45 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         self.assertGreater(report["rate_achieved"], 20e6 * 0.8)
         for role in ("host", "nic", "device"):
             self.assertGreater(report["cpu_seconds"][role], 0.0)
+        # One link: no per-link section.
+        self.assertNotIn("links", report)
+
+    def test_two_links_per_link_report(self):
+        # links=2 at 3:1 (0 0 1 0, ...): messages 5 and 7 are link 0's, 6 and 102 link
+        # 1's; the device drops them. 4000 messages of 1024 sc16 samples.
+        ipm, messages = 1024, 4000
+        args = ("type=emu,signal=ramp,links=2,weights=3:1,mtu=4096,payload=4096,"
+                "drop=5:6:7:102")
+        proc = self.run_app("--args", args, "--rate", "4e6", "--format", "sc16",
+                            "--samples", str(ipm * messages), "--check", "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.loads(proc.stdout)
+        self.assertTrue(report["identity_holds"], report)
+        self.assertEqual(report["check"]["mismatches"], 0)
+        links = report["links"]
+        self.assertEqual([l["link"] for l in links], [0, 1])
+        for l in links:
+            self.assertEqual(sorted(l), ["frontier", "imm_out_of_sequence", "link",
+                                         "lost_samples", "messages"])
+            self.assertEqual(l["imm_out_of_sequence"], 0)
+            self.assertGreater(l["frontier"], 0)
+        # Every message of the stream counted for one link, at the weights.
+        self.assertEqual(report["samples_emitted"], ipm * messages)
+        self.assertEqual(sum(l["messages"] for l in links), messages)
+        self.assertEqual(report["links_unattributed"], {"messages": 0, "lost_samples": 0})
+        self.assertAlmostEqual(links[1]["messages"] / messages, 0.25, delta=0.01)
+        # The loss, each link's own; together the stream's.
+        self.assertEqual([l["lost_samples"] for l in links], [2 * ipm, 2 * ipm])
+        self.assertEqual(sum(l["lost_samples"] for l in links), report["samples_lost"])
+        # The summary: a line per link.
+        proc = self.run_app("--args", args, "--rate", "4e6", "--format", "sc16",
+                            "--samples", str(ipm * messages))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = proc.stdout.splitlines()
+        self.assertIn("link 0: 3000 messages (75.0 %%), %d samples lost, 0 immediates "
+                      "out of sequence" % (2 * ipm), lines)
+        self.assertIn("link 1: 1000 messages (25.0 %%), %d samples lost, 0 immediates "
+                      "out of sequence" % (2 * ipm), lines)
 
     def test_five_times_overload_checked(self):
         # Some 5x what a checking consumer keeps up with here (~100 MS/s): rings are

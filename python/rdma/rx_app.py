@@ -471,6 +471,7 @@ def run(opts, tb, stop):
         # SIGINT or SIGTERM stopped the run before its end (None: it was not).
         "interrupted": interrupted,
     }
+    report.update(link_report(counters))
     if tb.recorder is not None:
         report["recordings"] = tb.recorder.recordings()
         # Why the recording ended early (disk full), None if it did not.
@@ -488,6 +489,47 @@ def run(opts, tb, stop):
             "out_of_ring_reads": tb.check.out_of_range_calls(),
         }
     return report
+
+
+LINK_FIELDS = ("messages", "lost_samples", "frontier", "imm_out_of_sequence")
+
+
+def link_report(counters):
+    """Per link, what the stream's host.link<n>.* counters say (docs/links.md, "Host
+    side"): {} for a stream over one link, which has none. A link's lost_samples are
+    the samples of its messages found lost on the way (gaps); what the consumer lost
+    (overruns, the stop) is no link's, and what the schedule could no longer place is
+    "links_unattributed"."""
+    links = counters.get("host.links")
+    if not links:
+        return {}
+    return {
+        "links": [dict([("link", n)] + [(f, counters["host.link%d.%s" % (n, f)])
+                                         for f in LINK_FIELDS])
+                  for n in range(links)],
+        "links_unattributed": {
+            "messages": counters["host.links_unattributed_messages"],
+            "lost_samples": counters["host.links_unattributed_samples"]},
+        "imm_wrong_destination": counters["host.imm_wrong_destination"],
+    }
+
+
+def link_lines(report):
+    """The summary's line per link (none for one link)."""
+    lines = []
+    links = report.get("links", [])
+    total = sum(l["messages"] for l in links)
+    for l in links:
+        lines.append("link %(link)d: %(messages)d messages" % l
+                     + (" (%.1f %%)" % (100.0 * l["messages"] / total) if total else "")
+                     + ", %(lost_samples)d samples lost, %(imm_out_of_sequence)d "
+                       "immediates out of sequence" % l)
+    if links:
+        u = report["links_unattributed"]
+        if u["messages"] or u["lost_samples"]:
+            lines.append("no link known: %(messages)d messages, %(lost_samples)d samples "
+                         "lost" % u)
+    return lines
 
 
 def failure(report):
@@ -548,6 +590,8 @@ def main(argv=None):
                  " (hugepages)" if report["hugepages"] else "",
                  report["cpu_seconds"]["host"], report["cpu_seconds"]["nic"],
                  report["cpu_seconds"]["device"]))
+        for line in link_lines(report):
+            print(line)
         if "check" in report:
             print("check: %(items_checked)d items, %(mismatches)d unexplained mismatches, "
                   "%(time_errors)d time errors, %(out_of_ring_reads)d reads outside the ring"

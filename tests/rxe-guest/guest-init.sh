@@ -4,8 +4,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # /init of the rxe guest (docs/rxe-guest.md), built by make-initramfs.sh. Sets up
-#   root namespace: lo, veth0 192.0.2.1/24 carrying rxe0 (the host side, verbs)
-#   namespace dev:  lo, veth1 192.0.2.2/24 and gr-rdma-emu --wire raw (the SDR)
+#   root namespace: lo, veth0 192.0.2.1/24 carrying rxe0 (the host side, verbs),
+#                   veth2 198.51.100.1/24 carrying rxe1 (its second NIC)
+#   namespace dev:  lo, veth1 192.0.2.2/24, veth3 198.51.100.2/24 and
+#                   gr-rdma-emu --wire raw (the SDR: link 0 on veth1, link 1 on veth3)
 # then runs the tests of /rxe-guest/tests.list (or a shell, mode "shell") and powers off.
 #
 # Machine-readable lines on the console, parsed by run-rxe-guest.sh:
@@ -67,24 +69,39 @@ $IP link set veth1 netns dev || setup_failed "veth1 into dev"
 $IP -n dev link set lo up || setup_failed "dev lo up"
 $IP -n dev addr add 192.0.2.2/24 dev veth1 || setup_failed "veth1 address"
 $IP -n dev link set veth1 up || setup_failed "veth1 up"
+# The second link (docs/links.md): its own veth pair and rxe device, its own subnet, so
+# that link 1's frames reach the host only through rxe1.
+$IP link add veth2 type veth peer name veth3 || setup_failed "veth pair 2"
+$IP addr add 198.51.100.1/24 dev veth2 || setup_failed "veth2 address"
+$IP link set veth2 up || setup_failed "veth2 up"
+$IP link set veth3 netns dev || setup_failed "veth3 into dev"
+$IP -n dev addr add 198.51.100.2/24 dev veth3 || setup_failed "veth3 address"
+$IP -n dev link set veth3 up || setup_failed "veth3 up"
 $RDMA link add rxe0 type rxe netdev veth0 || setup_failed "rdma link add rxe0"
+$RDMA link add rxe1 type rxe netdev veth2 || setup_failed "rdma link add rxe1"
 
-state=/sys/class/infiniband/rxe0/ports/1/state
-for _ in $(seq 100); do
-    grep -q ACTIVE $state 2>/dev/null && break
-    sleep 0.1
+for rxe in rxe0 rxe1; do
+    state=/sys/class/infiniband/$rxe/ports/1/state
+    for _ in $(seq 100); do
+        grep -q ACTIVE $state 2>/dev/null && break
+        sleep 0.1
+    done
+    grep -q ACTIVE $state 2>/dev/null ||
+        setup_failed "$rxe port 1 not ACTIVE: $(cat $state 2>&1)"
+    say "$($RDMA link show $rxe/1)"
 done
-grep -q ACTIVE $state 2>/dev/null || setup_failed "rxe0 port 1 not ACTIVE: $(cat $state 2>&1)"
-say "$($RDMA link show rxe0/1)"
 # The RDMA core caches hw_counters for a lifespan (10 ms by default): a read within it of
 # the last refresh returns the old values. Bursts in the tests are shorter than that on
 # a fast machine and longer on a slow one, so a test that read the counters naively
 # passed or failed by chance. A long lifespan makes every naive read stale, every run:
 # the tests must read counters settled (guest_check.h, rxe_counters_settled).
-echo 200 >/sys/class/infiniband/rxe0/ports/1/hw_counters/lifespan ||
-    setup_failed "hw_counters/lifespan"
+for rxe in rxe0 rxe1; do
+    echo 200 >/sys/class/infiniband/$rxe/ports/1/hw_counters/lifespan ||
+        setup_failed "$rxe hw_counters/lifespan"
+done
 
-# The SDR: the emulator daemon in namespace dev, sending raw RoCEv2 frames to rxe0.
+# The SDR: the emulator daemon in namespace dev, sending raw RoCEv2 frames to rxe0 on
+# link 0 and to rxe1 on link 1.
 # Pinned to CPU 0: veth queues a frame on the backlog of the CPU that sent it, so a
 # sender that migrates between CPUs reorders its frames, which a link never does (UC
 # rxe accepts every WRITE ONLY whatever its PSN, and immediates then arrive out of
@@ -93,7 +110,7 @@ echo 200 >/sys/class/infiniband/rxe0/ports/1/hw_counters/lifespan ||
 # depth, and TCG stalls the sender longer than the default 30 ms now and then.
 emulator=$(cat $CONF/emulator)
 $IP netns exec dev taskset 1 "$emulator" --wire raw --control 192.0.2.2:50100 \
-    --link 192.0.2.2 --fifo-ms 100 >/tmp/emu.log 2>&1 </dev/null &
+    --link 192.0.2.2+198.51.100.2 --fifo-ms 100 >/tmp/emu.log 2>&1 </dev/null &
 emu_pid=$!
 for _ in $(seq 200); do
     grep -q "AXIoE on" /tmp/emu.log && break
@@ -146,9 +163,11 @@ while read -r name limit command <&3; do
     echo "RXE-GUEST-RESULT $name $verdict rc=$rc seconds=$seconds"
 done 3<$CONF/tests.list
 
-echo "RXE-GUEST: rxe0 counters after the tests:"
-for c in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
-    echo "  $(basename "$c") $(cat "$c")"
+for rxe in rxe0 rxe1; do
+    echo "RXE-GUEST: $rxe counters after the tests:"
+    for c in /sys/class/infiniband/$rxe/ports/1/hw_counters/*; do
+        echo "  $(basename "$c") $(cat "$c")"
+    done
 done
 echo "RXE-GUEST: emulator log:"
 sed 's/^/emu: /' /tmp/emu.log

@@ -34,6 +34,10 @@ constexpr const char* host_ip = "192.0.2.1";   // veth0, root namespace, carries
 constexpr const char* device_ip = "192.0.2.2"; // veth1, namespace dev, the emulator
 constexpr const char* device_control = "192.0.2.2:50100";
 constexpr const char* rxe_device = "rxe0";
+// The second link (docs/links.md): veth2 carries rxe1, the device's link 1 is on veth3.
+constexpr const char* host_ip_1 = "198.51.100.1";   // veth2, root namespace, rxe1
+constexpr const char* device_ip_1 = "198.51.100.2"; // veth3, namespace dev, link 1
+constexpr const char* rxe_device_1 = "rxe1";
 
 //! Collects the outcome of a test's checks; a test fails if any check failed.
 class checker
@@ -131,7 +135,8 @@ rxe_counters_settled(const std::vector<std::string>& names,
         std::string moved;
         for (const auto& [n, v] : next)
             if (last[n] != v)
-                moved += " " + n + " " + std::to_string(last[n]) + "->" + std::to_string(v);
+                moved +=
+                    " " + n + " " + std::to_string(last[n]) + "->" + std::to_string(v);
         check.note(label + "rxe counters moved between two reads " +
                    std::to_string(wait.count()) + " ms apart (the first was cached, or " +
                    "packets were still arriving):" + moved);

@@ -31,6 +31,8 @@ struct rx_event {
         notice,  //!< not a loss: something the host noticed about delivered samples
         tune,    //!< item is the first sample taken at center frequency value (mHz), in
                  //!< effect from device time time_ns (docs/radio.md)
+        link,    //!< the device's links (docs/links.md, "Failover"): from item on, a new
+                 //!< schedule (epoch code); see cause. Not a loss
     };
     enum class reason : uint8_t {
         none,
@@ -64,6 +66,14 @@ struct rx_event {
         device_outage,   //!< device: the stream continues with a new run of the device;
                          //!< count: samples of the timeline from item on that no device
                          //!< run produced (not handed out, not lost: never emitted)
+        link_down,       //!< link: device link `value` carries none of the stream from
+                         //!< item on (epoch `code`): the device saw it fall (count 1), or
+                         //!< the host declared it down (count 2)
+        link_up,         //!< link: device link `value` takes its share again from item
+                         //!< on (epoch `code`)
+        schedule_changed, //!< link: from item on, epoch code spreads the stream by the
+                          //!< weights in value (destinations 0..3, 16 bits each, 0 in
+                          //!< bits 15..0) and count (destinations 4..7)
     };
     kind type = kind::time;
     reason cause = reason::none;
@@ -71,7 +81,9 @@ struct rx_event {
     uint64_t device_item = 0;
     uint64_t count = 0;
     uint64_t time_ns = 0; //!< device time of device_item (ns since the epoch)
-    uint32_t code = 0;    //!< device: the event code on the wire (docs/metadata.md)
+    uint32_t code = 0;    //!< device: the event code on the wire (docs/metadata.md); gap
+                          //!< of a stream over several links: the links that carried its
+                          //!< messages, bit n for link n (bit 31: not known)
     uint64_t value = 0;   //!< device: the event's value; tune: the frequency, mHz
 };
 

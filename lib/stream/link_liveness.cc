@@ -1,0 +1,87 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "link_liveness.h"
+#include <algorithm>
+
+namespace gr {
+namespace rdma {
+
+void link_liveness::reset(int64_t timeout_ns,
+                          uint32_t notify_interval,
+                          int64_t message_ns,
+                          int64_t now_ns)
+{
+    d_timeout_ns = notify_interval ? timeout_ns : 0;
+    d_notify_interval = notify_interval;
+    d_message_ns = message_ns;
+    d_timeout_of.fill(0);
+    d_active = 0;
+    d_declared = 0;
+    d_frontier.fill(0);
+    d_moved_ns.fill(now_ns);
+}
+
+void link_liveness::on_epoch(const std::array<uint16_t, max_destinations>& weights,
+                             int64_t now_ns)
+{
+    uint32_t active = 0;
+    unsigned period = 0;
+    for (unsigned d = 0; d < max_destinations; d++) {
+        period += weights[d];
+        if (weights[d])
+            active |= 1u << d;
+    }
+    for (unsigned d = 0; d < max_destinations; d++) {
+        const uint64_t every =
+            weights[d] ? std::max<uint64_t>(d_notify_interval,
+                                            (period + weights[d] - 1) / weights[d])
+                       : 0;
+        d_timeout_of[d] =
+            d_timeout_ns && weights[d]
+                ? std::max<int64_t>(d_timeout_ns, 3 * int64_t(every) * d_message_ns)
+                : 0;
+    }
+    const uint32_t joined = active & ~d_active;
+    for (unsigned d = 0; d < max_destinations; d++)
+        if (joined & (1u << d))
+            d_moved_ns[d] = now_ns;
+    d_declared &= ~joined;
+    d_active = active;
+}
+
+uint32_t link_liveness::check(const std::array<uint64_t, max_destinations>& frontier,
+                              int64_t now_ns)
+{
+    bool others_moved = false;
+    for (unsigned d = 0; d < max_destinations; d++) {
+        if (frontier[d] != d_frontier[d]) {
+            d_frontier[d] = frontier[d];
+            d_moved_ns[d] = now_ns;
+        }
+    }
+    if (!d_timeout_ns)
+        return 0;
+    uint32_t stale = 0;
+    for (unsigned d = 0; d < max_destinations; d++) {
+        if (!(d_active & (1u << d)))
+            continue;
+        if (now_ns - d_moved_ns[d] > d_timeout_of[d])
+            stale |= 1u << d;
+        else
+            others_moved = true;
+    }
+    // Every active destination silent: the device or the reader paused, not a link.
+    if (!others_moved)
+        return 0;
+    const uint32_t declare = stale & ~d_declared;
+    d_declared |= declare;
+    return declare;
+}
+
+} // namespace rdma
+} // namespace gr

@@ -1,0 +1,269 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../regs/link_registers.h"
+#include "../regs/register_map.h"
+#include "../util/thread_role.h"
+#include "device_watch.h"
+#include "link_watch.h"
+#include <algorithm>
+#include <exception>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+// LINK_STATUS is read every this many beats: a rejoin need not be quicker than that,
+// and each read is an exchange per link.
+constexpr uint64_t link_read_beats = 10;
+constexpr unsigned max_backoff = 64;
+} // namespace
+
+link_watch::link_watch(device_controller& device,
+                       unsigned stream,
+                       unsigned links,
+                       std::chrono::microseconds period,
+                       std::chrono::milliseconds retry)
+    : d_device(device),
+      d_stream(stream),
+      d_links(std::min(links, max_links)),
+      d_period(period),
+      d_retry_ns(std::chrono::nanoseconds(retry).count()),
+      d_thread([this] { run(); })
+{
+}
+
+link_watch::~link_watch()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_shutdown = true;
+        d_watching = false;
+    }
+    d_wake.notify_all();
+    d_thread.join();
+}
+
+void link_watch::start(uint32_t notify_interval, std::vector<timed_write> writes)
+{
+    {
+        std::lock_guard<std::mutex> x(d_exchange);
+        d_notify_interval = notify_interval;
+        std::stable_sort(
+            writes.begin(), writes.end(), [](const timed_write& a, const timed_write& b) {
+                return a.after_ns < b.after_ns;
+            });
+        d_writes = std::move(writes);
+        d_next_write = 0;
+        d_start_ns = device_watch::now_ns();
+        d_link.fill(link_state{});
+        d_seen_epochs = 0;
+        d_link_reads = 0;
+    }
+    d_declared = 0;
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_snapshot = snapshot{};
+    d_fresh = false;
+    d_failure.clear();
+    d_watching = true;
+    d_wake.notify_all();
+}
+
+void link_watch::stop()
+{
+    {
+        std::unique_lock<std::mutex> lock(d_mutex);
+        d_watching = false;
+        d_wake.notify_all();
+        d_wake.wait(lock, [this] { return !d_busy; });
+    }
+    refresh();
+}
+
+void link_watch::refresh()
+{
+    snapshot s;
+    try {
+        std::lock_guard<std::mutex> x(d_exchange);
+        read_epochs(s);
+    } catch (const std::exception& e) {
+        d_failures++;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_failure = e.what();
+        return;
+    }
+    std::lock_guard<std::mutex> lock(d_mutex);
+    s.links_up = d_snapshot.links_up;
+    d_snapshot = s;
+    d_fresh = true;
+}
+
+bool link_watch::take(snapshot& out)
+{
+    std::unique_lock<std::mutex> lock(d_mutex, std::try_to_lock);
+    if (!lock.owns_lock() || !d_fresh)
+        return false;
+    out = d_snapshot;
+    d_fresh = false;
+    return true;
+}
+
+void link_watch::declare_down(unsigned link)
+{
+    if (link < d_links)
+        d_declared.fetch_or(1u << link);
+}
+
+std::string link_watch::last_failure() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_failure;
+}
+
+void link_watch::run()
+{
+    thread_role_scope role(thread_role::host, "rdma-links");
+    std::unique_lock<std::mutex> lock(d_mutex);
+    while (!d_shutdown) {
+        d_wake.wait_for(lock, d_period, [this] { return d_shutdown; });
+        if (!d_watching || d_shutdown)
+            continue;
+        d_busy = true;
+        lock.unlock();
+        beat();
+        lock.lock();
+        d_busy = false;
+        d_wake.notify_all();
+    }
+}
+
+void link_watch::beat()
+{
+    snapshot s;
+    try {
+        std::lock_guard<std::mutex> x(d_exchange);
+        const int64_t now = device_watch::now_ns();
+        do_due_writes(now);
+        read_epochs(s);
+        if (d_link_reads++ % link_read_beats == 0)
+            read_links(s);
+        else {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            s.links_up = d_snapshot.links_up;
+        }
+        control_links(s, now);
+        d_beats++;
+    } catch (const std::exception& e) {
+        d_failures++;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_failure = e.what();
+        return;
+    }
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_snapshot = s;
+    d_fresh = true;
+    d_failure.clear();
+}
+
+void link_watch::read_epochs(snapshot& s)
+{
+    // EPOCH_SCHEDULED first (or in the same burst, which a device executes at one
+    // instant): an epoch begun after that read begins at a window boundary at or above
+    // it, so every epoch below the next boundary is among the entries read after it.
+    axioe::client& c = d_device.client();
+    constexpr size_t header_words = regs::epoch::entries / 4;
+    constexpr size_t words = header_words + max_kept * regs::epoch::entry_words;
+    uint32_t w[words];
+    uint64_t scheduled;
+    size_t kept = regs::epoch::emulator_kept;
+    const size_t want = header_words + kept * regs::epoch::entry_words;
+    if (c.max_burst_words() >= want) {
+        c.read_atomic(regs::epoch_reg(d_stream, 0), w, want);
+        scheduled = regs::join_words(w[2], w[3]);
+    } else {
+        scheduled = c.read64(regs::epoch_reg(d_stream, regs::epoch::scheduled_lo));
+        c.read(regs::epoch_reg(d_stream, 0), w, want);
+    }
+    kept = std::clamp<size_t>(w[1], 1, max_kept);
+    if (header_words + kept * regs::epoch::entry_words > want) // a device keeping more
+        c.read(regs::epoch_reg(d_stream, 0),
+               w,
+               header_words + kept * regs::epoch::entry_words);
+    s.epoch_count = w[0];
+    const uint64_t n = d_notify_interval;
+    s.known_messages =
+        n && scheduled <= UINT64_MAX - n ? (scheduled + n - 1) / n * n : scheduled;
+    // The entries, oldest first: the newest min(count, kept) epochs.
+    const uint32_t have = std::min<uint32_t>(s.epoch_count, static_cast<uint32_t>(kept));
+    s.kept = 0;
+    for (uint32_t k = s.epoch_count - have; k < s.epoch_count; k++) {
+        const regs::epoch_values e = regs::epoch_values::from_words(
+            w + header_words + (k % kept) * regs::epoch::entry_words);
+        if (e.number != k)
+            continue; // overwritten since (or a device that lies): the data path sees
+                      // the epoch is missing
+        s.epochs[s.kept++] = e;
+    }
+}
+
+void link_watch::read_links(snapshot& s)
+{
+    s.links_up = 0;
+    for (unsigned n = 0; n < d_links; n++)
+        if (d_device.client().read32(regs::link_reg(n, regs::link::status)) & 1u)
+            s.links_up |= 1u << n;
+}
+
+void link_watch::control_links(const snapshot& s, int64_t now)
+{
+    axioe::client& c = d_device.client();
+    // What the device did: a link it took out comes back once it is up.
+    for (unsigned j = 0; j < s.kept; j++) {
+        const regs::epoch_values& e = s.epochs[j];
+        if (e.number < d_seen_epochs || e.link >= d_links)
+            continue;
+        if (e.cause == regs::epoch::cause_code::link_down)
+            d_link[e.link].out_by_device = true;
+    }
+    if (s.epoch_count > d_seen_epochs)
+        d_seen_epochs = s.epoch_count;
+    // What the data path declared.
+    const uint32_t declared = d_declared.exchange(0);
+    for (unsigned n = 0; n < d_links; n++) {
+        link_state& l = d_link[n];
+        if ((declared & (1u << n)) && !l.out_by_host) {
+            c.write32(regs::link_reg(n, regs::link::control), regs::link_control::down);
+            // Declared again soon after a rejoin: it is not well yet, wait longer.
+            l.backoff = now - l.rejoined_ns < d_retry_ns * int64_t(l.backoff)
+                            ? std::min(l.backoff * 2, max_backoff)
+                            : 1;
+            l.out_by_host = true;
+            l.retry_at_ns = now + d_retry_ns * int64_t(l.backoff);
+            continue;
+        }
+        const bool up = s.links_up & (1u << n);
+        const bool give_back = (l.out_by_host && now >= l.retry_at_ns) ||
+                               (l.out_by_device && !l.out_by_host);
+        if (give_back && up) {
+            c.write32(regs::link_reg(n, regs::link::control), regs::link_control::up);
+            l.out_by_host = l.out_by_device = false;
+            l.rejoined_ns = now;
+        }
+    }
+}
+
+void link_watch::do_due_writes(int64_t now)
+{
+    while (d_next_write < d_writes.size() &&
+           now - d_start_ns >= d_writes[d_next_write].after_ns) {
+        const timed_write& w = d_writes[d_next_write++];
+        d_device.client().write32(w.address, w.value);
+    }
+}
+
+} // namespace rdma
+} // namespace gr

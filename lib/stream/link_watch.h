@@ -1,0 +1,133 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_STREAM_LINK_WATCH_H
+#define INCLUDED_RDMA_STREAM_LINK_WATCH_H
+
+#include "../device/device_controller.h"
+#include "epoch_snapshot.h"
+#include <condition_variable>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gr {
+namespace rdma {
+
+/*!
+ * The host's view of the schedule of one RX stream spread over several device links
+ * (docs/links.md, "Failover"): a thread ("rdma-links", charged to the host) reads the
+ * stream's epoch block over AXIoE every period, so the data path learns, without ever
+ * waiting for the network, which epochs the device began and up to which local message
+ * the schedule is fixed; it writes LINK_CONTROL for the data path (a link the host
+ * declares down, a rejoin) and the emulator faults a test or demo asked for at their
+ * times.
+ *
+ * Rejoin: a link the device took out (epoch cause link_down) is given back
+ * (LINK_CONTROL = 1) as soon as its LINK_STATUS reads up again; a link the host
+ * declared down is tried again after the retry time, doubled after each declaration
+ * that follows a rejoin within that time (at most 64 times), if its status is up.
+ */
+class link_watch
+{
+public:
+    static constexpr unsigned max_kept = epoch_snapshot::max_kept;
+    static constexpr unsigned max_links = 16;
+
+    using snapshot = epoch_snapshot;
+
+    //! A register write at a time after start() (the emulator's faults).
+    struct timed_write {
+        int64_t after_ns = 0;
+        uint32_t address = 0;
+        uint32_t value = 0;
+    };
+
+    link_watch(device_controller& device,
+               unsigned stream,
+               unsigned links,
+               std::chrono::microseconds period,
+               std::chrono::milliseconds retry);
+    ~link_watch();
+    link_watch(const link_watch&) = delete;
+    link_watch& operator=(const link_watch&) = delete;
+
+    /*!
+     * Watch a run (after START) whose epochs begin at multiples of \p notify_interval
+     * local messages (0: at any message), doing \p writes at their times from now.
+     */
+    void start(uint32_t notify_interval, std::vector<timed_write> writes = {});
+    //! Stop watching; returns once the thread is idle. Then one last look (refresh()).
+    void stop();
+    //! Read the epochs now, from the calling thread (the end of a burst).
+    void refresh();
+
+    //! The newest snapshot, if one came since the last take. Never waits.
+    bool take(snapshot& out);
+    //! The host declares \p link down: LINK_CONTROL = 2 at the next beat.
+    void declare_down(unsigned link);
+
+    uint64_t beats() const { return d_beats.load(); }
+    uint64_t failures() const { return d_failures.load(); }
+    //! Why the last exchange failed (empty after an answer). Not for the data path.
+    std::string last_failure() const;
+
+private:
+    void run();
+    void beat();
+    void read_epochs(snapshot& s);
+    void read_links(snapshot& s);
+    void control_links(const snapshot& s, int64_t now);
+    void do_due_writes(int64_t now);
+
+    device_controller& d_device;
+    const unsigned d_stream;
+    const unsigned d_links;
+    const std::chrono::microseconds d_period;
+    const int64_t d_retry_ns;
+
+    // The thread's own (and refresh()'s, under d_exchange).
+    std::mutex d_exchange;
+    uint32_t d_notify_interval = 0;
+    std::vector<timed_write> d_writes;
+    size_t d_next_write = 0;
+    int64_t d_start_ns = 0;
+    struct link_state {
+        bool out_by_device = false; //!< an epoch took it out: give it back once up
+        bool out_by_host = false;   //!< we wrote LINK_CONTROL = 2
+        int64_t retry_at_ns = 0;
+        int64_t rejoined_ns = INT64_MIN / 2;
+        unsigned backoff = 1;
+    };
+    std::array<link_state, max_links> d_link{};
+    uint32_t d_seen_epochs = 0;
+    uint64_t d_link_reads = 0;
+
+    std::atomic<uint32_t> d_declared{ 0 }; // links the data path declared down
+    std::atomic<uint64_t> d_beats{ 0 };
+    std::atomic<uint64_t> d_failures{ 0 };
+
+    mutable std::mutex d_mutex;
+    std::condition_variable d_wake;
+    snapshot d_snapshot;     // guarded by d_mutex
+    bool d_fresh = false;    // guarded by d_mutex
+    bool d_watching = false; // guarded by d_mutex
+    bool d_shutdown = false; // guarded by d_mutex
+    bool d_busy = false;     // guarded by d_mutex
+    std::string d_failure;   // guarded by d_mutex
+    std::thread d_thread;    // last: it uses everything above
+};
+
+} // namespace rdma
+} // namespace gr
+
+#endif

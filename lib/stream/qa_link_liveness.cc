@@ -1,0 +1,123 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// When the host declares a link down (docs/links.md, "Failover"): silent while others
+// progress, for the timeout and at least three of its notification intervals.
+
+#include "link_liveness.h"
+#include <cppunit/TestFixture.h>
+#include <cppunit/extensions/HelperMacros.h>
+
+using namespace gr::rdma;
+using weights_t = std::array<uint16_t, link_liveness::max_destinations>;
+using frontiers_t = std::array<uint64_t, link_liveness::max_destinations>;
+
+namespace {
+constexpr int64_t ms = 1000000;
+constexpr int64_t message_ns = 256000; // 1024 samples at 4 MS/s
+} // namespace
+
+class qa_link_liveness : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_link_liveness);
+    CPPUNIT_TEST(test_a_silent_destination_is_declared_once);
+    CPPUNIT_TEST(test_a_stream_silent_everywhere_declares_nothing);
+    CPPUNIT_TEST(test_the_timeout_covers_three_notification_intervals);
+    CPPUNIT_TEST(test_an_epoch_that_reactivates_restarts_the_timeout);
+    CPPUNIT_TEST(test_timeout_0_or_no_notifications_never_declare);
+    CPPUNIT_TEST_SUITE_END();
+
+    static weights_t one_one()
+    {
+        weights_t w{};
+        w[0] = w[1] = 1;
+        return w;
+    }
+
+public:
+    void test_a_silent_destination_is_declared_once()
+    {
+        link_liveness l;
+        l.reset(20 * ms, 16, message_ns, 0);
+        l.on_epoch(one_one(), 0);
+        frontiers_t f{};
+        for (int64_t t = ms; t <= 20 * ms; t += ms) {
+            f[0] += 4;
+            CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, t));
+        }
+        f[0] += 4;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(2), l.check(f, 21 * ms));
+        f[0] += 4;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 22 * ms)); // once
+    }
+
+    void test_a_stream_silent_everywhere_declares_nothing()
+    {
+        // A device that stalls, a reader that paused: no link is to blame.
+        link_liveness l;
+        l.reset(20 * ms, 16, message_ns, 0);
+        l.on_epoch(one_one(), 0);
+        const frontiers_t f{};
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 100 * ms));
+    }
+
+    void test_the_timeout_covers_three_notification_intervals()
+    {
+        // 1 MS/s: a window of 16 messages of 1024 samples is 16.4 ms; three of them
+        // are 49 ms, above the 20 ms asked. A destination of weight 1 in 64 notifies
+        // every 64 messages.
+        link_liveness l;
+        l.reset(20 * ms, 16, 1024000, 0);
+        l.on_epoch(one_one(), 0);
+        CPPUNIT_ASSERT_EQUAL(int64_t(3 * 16 * 1024000), l.timeout_ns(1));
+        weights_t w{};
+        w[0] = 63;
+        w[1] = 1;
+        l.on_epoch(w, 0);
+        CPPUNIT_ASSERT_EQUAL(int64_t(3 * 64 * 1024000), l.timeout_ns(1));
+        CPPUNIT_ASSERT_EQUAL(int64_t(3 * 16 * 1024000), l.timeout_ns(0));
+        frontiers_t f{};
+        f[0] = 1;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 150 * ms));
+        f[0] = 2;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(2), l.check(f, 197 * ms));
+    }
+
+    void test_an_epoch_that_reactivates_restarts_the_timeout()
+    {
+        link_liveness l;
+        l.reset(20 * ms, 16, message_ns, 0);
+        l.on_epoch(one_one(), 0);
+        frontiers_t f{};
+        f[0] = 10;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(2), l.check(f, 21 * ms));
+        weights_t out{};
+        out[0] = 1;
+        l.on_epoch(out, 22 * ms); // the device took it out
+        f[0] = 20;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 100 * ms));
+        l.on_epoch(one_one(), 1000 * ms); // rejoined
+        f[0] = 30;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 1015 * ms));
+        f[0] = 40;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(2), l.check(f, 1021 * ms)); // silent again
+    }
+
+    void test_timeout_0_or_no_notifications_never_declare()
+    {
+        for (int k = 0; k < 2; k++) {
+            link_liveness l;
+            l.reset(k ? 20 * ms : 0, k ? 0 : 16, message_ns, 0);
+            l.on_epoch(one_one(), 0);
+            frontiers_t f{};
+            f[0] = 100;
+            CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 1000 * ms));
+        }
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_link_liveness);
