@@ -9,6 +9,7 @@
 #include "device_identity.h"
 #include "device_probe.h"
 #include "device_probe_links.h"
+#include "probe_controller.h"
 #include "probe_reads.h"
 #include "regs/register_map.h"
 #include <spdlog/fmt/fmt.h>
@@ -490,6 +491,7 @@ report_node probe_device(const socket_address& at)
         add_clock(device, *c);
         add_links(device, *c, id);
         add_rx_streams(device, *c, id);
+        add_controller(device, *c, id);
         add_metadata(device, *c, id);
         add_rf(device, *c, id);
         return device;

@@ -63,6 +63,27 @@ private:
     std::map<uint64_t, uint64_t> events; // [first, end) of substituted samples
 };
 
+//! What the engine tells the controller: each NAK count it reported, in order.
+class recording_ctrl_sink : public emu::ctrl_sink
+{
+public:
+    void naks(unsigned stream, uint64_t count) override
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        CPPUNIT_ASSERT_EQUAL(0u, stream);
+        counts.push_back(count);
+    }
+    std::vector<uint64_t> reported()
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        return counts;
+    }
+
+private:
+    std::mutex mutex;
+    std::vector<uint64_t> counts;
+};
+
 struct run_result {
     emu::rx_counters device;
     nic::counters host;
@@ -94,6 +115,7 @@ public:
           cq(nic.create_cq(1024)),
           qp(pd->create_qp(nic::qp_type::rc, *cq, 512))
     {
+        engine.set_ctrl_sink(&ctrl);
         qp->to_init(nic::access_remote_write);
         qp->post_receives(0, 512);
         qp->to_rtr({ link.local_address(), emu::rx_source_qpn(0) }, psn, mtu);
@@ -155,6 +177,7 @@ public:
     emu::udp_wire link;
     emu::ack_receiver acks;
     recording_sink sink;
+    recording_ctrl_sink ctrl;
     emu::rx_engine engine;
     uint64_t samples;
     std::vector<uint8_t> ring; // sample k at byte 4k: the burst never wraps
@@ -243,6 +266,13 @@ public:
         CPPUNIT_ASSERT(r.host.at("naks_sent") >= 3);
         CPPUNIT_ASSERT_EQUAL(uint64_t(400), r.host.at("rx_packets"));
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.host.at("drop_qp_state"));
+        // The controller heard the running count, rising, each change once, the last
+        // one the engine's final count (docs/register-map.md, "Controller").
+        const std::vector<uint64_t> told = b.ctrl.reported();
+        CPPUNIT_ASSERT(!told.empty());
+        for (size_t i = 1; i < told.size(); i++)
+            CPPUNIT_ASSERT(told[i] > told[i - 1]);
+        CPPUNIT_ASSERT_EQUAL(r.device.naks_received + r.device.retransmits, told.back());
     }
 
     void test_nak_beyond_the_window_substitutes_zeros()

@@ -314,6 +314,20 @@ bool destination_table::set_weight(unsigned d, uint32_t weight)
     return true;
 }
 
+bool destination_table::set_weights(const std::array<uint16_t, max_destinations>& weights)
+{
+    unsigned total = 0;
+    for (unsigned i = 0; i < max_destinations; i++)
+        total += d_used[i] ? weights[i] : 0;
+    if (d_routing && (total == 0 || total > regs::link_schedule::max_period))
+        return false;
+    for (unsigned i = 0; i < max_destinations; i++)
+        if (d_used[i])
+            d_weight[i].store(weights[i]);
+    d_weight_writes.fetch_add(1, std::memory_order_acq_rel);
+    return true;
+}
+
 } // namespace emu
 } // namespace rdma
 } // namespace gr

@@ -73,6 +73,11 @@ public:
     //! epoch with it. False (SLVERR) above dst::max_weight, for a destination not used,
     //! or when the used weights would add up to 0 or beyond the schedule's period.
     bool set_weight(unsigned d, uint32_t weight);
+    //! Every used destination's weight at once (the controller's policy): one request,
+    //! the same epoch as set_weight's, under the same rules; unused ones are ignored.
+    bool set_weights(const std::array<uint16_t, max_destinations>& weights);
+    //! The weight wanted for \p d (as written, by the host or the controller).
+    uint32_t weight(unsigned d) const { return d_weight.at(d).load(); }
 
 private:
     void look_at_links();

@@ -122,6 +122,8 @@ emulator::emulator(const emulator_config& config)
         channels.push_back(d_channels.back().get());
     }
     d_commands = std::make_unique<command_queue>(d_clock, channels, config.rx_streams);
+    d_controller =
+        std::make_unique<device_controller>(config.rx_streams, unsigned(d_links.size()));
     std::vector<rx_engine*> engines;
     for (unsigned s = 0; s < config.rx_streams; s++) {
         engine_radio radio;
@@ -130,6 +132,8 @@ emulator::emulator(const emulator_config& config)
         radio.commands = d_commands.get();
         d_rx.push_back(std::make_unique<rx_engine>(
             s, *d_link, d_metadata.get(), d_acks.get(), radio, d_link_set.get()));
+        d_rx.back()->set_rate_source(d_controller->dequeue_rate(s));
+        d_rx.back()->set_ctrl_sink(d_controller.get());
         engines.push_back(d_rx.back().get());
         d_commands->connect(s, engines.back());
     }
@@ -163,13 +167,14 @@ emulator::emulator(const emulator_config& config)
     identity.master_clock_hz = config.master_clock_hz;
     // LOSS_INJECTION: its extension block loses, duplicates, corrupts and delays
     // messages on request, reproducibly. The radio of map 1.3, burst queue included; the
-    // TX bursts of map 1.4; the links of map 1.5 (one, or more_links more).
+    // TX bursts of map 1.4; the links of map 1.5 (one, or more_links more) and their
+    // controller.
     identity.capabilities =
         regs::cap::rx_uc | regs::cap::rx_rc | regs::cap::immediate | regs::cap::clock |
         regs::cap::metadata | regs::cap::emulator | regs::cap::loss_injection |
         regs::cap::ownership | regs::cap::rf | regs::cap::time_set |
         regs::cap::command_queue | regs::cap::burst_queue | regs::cap::multi_link |
-        (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
+        regs::cap::rate_control | (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
     device_radio radio;
     radio.clock = &d_clock;
     radio.channels = channels;
@@ -180,7 +185,8 @@ emulator::emulator(const emulator_config& config)
                                                   d_metadata.get(),
                                                   std::move(radio),
                                                   std::move(tx),
-                                                  d_link_set.get());
+                                                  d_link_set.get(),
+                                                  d_controller.get());
     d_server = std::make_unique<axioe::server>(
         config.control, *d_registers, config.max_burst_words);
 }
@@ -194,6 +200,7 @@ emulator::~emulator()
         engine->stop();
     for (auto& engine : d_tx)
         engine->stop();
+    d_controller.reset(); // its loop looks at the engines: it ends while they exist
     d_registers.reset();
     d_commands.reset();
 }

@@ -11,6 +11,7 @@
 #include "../axioe/axioe_server.h"
 #include "command_queue.h"
 #include "device_clock.h"
+#include "device_controller.h"
 #include "link_channel.h"
 #include "link_set.h"
 #include "metadata_sender.h"
@@ -127,6 +128,9 @@ private:
     std::unique_ptr<command_queue> d_commands;   // runs STOPs on the engines
     std::vector<std::unique_ptr<rx_engine>> d_rx;
     std::vector<std::unique_ptr<tx_engine>> d_tx;
+    // Goes before the engines: its loop reads their status while it runs, and they read
+    // its rates only while they run (the destructor stops them first).
+    std::unique_ptr<device_controller> d_controller;
     std::unique_ptr<register_file> d_registers;
     std::unique_ptr<axioe::server> d_server;
 };

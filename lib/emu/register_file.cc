@@ -79,7 +79,8 @@ register_file::register_file(const device_identity& identity,
                              metadata_sender* metadata,
                              device_radio radio,
                              std::vector<tx_engine*> tx,
-                             link_set* link_states)
+                             link_set* link_states,
+                             device_controller* controller)
     : d_identity(identity),
       d_identity_values(identity_of(
           identity, links.size(), engines.size(), radio.channels.size(), tx.size())),
@@ -96,6 +97,8 @@ register_file::register_file(const device_identity& identity,
       d_logger(make_logger("emulator registers")),
       d_link_weight(d_links.size(), uint32_t(regs::named("LINK_WEIGHT").reset_value)),
       d_link_states(link_states),
+      d_controller(identity.capabilities & regs::cap::rate_control ? controller
+                                                                   : nullptr),
       d_dest_words(d_engines.size() * regs::rx_dest_per_stream),
       d_emu_links(d_links.size()),
       d_emu_rate_lo(d_links.size(), 0),
@@ -152,7 +155,8 @@ regs::decoded_address register_file::decode(uint32_t address) const
                                            d_channels.size(),
                                            d_tx.size());
     if ((a.where == block::metadata && !d_metadata) ||
-        (a.where == block::command_queue && !d_commands))
+        (a.where == block::command_queue && !d_commands) ||
+        (a.where == block::ctrl && !d_controller))
         a.reg = nullptr;
     return a;
 }
@@ -364,6 +368,8 @@ status register_file::read_one(const socket_address& client,
         return read_epoch(a, value);
     case block::emu_link:
         return read_emu_link(a, value);
+    case block::ctrl:
+        return read_ctrl(a, value);
     }
     return status::decerr;
 }
@@ -431,6 +437,8 @@ status register_file::write_one(const regs::decoded_address& a, uint32_t value)
         return write_destination(a, value);
     case block::emu_link:
         return write_emu_link(a.index, a.offset, value);
+    case block::ctrl:
+        return write_ctrl(a, value);
     case block::rx:
         return write_rx(a.index, a.offset, value);
     case block::emulator:
@@ -461,6 +469,8 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
             return start(s);
         if (value == regs::command::stop) {
             d_engines[s]->stop();
+            if (d_controller)
+                d_controller->stream_stopped(s);
             return status::okay;
         }
         return status::slverr;
@@ -523,6 +533,7 @@ status register_file::start(unsigned s)
     if (engine.start(d) != regs::error_code::none)
         return status::slverr;
     d_run_started[s] = true;
+    ctrl_started(s, d);
     return status::okay;
 }
 

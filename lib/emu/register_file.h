@@ -14,6 +14,7 @@
 #include "../util/log.h"
 #include "command_queue.h"
 #include "device_clock.h"
+#include "device_controller.h"
 #include "link_channel.h"
 #include "link_set.h"
 #include "metadata_sender.h"
@@ -90,13 +91,15 @@ public:
     //! \p tx: the TX engines (with cap::tx in the identity; docs/transmit.md).
     //! \p link_states: the links as the streams see them (with cap::multi_link: their
     //! control and status; docs/register-map.md, "Several links").
+    //! \p controller: the controller block (with cap::rate_control; "Controller").
     register_file(const device_identity& identity,
                   std::vector<link_info> links,
                   std::vector<rx_engine*> engines,
                   metadata_sender* metadata = nullptr,
                   device_radio radio = {},
                   std::vector<tx_engine*> tx = {},
-                  link_set* link_states = nullptr);
+                  link_set* link_states = nullptr,
+                  device_controller* controller = nullptr);
 
     axioe::status read(const socket_address& client,
                        uint32_t address,
@@ -221,6 +224,12 @@ private:
     uint32_t validate_destinations(const rx_descriptor& d) const;
     void reset_destinations(unsigned s);
     axioe::status read_fault_log(unsigned s, uint32_t& value);
+    // The controller (docs/register-map.md, "Controller"; register_file_ctrl.cc).
+    axioe::status read_ctrl(const regs::decoded_address& a, uint32_t& value) const;
+    axioe::status write_ctrl(const regs::decoded_address& a, uint32_t value);
+    void ctrl_started(unsigned s, const rx_descriptor& d);
+    void ctrl_link_changed(unsigned n);
+    void ctrl_capacity(unsigned n);
 
     // Ownership; all with d_mutex held.
     void hear_from(const socket_address& client);
@@ -267,6 +276,7 @@ private:
     uint32_t d_scratch = 0;
     std::vector<uint32_t> d_link_weight;
     link_set* const d_link_states;                  // map 1.5; may be null
+    device_controller* const d_controller;          // may be null
     std::vector<destination_words> d_dest_words;    // 8 per RX stream (0: its own part)
     std::vector<regs::emu_link_values> d_emu_links; // EMU_LINK_* as written
     std::vector<uint32_t> d_emu_rate_lo;            // EMU_LINK_RATE acts on its high word

@@ -44,8 +44,12 @@ status register_file::write_link(unsigned n, uint32_t reg, uint32_t value)
         d_link_weight[n] = value;
         return status::okay;
     }
-    if (reg == regs::link::control && d_link_states && n < d_link_states->size())
-        return d_link_states->set_control(n, value) ? status::okay : status::slverr;
+    if (reg == regs::link::control && d_link_states && n < d_link_states->size()) {
+        if (!d_link_states->set_control(n, value))
+            return status::slverr;
+        ctrl_link_changed(n);
+        return status::okay;
+    }
     return status::slverr;
 }
 
@@ -93,6 +97,13 @@ status register_file::read_destination(const regs::decoded_address& a,
         regs::destination_counter_fields.read_word(c, a.offset, value);
         return status::okay;
     }
+    if (a.offset == regs::dst::weight &&
+        (d_engines[s]->status() & regs::status::running)) {
+        // The weight in force: the host's last write, or the controller's since.
+        const std::shared_ptr<destination_table> routes = d_engines[s]->routes();
+        value = routes ? routes->weight(d) : d_dest_words[a.index][a.offset / 4];
+        return status::okay;
+    }
     value = d_dest_words[a.index][a.offset / 4];
     return status::okay;
 }
@@ -114,6 +125,8 @@ status register_file::write_destination(const regs::decoded_address& a, uint32_t
                 return status::slverr;
         }
         d_dest_words[a.index][a.offset / 4] = value;
+        if (d_controller)
+            d_controller->weight_written(s, d, value);
         return status::okay;
     }
     if (running) // latched by START
@@ -209,6 +222,10 @@ status register_file::write_emu_link(unsigned n, uint32_t reg, uint32_t value)
         d_links[n].channel->configure(v);
     if (d_link_states && n < d_link_states->size())
         d_link_states->note_status(n); // the streams see a cut at their next window
+    if (reg == el::down && value == 1) // back up, it rejoins only by LINK_CONTROL = 1
+        ctrl_link_changed(n);
+    else if (reg == el::rate_lo + 4) // LINK_CAPACITY reads it
+        ctrl_capacity(n);
     return status::okay;
 }
 

@@ -108,12 +108,18 @@ bool register_file::refused(const socket_address& client,
         return owned_by_other(owner_slot(a), client) && (is_write || owner_only(a));
     if (a.where == block::rf || a.where == block::burst_queue)
         return is_write && owned_by_other(a.index, client);
+    // The controller: stream s's RX_RATE_LIMIT is its owner's to write.
+    if (a.where == block::ctrl && a.offset >= regs::ctrl::rate_limit &&
+        a.offset < regs::ctrl::rate) {
+        const unsigned s = (a.offset - regs::ctrl::rate_limit) / 4;
+        return is_write && s < d_engines.size() && owned_by_other(s, client);
+    }
     // What acts on every stream: the metadata destination, the device time and its
     // references, the scene; map 1.5: what the host wants of a link, the emulated
     // links.
     const bool device_wide =
         a.where == block::metadata || a.where == block::scene ||
-        a.where == block::emu_link ||
+        a.where == block::emu_link || a.where == block::ctrl ||
         (a.where == block::link && a.offset == regs::link::control) ||
         (a.where == block::clock && a.reg && (a.reg->capability & regs::cap::time_set));
     return is_write && device_wide && device_wide_write_refused(client);
@@ -254,8 +260,13 @@ void register_file::free_stream(unsigned s)
     if (d_engines[s]->status() & regs::status::running)
         d_engines[s]->stop();
     d_owners[s] = owner{}; // the lease too is back at its reset value
-    // The next owner must not read this one's QPN, PSN, rkey and VA.
+    // The next owner must not read this one's QPN, PSN, rkey and VA, nor inherit its
+    // rate limit.
     reset_descriptor(s);
+    if (d_controller) {
+        d_controller->stream_stopped(s);
+        d_controller->set_rate_limit(s, 0);
+    }
 }
 
 register_file::owner_info register_file::owner_of(unsigned s) const

@@ -26,6 +26,9 @@ constexpr int64_t min_sleep_ns = 50000;
 // RC: look for ACK/NAKs at least this often while waiting for samples, so that a NAK
 // is answered well within the host's grace period however slow the stream.
 constexpr int64_t rc_max_sleep_ns = 500000;
+// Held by its dequeue rate, a stream still looks this often for messages that
+// overflowed meanwhile, so that its drop counters stay current.
+constexpr int64_t max_held_ns = 1000000;
 
 
 } // namespace
@@ -143,6 +146,8 @@ uint32_t rx_engine::start(const rx_descriptor& d)
 
     d_start_time_ns = t0;
     d_next_message = 0;
+    d_limiter = dequeue_limiter(); // a run's rate starts with no credit and no debt
+    d_naks_reported = 0;
     for (auto* c : { &d_packets_sent,
                      &d_samples_emitted,
                      &d_packets_dropped,
@@ -288,6 +293,7 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             // RC: answers first, then retransmissions before anything new (go-back-N).
             const int64_t now = monotonic_ns();
             d_rc->poll(now);
+            report_naks();
             if (d_rc->failed()) {
                 d_status = regs::status::error; // the host QP is in ERROR
                 return;
@@ -324,9 +330,14 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         // ready, not everything.)
         const uint64_t ready =
             burst != UINT64_MAX && produced == burst ? total : produced / spm;
-        if ((next >= ready && next < total) || all_out) {
+        const uint64_t allowed = dequeue_allowed(now, next, ready);
+        if ((next >= ready && next < total) || all_out || allowed == UINT64_MAX) {
             int64_t sleep_ns = INT64_MAX; // all out: only the ACKs are awaited
-            if (next < total) {
+            if (allowed ==
+                UINT64_MAX) // held by the rate: what is due waits (or overflows)
+                sleep_ns =
+                    std::clamp(d_limiter.next_ns() - now, min_sleep_ns, max_held_ns);
+            else if (next < total) {
                 const int64_t due = time_of(d, std::min((next + 1) * spm, burst));
                 sleep_ns = std::max(due - elapsed, min_sleep_ns);
             }
@@ -342,7 +353,8 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             lock.lock(); // a STOP ended the run earlier than `ready`
             continue;
         }
-        const size_t count = fill_batch(next, ready, total);
+        const size_t count = fill_batch(next, ready, total, allowed);
+        d_limiter.take(now, d.payload_bytes, d_batch_taken);
         const size_t sent = send_all(count, lock);
         account_sent(sent);
         if (d_rc)
@@ -353,6 +365,32 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         if (sent < count)
             return;
     }
+}
+
+uint64_t rx_engine::dequeue_allowed(int64_t now_ns, uint64_t next, uint64_t ready)
+{
+    // How many messages may leave the FIFO now (docs/register-map.md, "Controller");
+    // UINT64_MAX: none may, and none is old enough to overflow yet (wait for the rate).
+    const uint64_t due = ready > next ? ready - next : 0;
+    if (!d_rate_source || due == 0)
+        return due;
+    d_limiter.set_rate(d_rate_source->load(std::memory_order_relaxed), now_ns);
+    const uint64_t n = d_limiter.allowed(now_ns, d_desc.payload_bytes, due);
+    return n == 0 && (d_rc || !overflowed(next)) ? UINT64_MAX : n;
+}
+
+void rx_engine::report_naks()
+{
+    // Once per pass of the loop at most, and only on a change: the controller keeps the
+    // latest count, so several NAKs between two passes are one event.
+    if (!d_ctrl_sink)
+        return;
+    const uint64_t n = d_rc_stats.naks_received.load(std::memory_order_relaxed) +
+                       d_rc_stats.retransmits.load(std::memory_order_relaxed);
+    if (n == d_naks_reported)
+        return;
+    d_naks_reported = n;
+    d_ctrl_sink->naks(d_index, n);
 }
 
 int64_t rx_engine::rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const

@@ -10,6 +10,8 @@
 
 #include "ack_receiver.h"
 #include "command_queue.h"
+#include "ctrl_sink.h"
+#include "dequeue_limiter.h"
 #include "destination_table.h"
 #include "device_clock.h"
 #include "impairments.h"
@@ -103,6 +105,14 @@ public:
     fault_log& faults() { return d_faults; }
     //! The destinations and epochs of the current (or last) run; null before the first.
     std::shared_ptr<destination_table> routes() const;
+    //! Where the stream's dequeue rate comes from (sample bytes per second, 0: none;
+    //! docs/register-map.md, "Controller"): read once per batch. Set before any START.
+    void set_rate_source(const std::atomic<uint64_t>* bytes_per_s)
+    {
+        d_rate_source = bytes_per_s;
+    }
+    //! Who hears the stream's RC NAK count (the controller's events); set before START.
+    void set_ctrl_sink(ctrl_sink* sink) { d_ctrl_sink = sink; }
 
 private:
     // A message the impairments hold back, stored outside the batch slots.
@@ -132,7 +142,9 @@ private:
     bool run_due_commands(uint64_t end);
     uint64_t device_time_of(uint64_t sample) const;
     void account_unsent(int64_t now_ns);
-    size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total);
+    size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total, uint64_t allowed);
+    uint64_t dequeue_allowed(int64_t now_ns, uint64_t next, uint64_t ready);
+    void report_naks();
     bool overflowed(uint64_t message) const;
     uint64_t drop_overflowed(uint64_t first, uint64_t ready);
     size_t take_held(uint64_t sent_up_to, size_t count);
@@ -202,6 +214,13 @@ private:
     // Queued mode: a timed STOP's time (UINT64_MAX: none); bursts from then on are not
     // sent.
     std::atomic<uint64_t> d_stop_time_ns{ UINT64_MAX };
+
+    // The dequeue rate (the controller's); the limiter is the thread's.
+    const std::atomic<uint64_t>* d_rate_source = nullptr;
+    dequeue_limiter d_limiter;
+    uint64_t d_batch_taken = 0; // messages the last batch took from the FIFO
+    ctrl_sink* d_ctrl_sink = nullptr;
+    uint64_t d_naks_reported = 0; // NAKs + retransmits last told to d_ctrl_sink
 
     fault_log d_faults;
     // A timed STOP's first sample not to produce (UINT64_MAX: none), for the thread.

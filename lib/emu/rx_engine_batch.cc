@@ -31,11 +31,15 @@ bool is_faulted(uint32_t fate)
 
 } // namespace
 
-size_t rx_engine::fill_batch(uint64_t& next, uint64_t ready, uint64_t total)
+size_t
+rx_engine::fill_batch(uint64_t& next, uint64_t ready, uint64_t total, uint64_t allowed)
 {
-    // Leave room for a duplicated message (two copies) or a released held one.
+    // Leave room for a duplicated message (two copies) or a released held one. At
+    // most `allowed` messages leave the FIFO (the dequeue rate); what overflowed
+    // meanwhile is dropped whatever the rate.
     const size_t room = 2 * d_builder->packets_in(0);
     size_t count = 0;
+    d_batch_taken = 0;
     while (next < ready && count + room <= max_batch_packets) {
         count = take_held(next, count); // exactly delay_messages later messages are out
         if (count + room > max_batch_packets)
@@ -44,9 +48,12 @@ size_t rx_engine::fill_batch(uint64_t& next, uint64_t ready, uint64_t total)
             next = drop_overflowed(next, ready);
             continue;
         }
+        if (d_batch_taken == allowed)
+            break;
         count = add_message(
             next, overflowed(next) ? regs::fault::overflow : d_plan->fate(next), count);
         next++;
+        d_batch_taken++;
     }
     d_run_routes->poll(next);
     return take_held(next >= total ? UINT64_MAX : next, count);

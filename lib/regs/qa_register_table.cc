@@ -269,6 +269,7 @@ const std::vector<doc_section> map_sections = {
     { "RX destinations", block::rx_destination },
     { "RX epochs", block::rx_epoch },
     { "Emulated links", block::emu_link },
+    { "Controller", block::ctrl },
 };
 const std::vector<doc_section> metadata_sections = {
     { "Registers", block::metadata },

@@ -391,6 +391,7 @@ constexpr uint32_t extremes = 6;
 } // namespace rdma
 } // namespace gr
 
+#include "ctrl_registers.h"     // map 1.5: the controller (docs/links.md)
 #include "link_registers.h"     // map 1.5: several links (docs/links.md)
 #include "radio_registers.h"    // map 1.3: the radio (docs/radio.md)
 #include "tx_burst_registers.h" // map 1.4: TX bursts (docs/transmit.md)

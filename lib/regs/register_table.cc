@@ -344,6 +344,19 @@ static_assert(rx_dest_base + 16 * rx_dest_stream_stride <= 0x9000 &&
               scene_base + scene_block_bytes <= emu_link_base &&
               emu_link_base + 16 * emu_link_stride <= emu_base);
 
+// Map 1.5: the controller (ctrl_registers.h), between the shares and the epochs.
+static_assert(in_block("CTRL_POLICY", block::ctrl, ctrl::policy, 32) &&
+              in_block("CTRL_PERIOD_US", block::ctrl, ctrl::period_us, 32) &&
+              in_block("CTRL_EVENTS", block::ctrl, ctrl::events_lo, 64) &&
+              in_block("CTRL_COALESCED", block::ctrl, ctrl::coalesced_lo, 64) &&
+              in_block("CTRL_RUNS", block::ctrl, ctrl::runs_lo, 64) &&
+              in_block("RX_RATE_LIMIT", block::ctrl, ctrl::rate_limit, 32) &&
+              named("RX_RATE_LIMIT").repeat == ctrl::max_streams &&
+              in_block("CTRL_RATE", block::ctrl, ctrl::rate, 32) &&
+              named("CTRL_RATE").repeat == ctrl::max_streams &&
+              named("CTRL_RATE").end() == ctrl_block_bytes &&
+              0x9000 + 0x1000 <= ctrl_base && ctrl_base + ctrl_block_bytes <= epoch_base);
+
 // Rows in address order without overlaps, each inside its block: what decode() and
 // the docs check rely on.
 constexpr bool well_formed()
@@ -391,7 +404,8 @@ decoded_address decode(uint32_t address,
                      block::emulator,
                      block::rx_destination,
                      block::rx_epoch,
-                     block::emu_link }) {
+                     block::emu_link,
+                     block::ctrl }) {
         const block_layout l = layout_of(b);
         const bool per_stream = b == block::rx || b == block::emulator ||
                                 b == block::burst_queue || b == block::rx_epoch;

@@ -44,6 +44,7 @@ enum class block : uint8_t {
     rx_destination, //!< destination d of RX stream s: instance 8 s + d (map 1.5)
     rx_epoch,       //!< the epochs (schedule changes) of RX stream s (map 1.5)
     emu_link,       //!< the emulator's emulated link n (map 1.5)
+    ctrl,           //!< the device's controller (map 1.5, cap::rate_control)
 };
 
 //! Where a block lies: instance i at base + i * stride, each block_bytes long.
@@ -88,6 +89,8 @@ constexpr block_layout layout_of(block b)
         return { epoch_base, epoch_stride, epoch_stride };
     case block::emu_link:
         return { emu_link_base, emu_link_stride, emu_link_stride };
+    case block::ctrl:
+        return { ctrl_base, 0, ctrl_block_bytes };
     }
     return { 0, 0, 0 };
 }
@@ -150,6 +153,7 @@ constexpr uint32_t emu_tx_caps = cap::emulator | cap::tx;
 constexpr uint32_t tx_burst_caps = cap::tx | cap::tx_bursts;
 constexpr uint32_t ml = cap::multi_link;
 constexpr uint32_t emu_link_caps = cap::emulator | cap::multi_link;
+constexpr uint32_t rc = cap::rate_control;
 constexpr uint32_t none32 = 0xFFFFFFFF;
 constexpr auto V = reset_kind::value;
 constexpr auto D = reset_kind::device;
@@ -398,6 +402,16 @@ inline constexpr register_info register_table[] = {
     ROW(emu_link, 0x28, "EMU_LINK_SAMPLES_DROPPED", 64, RO, 0, detail::emu_link_caps, V, 0, "samples of the messages it cut"),
     ROW(emu_link, 0x30, "EMU_LINK_FRAMES_DELAYED",  64, RO, 0, detail::emu_link_caps, V, 0, "frames it held (delay, reorder, rate)"),
     ROW(emu_link, 0x38, "EMU_LINK_FRAMES_PASSED",   64, RO, 0, detail::emu_link_caps, V, 0, "frames it passed on"),
+
+    ROW(ctrl,     0x00, "CTRL_POLICY",         32, RW, 0, detail::rc, V, 0, "0 none, 1 water filling, 2 shortest RTT"),
+    ROW(ctrl,     0x04, "CTRL_PERIOD_US",      32, RW, 0, detail::rc, V, ctrl::default_period_us, "the loop runs at most once per period"),
+    ROW(ctrl,     0x08, "CTRL_EVENTS",         64, RO, 0, detail::rc, V, 0, "events that arrived since reset"),
+    ROW(ctrl,     0x10, "CTRL_COALESCED",      64, RO, 0, detail::rc, V, 0, "events replaced while pending"),
+    ROW(ctrl,     0x18, "CTRL_RUNS",           64, RO, 0, detail::rc, V, 0, "runs of the loop since reset"),
+    { block::ctrl, 0x80, "RX_RATE_LIMIT", 32, 16, access::rw, 0, detail::rc, reset_kind::value, 0,
+      "stream s at 4 s: the host's limit, KiB/s of sample bytes; 0 none" },
+    { block::ctrl, 0xC0, "CTRL_RATE", 32, 16, access::ro, 0, detail::rc, reset_kind::value, 0,
+      "stream s at 4 s: the rate the device holds it to, KiB/s; 0 none" },
 #undef ROW
 };
 // clang-format on

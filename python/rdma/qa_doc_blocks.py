@@ -208,6 +208,12 @@ COVERAGE = {
                   "the runner on one short turn at 2 MS/s (the measurement, some 7 "
                   "minutes, is a benchmark, never timed under ctest); the analyzer as "
                   "written, on the committed run"),
+    ("docs/performance.md", "bench/ctrl_emu.py run         # the emulator: water filling "
+     "against round robin, some 25 s"):
+        not_run("benchmarks: the emulator's three streams for some 25 s and the loop under "
+                "callgrind for minutes, never timed under ctest; the runner of the second: "
+                "bench_ctrl_smoke; both analyzers on their committed runs: "
+                "bench_ctrl_analyze_smoke, bench_ctrl_emu_analyze_smoke"),
     # docs/recording.md
     ("docs/recording.md", 'gr-rdma-rx --args "type=emu,signal=ramp,loss=0.01" --rate 1e6 '
      '--duration 2 --sigmf capture --json > report.json'): here("test_recording_md"),

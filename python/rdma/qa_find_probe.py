@@ -36,7 +36,7 @@ EMU_LINK_DOWN, EMU_LINK_STRIDE = 0xE400, 0x40
 # ID_CAPABILITIES bit names, as docs/register-map.md and docs/radio.md spell them.
 CAPABILITY_BITS = ["RX_UC", "RX_RC", "TX", "IMMEDIATE", "CLOCK", "METADATA", "EMULATOR",
                    "LOSS_INJECTION", "OWNERSHIP", "RF", "TIME_SET", "COMMAND_QUEUE",
-                   "BURST_QUEUE", "TX_BURSTS", "MULTI_LINK"]
+                   "BURST_QUEUE", "TX_BURSTS", "MULTI_LINK", "SHARES", "RATE_CONTROL"]
 ID_VERSION, ID_CAPABILITIES = 0x004, 0x008
 
 
@@ -361,6 +361,13 @@ class qa_find_probe(gr_unittest.TestCase):
         self.assertNotIn("Channel 3", out)
         self.assertIn("      antennas: ANT0 ANT1\n", out)
         self.assertIn("      LO locked: yes\n", out)
+        # RATE_CONTROL: the controller as reset, a line per stream.
+        self.assertIn("\n  Controller\n    policy: none (0)\n    period: 1000 us\n"
+                      "    events: 0\n    coalesced: 0\n    runs: 0\n    Stream 0\n"
+                      "      rate limit: none\n      rate: none\n"
+                      "      weights: 0:1 (destination:weight)\n", out)
+        self.assertIn("    Stream 2\n", out)
+        self.assertNotIn("Stream 3", out)
 
     def test_probe_json(self):
         proc = run(PROBE, "--addr", self.addr_b, "--json")
@@ -389,6 +396,13 @@ class qa_find_probe(gr_unittest.TestCase):
                           channel["gain_step_db"]), (0, 76, 0.5))
         self.assertEqual(channel["antennas"], ["ANT0", "ANT1"])
         self.assertGreater(d["clock"]["device_time_ns"], 1.6e18)
+        ctrl = d["controller"]
+        self.assertEqual((ctrl["policy"], ctrl["policy_code"], ctrl["period_us"]),
+                         ("none", 0, 1000))
+        self.assertEqual((ctrl["events"], ctrl["coalesced"], ctrl["runs"]), (0, 0, 0))
+        self.assertEqual(ctrl["streams"], [{"index": 0, "rate_limit_bytes_per_s": 0,
+                                            "rate_bytes_per_s": 0,
+                                            "weights": [{"destination": 0, "weight": 1}]}])
 
     def test_probe_reads_only_and_sees_another_hosts_stream(self):
         host = rdma.rx_stream("type=remote,addr=%s,signal=ramp" % self.addr_b, "sc16",
@@ -400,7 +414,13 @@ class qa_find_probe(gr_unittest.TestCase):
         self.addCleanup(proxy.close)
         proc = run(PROBE, "--addr", "127.0.0.1:%d" % proxy.port, "--json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        stream = json.loads(proc.stdout)["rx_streams"][0]
+        probed = json.loads(proc.stdout)
+        stream = probed["rx_streams"][0]
+        # The host's START was the controller's first events (demand, limit, link up);
+        # the weights, like the descriptor, are the owner's to read.
+        self.assertGreater(probed["controller"]["events"], 0)
+        self.assertTrue(probed["controller"]["streams"][0]["weights"].startswith(
+            "not readable: NOT_OWNER"), probed["controller"])
         self.assertEqual(stream["owner"], "owned by another host")
         self.assertTrue(stream["running"])
         self.assertEqual(stream["descriptor"], {"readable": False, "refused": "NOT_OWNER"})

@@ -1,0 +1,121 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "probe_controller.h"
+#include "probe_reads.h"
+#include "regs/register_map.h"
+#include <spdlog/fmt/fmt.h>
+#include <algorithm>
+#include <iterator>
+
+namespace gr {
+namespace rdma {
+namespace app {
+
+namespace {
+
+using status = axioe::status;
+
+const char* policy_name(uint32_t p)
+{
+    switch (p) {
+    case regs::ctrl_policy::none:
+        return "none";
+    case regs::ctrl_policy::water_filling:
+        return "water filling";
+    case regs::ctrl_policy::shortest_rtt:
+        return "shortest RTT";
+    default:
+        return "unknown";
+    }
+}
+
+// A rate register (KiB/s, 0 none) as text and as bytes per second for machines.
+void add_rate(report_node& n, const std::string& label, uint32_t kib)
+{
+    const uint64_t bytes = uint64_t(kib) * regs::ctrl::rate_unit;
+    n.add_raw(label,
+              kib ? fmt::format("{} KiB/s ({} bytes/s)", kib, bytes)
+                  : std::string("none"),
+              std::to_string(bytes),
+              json_key(label) + "_bytes_per_s");
+}
+
+// Destination 0 and every other one the current (or last) run used: their weights.
+void add_weights(report_node& n, axioe::client& c, unsigned s)
+{
+    std::vector<std::string> text;
+    std::string json;
+    for (unsigned d = 0; d < regs::rx_dest_per_stream; d++) {
+        uint32_t state = 0, weight = 0;
+        if (d > 0 && (try_read(c, regs::rx_dest_reg(s, d, regs::dst::state), &state, 1) !=
+                          status::okay ||
+                      !(state & regs::dst::state_bits::used)))
+            continue;
+        const status st =
+            try_read(c, regs::rx_dest_reg(s, d, regs::dst::weight), &weight, 1);
+        if (st != status::okay) {
+            n.add("weights", "not readable: " + refusal(st));
+            return;
+        }
+        text.push_back(fmt::format("{}:{}", d, weight));
+        json += fmt::format(
+            "{}{{\"destination\":{},\"weight\":{}}}", json.empty() ? "" : ",", d, weight);
+    }
+    std::string line;
+    for (const std::string& t : text)
+        line += (line.empty() ? "" : " ") + t;
+    n.add_raw("weights", line + " (destination:weight)", "[" + json + "]");
+}
+
+} // namespace
+
+void add_controller(report_node& device, axioe::client& c, const device_identity& id)
+{
+    report_node& n = device.child("Controller");
+    if (!id.has(regs::cap::rate_control)) {
+        refused(n, status::decerr);
+        return;
+    }
+    uint32_t w[(regs::ctrl::runs_lo + 8) / 4] = {};
+    const status st = try_read(c, regs::ctrl_base, w, std::size(w));
+    if (st != status::okay) {
+        refused(n, st);
+        return;
+    }
+    auto wide = [&w](uint32_t lo) { return regs::join_words(w[lo / 4], w[lo / 4 + 1]); };
+    const uint32_t policy = w[regs::ctrl::policy / 4];
+    n.add_raw("policy",
+              fmt::format("{} ({})", policy_name(policy), policy),
+              json_string(policy_name(policy)));
+    n.add_json("policy_code", std::to_string(policy));
+    n.add("period", uint64_t(w[regs::ctrl::period_us / 4]), "us");
+    n.add("events", wide(regs::ctrl::events_lo));
+    n.add("coalesced", wide(regs::ctrl::coalesced_lo));
+    n.add("runs", wide(regs::ctrl::runs_lo));
+    report_node& streams = n.child("Streams", true);
+    const uint32_t count = std::min(id.num_rx_streams, regs::ctrl::max_streams);
+    for (uint32_t s = 0; s < count; s++) {
+        report_node& r = streams.child(fmt::format("Stream {}", s));
+        r.add_json("index", std::to_string(s));
+        uint32_t limit = 0, rate = 0;
+        const status a = try_read(c, regs::ctrl_rate_limit_reg(s), &limit, 1);
+        const status b = try_read(c, regs::ctrl_rate_reg(s), &rate, 1);
+        if (a != status::okay || b != status::okay) {
+            refused(r, a != status::okay ? a : b);
+            continue;
+        }
+        add_rate(r, "rate limit", limit);
+        add_rate(r, "rate", rate);
+        if (id.has(regs::cap::multi_link))
+            add_weights(r, c, s);
+    }
+}
+
+} // namespace app
+} // namespace rdma
+} // namespace gr

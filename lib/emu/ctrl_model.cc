@@ -1,0 +1,84 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "ctrl_model.h"
+#include <algorithm>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+void ctrl_model::apply(const ctrl_record& r)
+{
+    if (r.stream >= ctrl_max_streams || r.link >= ctrl_max_links)
+        return;
+    ctrl_stream_state& s = d_streams[r.stream];
+    ctrl_destination_state& d = s.dst[r.link];
+    if (r.has(ctrl_kind::nak))
+        d.naks = r.get(ctrl_kind::nak);
+    if (r.has(ctrl_kind::rtt))
+        d.rtt_ns = r.get(ctrl_kind::rtt);
+    if (r.has(ctrl_kind::link))
+        d.up = r.get(ctrl_kind::link) != 0;
+    if (r.has(ctrl_kind::host))
+        s.host_limit = r.get(ctrl_kind::host);
+    if (r.has(ctrl_kind::weight))
+        d.weight = r.get(ctrl_kind::weight);
+    if (r.has(ctrl_kind::demand))
+        s.demand = r.get(ctrl_kind::demand);
+}
+
+void ctrl_model::set_links(unsigned stream, uint32_t mask)
+{
+    if (stream < ctrl_max_streams)
+        d_streams[stream].links = mask & ((1u << ctrl_max_links) - 1);
+}
+
+void ctrl_model::set_capacity(unsigned link, double bytes_per_s)
+{
+    if (link < ctrl_max_links)
+        d_capacity[link] = bytes_per_s > 0 ? bytes_per_s : 0;
+}
+
+double ctrl_model::demand(unsigned s) const
+{
+    const ctrl_stream_state& st = d_streams[s];
+    if (st.host_limit == 0)
+        return double(st.demand);
+    return double(std::min(st.demand, st.host_limit));
+}
+
+uint32_t ctrl_model::usable(unsigned s) const
+{
+    uint32_t m = 0;
+    for (unsigned l = 0; l < ctrl_max_links; l++)
+        if ((d_streams[s].links >> l & 1) && d_streams[s].dst[l].up)
+            m |= 1u << l;
+    return m;
+}
+
+water_filling_input ctrl_model::filling_input() const
+{
+    // Only up to the last stream and link in use: the filling's cost grows with both.
+    water_filling_input in;
+    uint32_t used = 0;
+    for (unsigned s = 0; s < ctrl_max_streams; s++) {
+        if (d_streams[s].links == 0)
+            continue;
+        in.streams = s + 1;
+        used |= d_streams[s].links;
+        in.demand[s] = demand(s);
+        in.links_of[s] = uint8_t(usable(s));
+    }
+    in.links = used ? 32 - unsigned(__builtin_clz(used)) : 0;
+    in.capacity = d_capacity;
+    return in;
+}
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr

@@ -1,0 +1,34 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_CTRL_SINK_H
+#define INCLUDED_RDMA_EMU_CTRL_SINK_H
+
+#include <cstdint>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+/*!
+ * What an RX engine tells the device's controller from its own thread
+ * (device_controller; docs/register-map.md, "Controller"): a state, never a change,
+ * so the controller may keep the latest. Must return at once (O(1), no allocation).
+ */
+class ctrl_sink
+{
+public:
+    virtual ~ctrl_sink() = default;
+    //! RC: the stream's NAKs received + packets resent so far, when it changed.
+    virtual void naks(unsigned stream, uint64_t count) = 0;
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

@@ -1,0 +1,117 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_RDMA_EMU_DEVICE_CONTROLLER_H
+#define INCLUDED_RDMA_EMU_DEVICE_CONTROLLER_H
+
+#include "ctrl_sink.h"
+#include "destination_table.h"
+#include "rate_controller.h"
+#include <condition_variable>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+class rx_engine;
+
+//! What START tells the controller of a run of one RX stream.
+struct ctrl_run {
+    const rx_engine* engine = nullptr;
+    std::shared_ptr<destination_table> routes;
+    double demand = 0;        //!< the converter's sample bytes per second
+    double wire_per_byte = 1; //!< IPv4 bytes on a link per sample byte (headers)
+    //! Destination d's link; no_link: not used.
+    std::array<uint8_t, destination_table::max_destinations> link{};
+    static constexpr uint8_t no_link = 0xFF;
+};
+
+/*!
+ * The emulator's controller (docs/register-map.md, "Controller"; seed 001, SCR): the
+ * registers of the controller block, the events the device posts (link down and up,
+ * host writes, starts and stops), and the loop that runs rate_controller on a thread
+ * of its own, "emu-ctrl", at most once per CTRL_PERIOD_US and only when something
+ * waits, never on a stream's thread. A run's outputs become each stream's dequeue rate
+ * (an atomic its engine reads once per batch) and, for a stream over several
+ * destinations, its DST_WEIGHTs, written as a host's write is (an epoch at the next
+ * window boundary), and only when they change.
+ *
+ * The loop works in IPv4 bytes per second on the links (LINK_CAPACITY's unit) and
+ * leaves capacity_share of every link unallocated: the weights are rounded to 1/1024 and
+ * the dequeue may catch up briefly, neither of which must overrun a full link.
+ * Thread-safe: every call takes the controller's mutex (the register file calls it
+ * with its own held; the loop never takes the register file's).
+ */
+class device_controller : public ctrl_sink
+{
+public:
+    static constexpr double capacity_share = 0.99;
+
+    device_controller(unsigned streams, unsigned links);
+    ~device_controller() override;
+    device_controller(const device_controller&) = delete;
+    device_controller& operator=(const device_controller&) = delete;
+
+    // The controller block as the host writes it; false: SLVERR.
+    bool set_policy(uint32_t policy);
+    bool set_period_us(uint32_t us);
+    bool set_rate_limit(unsigned s, uint32_t kib_per_s); //!< RX_RATE_LIMIT
+    uint32_t policy() const;
+    uint32_t period_us() const;
+    uint32_t rate_limit(unsigned s) const;
+    //! CTRL_RATE: the dequeue rate stream s is held to, KiB/s rounded up; 0 none.
+    uint32_t rate(unsigned s) const;
+    struct counts {
+        uint64_t events = 0, coalesced = 0, runs = 0;
+    };
+    counts counters() const;
+
+    //! The device's events. LINK_CAPACITY of \p link (0: unknown, no bound).
+    void set_capacity(unsigned link, uint64_t bytes_per_s);
+    //! Link \p n may carry streams (\p up) or not: an event for each stream on it.
+    void link_changed(unsigned n, bool up);
+    //! The host wrote DST_WEIGHT \p w of destination \p d of stream \p s.
+    void weight_written(unsigned s, unsigned d, uint32_t w);
+    //! RC: stream \p s's NAKs + retransmits so far (from its engine's thread).
+    void naks(unsigned s, uint64_t count) override;
+    void stream_started(unsigned s, const ctrl_run& run);
+    void stream_stopped(unsigned s);
+
+    //! What the engine of stream \p s dequeues at (sample bytes/s; 0: no limit).
+    const std::atomic<uint64_t>* dequeue_rate(unsigned s) const { return &d_rate[s]; }
+
+private:
+    void loop();
+    void notice_ended_runs();
+    void forget_run(unsigned s);
+    void apply();
+    void apply_weights(unsigned s, const ctrl_output& o);
+    void post(const ctrl_event& e);
+
+    const unsigned d_streams;
+    const unsigned d_links;
+    mutable std::mutex d_mutex;
+    std::condition_variable d_wake;
+    bool d_stop = false;
+    rate_controller d_ctrl;
+    std::array<ctrl_run, ctrl_max_streams> d_runs{};
+    std::array<uint32_t, ctrl_max_streams> d_limit_kib{};
+    std::array<std::atomic<uint64_t>, ctrl_max_streams> d_rate{};
+    std::thread d_thread; // last: it uses everything above
+};
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
+
+#endif

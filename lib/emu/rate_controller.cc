@@ -1,0 +1,111 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "rate_controller.h"
+
+namespace gr {
+namespace rdma {
+namespace emu {
+
+bool rate_controller::set_period_us(uint32_t us)
+{
+    if (us == 0 || us > max_period_us)
+        return false;
+    d_period_us = us;
+    return true;
+}
+
+bool rate_controller::set_policy(uint32_t policy)
+{
+    if (policy > uint32_t(ctrl_policy::shortest_rtt))
+        return false;
+    d_policy = ctrl_policy(policy);
+    d_dirty = true;
+    return true;
+}
+
+void rate_controller::set_links(unsigned stream, uint32_t mask)
+{
+    d_model.set_links(stream, mask);
+    d_dirty = true;
+}
+
+void rate_controller::set_capacity(unsigned link, double bytes_per_s)
+{
+    d_model.set_capacity(link, bytes_per_s);
+    d_dirty = true;
+}
+
+int64_t rate_controller::next_run_ns() const
+{
+    if (d_queue.pending() == 0 && !d_dirty)
+        return INT64_MAX;
+    return d_ran ? d_last_run_ns + int64_t(d_period_us) * 1000 : INT64_MIN;
+}
+
+bool rate_controller::tick(int64_t now_ns)
+{
+    if (!due(now_ns))
+        return false;
+    const size_t n = d_queue.take(d_records.data());
+    for (size_t i = 0; i < n; i++)
+        d_model.apply(d_records[i]);
+    compute();
+    d_dirty = false;
+    d_ran = true;
+    d_last_run_ns = now_ns;
+    d_runs++;
+    return true;
+}
+
+void rate_controller::compute()
+{
+    d_computations++;
+    if (d_policy == ctrl_policy::water_filling)
+        water_filling::compute(d_model.filling_input(), d_filled);
+    for (unsigned s = 0; s < ctrl_max_streams; s++) {
+        ctrl_output& o = d_out[s];
+        if (d_model.stream(s).links == 0) {
+            o = ctrl_output(); // not in use: nothing to send, nowhere
+            continue;
+        }
+        const uint32_t usable = d_model.usable(s);
+        ctrl_link_parts equal{};
+        for (unsigned l = 0; l < ctrl_max_links; l++)
+            equal[l] = usable >> l & 1;
+        o.rate = d_model.demand(s);
+        o.limited = false;
+        switch (d_policy) {
+        case ctrl_policy::none:
+            // What the registers hold at reset; the device applies none of it.
+            o.weight = ctrl_weights::from_parts(equal);
+            break;
+        case ctrl_policy::water_filling: {
+            o.rate = d_filled.rate[s];
+            o.limited = d_filled.limited[s];
+            ctrl_link_parts flow;
+            for (unsigned l = 0; l < ctrl_max_links; l++)
+                flow[l] = d_filled.flow[s][l];
+            // A stream held to 0 keeps its links (equal weights), so that its
+            // schedule still has destinations when its share comes back.
+            o.weight = ctrl_weights::from_parts(o.rate > 0 ? flow : equal);
+            break;
+        }
+        case ctrl_policy::shortest_rtt: {
+            std::array<uint64_t, ctrl_max_links> rtt;
+            for (unsigned l = 0; l < ctrl_max_links; l++)
+                rtt[l] = d_model.stream(s).dst[l].rtt_ns;
+            o.weight = ctrl_weights::from_parts(ctrl_weights::by_rtt(rtt, usable));
+            break;
+        }
+        }
+    }
+}
+
+} // namespace emu
+} // namespace rdma
+} // namespace gr
