@@ -72,6 +72,7 @@ const std::vector<numeric_key> table = {
     { "payload", "", { "2", "131072" }, {} },
     { "work_interval", "", { "0.03" }, {} },
     { "retx_window", "transport=rc,", {}, {} },
+    { "rate_limit", "", { "100", "5e12" }, { "4294967296" } },
     { "grace", "", { "0", "0.01", "0.06" }, {} },
     { "metadata", "", { "2" }, {} },
     { "metadata_interval", "", { "4001" }, {} },

@@ -76,6 +76,9 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     if (first_message || d_info.has(regs::cap::burst_queue))
         d_device->client().write64(
             regs::rx_reg(d_plan.stream_index, regs::rx::first_message_lo), first_message);
+    if (d_info.has(regs::cap::rate_control))
+        d_device->client().write32(regs::ctrl_rate_limit_reg(d_plan.stream_index),
+                                   d_plan.rate_limit_kib);
     if (d_info.has(regs::cap::emulator)) {
         d_device->configure_signal(d_plan.stream_index, d_signal);
         d_device->configure_impairments(d_plan.stream_index, d_impairments);

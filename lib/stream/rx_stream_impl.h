@@ -63,6 +63,7 @@ struct rx_stream_plan {
     //! rx_stream::queued: the device sends the bursts queue_burst() pushes
     //! (num_samples is then the current burst's, 0 between bursts).
     bool queued = false;
+    uint32_t rate_limit_kib = 0; //!< RX_RATE_LIMIT (KiB/s of sample bytes); 0: none
 };
 
 class rx_stream::impl

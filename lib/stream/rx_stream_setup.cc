@@ -289,6 +289,25 @@ void rx_stream::impl::settle_transport(const device_args& args)
                                     "window; add transport=rc");
     d_plan.retx_window_bytes = static_cast<uint32_t>(
         args.get_uint("retx_window", 4u << 20, 0, UINT32_MAX, "bytes"));
+
+    // rate_limit=: the device dequeues the stream at most this fast (RX_RATE_LIMIT, in
+    // KiB/s); what it cannot send overflows, counted (docs/links.md, SCR).
+    const double limit = args.get_double("rate_limit",
+                                         0,
+                                         0,
+                                         double(UINT32_MAX) * regs::ctrl::rate_unit,
+                                         "bytes per second",
+                                         "of sample bytes; 0: none");
+    if (limit > 0 && !d_info.has(regs::cap::rate_control))
+        throw std::invalid_argument("device args: rate_limit=, but the device at " +
+                                    d_device->address().to_string() +
+                                    " has no RATE_CONTROL (map 1.5): drop rate_limit=");
+    if (limit > 0 && limit < double(regs::ctrl::rate_unit))
+        throw std::invalid_argument(
+            "device args: rate_limit=" + args.get("rate_limit", "") +
+            " is invalid: expected 0 (none) or at least 1024 "
+            "bytes per second (the device counts in KiB/s)");
+    d_plan.rate_limit_kib = static_cast<uint32_t>(limit / regs::ctrl::rate_unit);
 }
 
 void rx_stream::impl::settle_work_interval(const device_args& args)

@@ -24,7 +24,7 @@ const std::set<std::string> stream_keys = {
     "device_timeout", "grace",         "hugepages",   "latency",
     "latency_probe",  "mtu",           "notify",      "numa",
     "on_device_loss", "payload",       "retx_window", "stream",
-    "transport",      "work_interval",
+    "transport",      "work_interval", "rate_limit",
 };
 
 } // namespace
