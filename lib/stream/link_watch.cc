@@ -68,7 +68,6 @@ void link_watch::start(uint32_t notify_interval, std::vector<timed_write> writes
     std::lock_guard<std::mutex> lock(d_mutex);
     d_snapshot = snapshot{};
     d_fresh = false;
-    d_failure.clear();
     d_watching = true;
     d_wake.notify_all();
 }
@@ -90,10 +89,8 @@ void link_watch::refresh()
     try {
         std::lock_guard<std::mutex> x(d_exchange);
         read_epochs(s);
-    } catch (const std::exception& e) {
-        d_failures++;
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_failure = e.what();
+    } catch (const std::exception&) {
+        d_failures++; // the snapshot stays: the data path waits for the next one
         return;
     }
     std::lock_guard<std::mutex> lock(d_mutex);
@@ -116,12 +113,6 @@ void link_watch::declare_down(unsigned link)
 {
     if (link < d_links)
         d_declared.fetch_or(1u << link);
-}
-
-std::string link_watch::last_failure() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_failure;
 }
 
 void link_watch::run()
@@ -156,17 +147,13 @@ void link_watch::beat()
             s.links_up = d_snapshot.links_up;
         }
         control_links(s, now);
-        d_beats++;
-    } catch (const std::exception& e) {
-        d_failures++;
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_failure = e.what();
+    } catch (const std::exception&) {
+        d_failures++; // the snapshot stays: the data path waits for the next one
         return;
     }
     std::lock_guard<std::mutex> lock(d_mutex);
     d_snapshot = s;
     d_fresh = true;
-    d_failure.clear();
 }
 
 void link_watch::read_epochs(snapshot& s)

@@ -68,22 +68,20 @@ public:
     void start(uint32_t notify_interval, std::vector<timed_write> writes = {});
     //! Stop watching; returns once the thread is idle. Then one last look (refresh()).
     void stop();
-    //! Read the epochs now, from the calling thread (the end of a burst).
-    void refresh();
 
     //! The newest snapshot, if one came since the last take. Never waits.
     bool take(snapshot& out);
     //! The host declares \p link down: LINK_CONTROL = 2 at the next beat.
     void declare_down(unsigned link);
 
-    uint64_t beats() const { return d_beats.load(); }
+    //! Exchanges that failed (the snapshot then stays as it was).
     uint64_t failures() const { return d_failures.load(); }
-    //! Why the last exchange failed (empty after an answer). Not for the data path.
-    std::string last_failure() const;
 
 private:
     void run();
     void beat();
+    //! Read the epochs now, from the calling thread (stop(): the run's last look).
+    void refresh();
     void read_epochs(snapshot& s);
     void read_links(snapshot& s);
     void control_links(const snapshot& s, int64_t now);
@@ -113,7 +111,6 @@ private:
     uint64_t d_link_reads = 0;
 
     std::atomic<uint32_t> d_declared{ 0 }; // links the data path declared down
-    std::atomic<uint64_t> d_beats{ 0 };
     std::atomic<uint64_t> d_failures{ 0 };
 
     mutable std::mutex d_mutex;
@@ -123,7 +120,6 @@ private:
     bool d_watching = false; // guarded by d_mutex
     bool d_shutdown = false; // guarded by d_mutex
     bool d_busy = false;     // guarded by d_mutex
-    std::string d_failure;   // guarded by d_mutex
     std::thread d_thread;    // last: it uses everything above
 };
 
