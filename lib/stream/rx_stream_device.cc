@@ -41,6 +41,8 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
     d_qp->to_rts(psn);
     open_destinations(device_qpn);
+    if (follows_share())
+        return program_share(psn);
 
     rx_setup setup;
     setup.destination = d_nic->roce_address();
@@ -63,7 +65,11 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
         setup.link_mask = (1u << d_link_plan.links) - 1;
     // A device with a master clock makes the nearest rate it can (docs/radio.md,
     // "Sample rate"; configure_rx() warns): the stream's timeline is built on that one.
+    if (d_share_plan.split())
+        setup.num_samples = d_stream_samples; // the device counts the whole stream
     const rational actual = d_device->configure_rx(d_plan.stream_index, setup);
+    if (d_share_plan.split())
+        split_stream();
     if (several_links())
         program_destinations();
     if (uint64_t(actual.num) * d_rate.den != uint64_t(d_rate.num) * actual.den) {
@@ -86,6 +92,8 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     }
     if (d_metadata)
         d_metadata->configure(d_device->client(), d_metadata_settings.interval_us);
+    if (d_share_plan.split())
+        await_shares_ready();
     return d_device->start_rx(d_plan.stream_index);
 }
 
@@ -95,6 +103,8 @@ bool rx_stream::impl::settle_stop()
     // what was never handed out as lost_stopped. Neither may throw out of stop(): a
     // device that does not answer is said, not fatal. Returns whether the stream is
     // still this host's (to release).
+    if (follows_share())
+        return settle_share_stop();
     const std::string where = "the device at " + d_device->address().to_string();
     try {
         d_device->stop_rx(d_plan.stream_index);
@@ -122,7 +132,7 @@ bool rx_stream::impl::settle_stop()
         return false;
     }
     try {
-        d_final = d_device->read_rx_counters(d_plan.stream_index);
+        d_final = read_share_counters();
         d_final_known = true;
         if (d_plan.queued) {
             stop_queue(d_final.samples_emitted);
