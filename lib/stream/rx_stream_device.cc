@@ -250,6 +250,16 @@ bool rx_stream::impl::watch_device()
     // lapsed, or the device restarted.
     if (d_outage)
         end_outage(now);
+    if (follows_share()) {
+        // Share 0's host ends the stream for every share: this run ends with it, and
+        // what was not handed out by then counts as stopped (settle_share_stop).
+        if (!d_leader_stopped)
+            d_logger->info("RX stream {}: share 0's host stopped the stream; {} ends",
+                           d_plan.stream_index,
+                           d_share_plan.name());
+        d_leader_stopped = true;
+        return false;
+    }
     const std::string text = "RX stream " + std::to_string(d_plan.stream_index) +
                              " no longer runs on the device at " +
                              d_device->address().to_string() +

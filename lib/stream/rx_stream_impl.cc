@@ -67,6 +67,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     d_events.clear();
     d_carried.clear();
     d_error.clear();
+    d_leader_stopped = false;
     d_device_note.clear();
     d_final_known = false;
     d_outage = false;
@@ -227,7 +228,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             // The run ended (end_of_stream() says so), or the device is lost and the
             // stream waits for it: nothing new until it answers.
             const auto left = deadline - std::chrono::steady_clock::now();
-            if (!d_error.empty() || left.count() <= 0)
+            if (!d_error.empty() || d_leader_stopped || left.count() <= 0)
                 return 0;
             std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
                 left, std::chrono::milliseconds(10)));
@@ -337,7 +338,7 @@ bool rx_stream::impl::burst_over(uint64_t next) const
 bool rx_stream::impl::end_of_stream(uint64_t next) const
 {
     // Queued bursts end nothing: more may come until stop().
-    return !d_error.empty() || (!d_plan.queued && burst_over(next));
+    return !d_error.empty() || d_leader_stopped || (!d_plan.queued && burst_over(next));
 }
 
 rx_stream::accounting rx_stream::impl::counts() const

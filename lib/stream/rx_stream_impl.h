@@ -277,6 +277,7 @@ private:
     share_layout d_share;          // local samples <-> the stream's (one share: same)
     uint64_t d_stream_samples = 0; // a split finite burst: the stream's samples
     uint64_t d_stream_emitted = 0; // RX_SAMPLES_EMITTED, every share's
+    bool d_leader_stopped = false; // share h >= 1: share 0's host ended the run
 
     progress_tracker d_progress;                  // immediate data -> landed frontier
     std::unique_ptr<loss_tracker> d_tracker;      // placeholders, gaps, overruns
