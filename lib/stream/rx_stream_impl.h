@@ -163,6 +163,7 @@ private:
     uint64_t program_share(uint32_t psn);
     rx_device_counters read_share_counters();
     bool settle_share_stop();
+    uint32_t await_stream_end(uint32_t status);
     void export_share_counters(std::map<std::string, uint64_t>& out) const;
     // rx_stream_rate.cc: a rate change, advanced by the consumer.
     void advance_rate_change();

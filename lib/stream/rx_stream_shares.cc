@@ -210,8 +210,12 @@ bool rx_stream::impl::settle_share_stop()
     // ring whose host left); otherwise the run is over and its count final.
     bool ours = true;
     try {
-        const uint32_t status =
+        uint32_t status =
             d_device->read_status(stream_direction::rx, d_plan.stream_index);
+        // A finite burst whose share this host has whole: the other shares' last
+        // blocks are still on their way; leaving now would stop them.
+        if (burst_over(d_tracker->handed_out()))
+            status = await_stream_end(status);
         if (status & regs::status::running) {
             d_logger->warn("RX stream {}: {} leaves before the stream ended: the device "
                            "stops it for every share",
@@ -233,6 +237,18 @@ bool rx_stream::impl::settle_share_stop()
                         d_device_note);
     }
     return ours;
+}
+
+uint32_t rx_stream::impl::await_stream_end(uint32_t status)
+{
+    const auto give_up = std::chrono::steady_clock::now() +
+                         std::chrono::milliseconds(int64_t(d_share_plan.wait_s * 1000));
+    while ((status & regs::status::running) &&
+           std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(share_poll);
+        status = d_device->read_status(stream_direction::rx, d_plan.stream_index);
+    }
+    return status;
 }
 
 void rx_stream::impl::export_share_counters(std::map<std::string, uint64_t>& out) const
