@@ -107,6 +107,11 @@ bool rx_stream::impl::settle_stop()
         return settle_share_stop();
     const std::string where = "the device at " + d_device->address().to_string();
     try {
+        // A split finite burst whose share 0 is whole: the other shares' last blocks
+        // may still be on their way, and STOP would cut them off.
+        if (d_share_plan.split() && burst_over(d_tracker->handed_out()))
+            await_stream_end(
+                d_device->read_status(stream_direction::rx, d_plan.stream_index));
         d_device->stop_rx(d_plan.stream_index);
     } catch (const axioe::error& e) {
         if (e.code() != axioe::status::not_owner) {
