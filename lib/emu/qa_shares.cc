@@ -225,6 +225,7 @@ struct scenario {
     uint64_t messages = 0;
     uint64_t short_by = 0; // samples the burst's last message lacks
     uint32_t notify_interval = notify;
+    std::vector<uint64_t> drops; // stream messages the device drops (its fault table)
     std::vector<std::vector<std::vector<unsigned>>> patterns;
     std::function<void(bench&)> midway;
 };
@@ -235,6 +236,7 @@ class qa_shares_wire : public CppUnit::TestFixture
     CPPUNIT_TEST(test_two_shares_block_16);
     CPPUNIT_TEST(test_two_shares_block_3);
     CPPUNIT_TEST(test_a_burst_ends_in_each_share_without_windows);
+    CPPUNIT_TEST(test_losses_are_counted_by_their_share);
     CPPUNIT_TEST(test_a_share_over_two_destinations_3_1_finite_burst);
     CPPUNIT_TEST(test_an_epoch_is_common_to_the_shares);
     CPPUNIT_TEST_SUITE_END();
@@ -255,6 +257,15 @@ public:
     {
         scenario c = two_shares(3, 12 * 2 * ring_messages + 4, 10);
         c.notify_interval = 0;
+        run(c);
+    }
+
+    // Dropped messages: lost to the share they belong to, its emitted count still
+    // theirs (emitted = delivered + lost per share), their PSNs skipped.
+    void test_losses_are_counted_by_their_share()
+    {
+        scenario c = two_shares(3, 12 * 2 * ring_messages + 7, 100);
+        c.drops = { 5, 6, 200, 401, 402 }; // shares 1, 0, 0, 1, 1
         run(c);
     }
 
@@ -318,6 +329,17 @@ private:
         b.program_stream(samples, c.notify_interval);
         for (size_t k = 0; k < c.ds.size(); k++)
             b.program_destination(b.axi, host, k, c.weights[k]);
+        for (size_t j = 0; j < c.drops.size(); j++) {
+            const uint32_t entry[3] = { regs::low_word(c.drops[j]),
+                                        regs::high_word(c.drops[j]),
+                                        regs::fault::drop };
+            b.axi.write(regs::emu_reg(
+                            0, regs::emu::fault_table + j * regs::emu::fault_entry_bytes),
+                        entry,
+                        3);
+        }
+        b.axi.write32(regs::emu_reg(0, regs::emu::fault_count),
+                      static_cast<uint32_t>(c.drops.size()));
         CPPUNIT_ASSERT_EQUAL((1u << H) - 1, b.axi.read32(b.rx(regs::rx::share_ready)));
         CPPUNIT_ASSERT_EQUAL(regs::status::running, b.start());
         if (c.midway) {
@@ -329,7 +351,7 @@ private:
         host.receive(n, 100ms);
 
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), host.bad_packets);
-        CPPUNIT_ASSERT_EQUAL(size_t(n), host.arrivals.size());
+        CPPUNIT_ASSERT_EQUAL(size_t(n - c.drops.size()), host.arrivals.size());
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), host.ramp_mismatches);
         // The epochs: as many as the test made, at window boundaries of local indices.
         const uint32_t epochs = b.axi.read32(regs::epoch_reg(0, regs::epoch::count));
@@ -348,10 +370,19 @@ private:
             const std::vector<unsigned>& p = c.patterns[e][h];
             return p[(i - first[e]) % p.size()];
         };
-        uint64_t emitted_sum = 0;
+        uint64_t emitted_sum = 0, lost_sum = 0;
         for (unsigned h = 0; h < H; h++) {
             const std::vector<uint64_t> mine = messages_of(h, H, c.block, n);
             const uint64_t L = mine.size();
+            // The share's dropped messages, by local index, and their samples.
+            std::vector<bool> dropped(L, false);
+            uint64_t lost = 0;
+            for (uint64_t m : c.drops) {
+                if ((m / c.block) % H != h)
+                    continue;
+                dropped[m / (c.block * H) * c.block + m % c.block] = true;
+                lost += m == n - 1 ? spm - c.short_by : spm;
+            }
             CPPUNIT_ASSERT(L / ring_messages >= 10); // >= 10 wraps of each ring
             if (epochs > 1) // the change lies inside every share's messages
                 CPPUNIT_ASSERT(first[1] > 0 && first[1] < L);
@@ -366,12 +397,15 @@ private:
                 CPPUNIT_ASSERT_EQUAL(expected(h, a.local), a.destination);
                 per[a.destination]++;
             }
+            for (uint64_t i = 0; i < L; i++)
+                CPPUNIT_ASSERT_EQUAL(!dropped[i], bool(seen[i]));
             // Samples: the share's messages, the burst's last one short if it is this
-            // share's; the device's count equals what the host got (nothing lost).
+            // share's; the device's count is what the host got and what it lost.
             uint64_t expect = L * spm;
             if (mine.back() == n - 1)
                 expect -= c.short_by;
-            CPPUNIT_ASSERT_EQUAL(expect, host.received[h]);
+            CPPUNIT_ASSERT_EQUAL(expect - lost, host.received[h]);
+            lost_sum += lost;
             const uint64_t emitted =
                 b.axi.read64(regs::rx_share_reg(0, h, regs::share::samples_emitted_lo));
             CPPUNIT_ASSERT_EQUAL(expect, emitted);
@@ -383,7 +417,12 @@ private:
                 if (c.ds[k].share != h)
                     continue;
                 std::vector<uint32_t> imms;
+                uint64_t dropped_here = 0;
                 for (uint64_t i = 0; i < L; i++) {
+                    if (expected(h, i) == k && dropped[i]) {
+                        dropped_here++;
+                        continue; // scheduled there, its immediate lost with it
+                    }
                     if (expected(h, i) != k)
                         continue;
                     bool last_in_window = true;
@@ -394,10 +433,11 @@ private:
                         imms.push_back(uint32_t(i));
                 }
                 CPPUNIT_ASSERT(imms == host.immediates[k]);
-                CPPUNIT_ASSERT_EQUAL(per[k],
+                CPPUNIT_ASSERT_EQUAL(per[k] + dropped_here,
                                      b.axi.read64(regs::rx_dest_reg(
                                          0, c.ds[k].index, regs::dst::messages_lo)));
-                CPPUNIT_ASSERT_EQUAL(uint64_t(0), host.psn_gaps[k]);
+                // A dropped message's two packets are a gap in its QP's PSNs.
+                CPPUNIT_ASSERT_EQUAL(2 * dropped_here, host.psn_gaps[k]);
                 CPPUNIT_ASSERT_EQUAL(
                     h,
                     b.axi.read32(regs::rx_dest_reg(0, c.ds[k].index, regs::dst::share)));
@@ -410,6 +450,7 @@ private:
                     L, b.axi.read64(regs::epoch_reg(0, regs::epoch::scheduled_lo)));
         }
         CPPUNIT_ASSERT_EQUAL(samples, emitted_sum);
+        CPPUNIT_ASSERT_EQUAL(lost_sum, b.axi.read64(b.rx(regs::rx::samples_dropped_lo)));
         CPPUNIT_ASSERT_EQUAL(samples, b.axi.read64(b.rx(regs::rx::samples_emitted_lo)));
         // Shares the stream does not have count nothing.
         CPPUNIT_ASSERT_EQUAL(
