@@ -147,8 +147,10 @@ destination_table::destination_table(const rx_descriptor& d,
         d_state[i] = 0;
     }
     d_routing = d_used_count > 1 || d.shares > 1;
-    for (unsigned h = 0; h < d_layout.shares(); h++) // the ring of its first destination
-        d_share_ring[h] = d_slots[h * regs::destinations_per_share(d.shares)];
+    // Each share's ring: its first used destination's (share 0: destination 0's).
+    for (unsigned i = max_destinations; i-- > 0;)
+        if (d_used[i] && d_share[i] < regs::max_shares)
+            d_share_ring[d_share[i]] = d_slots[i];
     if (d_links) {
         d_generation_seen = d_links->generation();
         for (unsigned n = 0; n < d_links->size() && n < d_control_seen.size(); n++) {
