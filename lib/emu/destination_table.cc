@@ -290,17 +290,17 @@ void destination_table::maybe_begin_epoch(uint64_t message)
         return;
     if (!every_share_has(w, false))
         return; // never without a destination: held until one may be active again
-    // Epoch k + kept only once every share has scheduled a ring (its first
-    // destination's) since epoch k began, and all its messages of epoch k: no host
-    // needs an epoch dropped here, nor does a share that lags share 0 (by up to a
-    // block). Share 0 is at `message`.
-    const uint32_t k = d_epoch_count.load();
-    if (k >= kept_epochs) {
-        const uint64_t first_k = d_epoch_first[k % kept_epochs];
-        const uint64_t next_oldest = d_epoch_first[(k + 1) % kept_epochs];
+    // Epoch n (n >= kept) drops epoch n - kept: only once every share has scheduled a
+    // ring (its first used destination's) since that one began, and all its messages
+    // of it: no host needs an epoch dropped here, nor does a share that lags share 0
+    // (by up to a block). Share 0 is at `message`.
+    const uint32_t n = d_epoch_count.load();
+    if (n >= kept_epochs) {
+        const uint64_t dropped_first = d_epoch_first[n % kept_epochs];
+        const uint64_t oldest_kept = d_epoch_first[(n + 1) % kept_epochs];
         for (unsigned h = 0; h < d_layout.shares(); h++) {
             const uint64_t next = h == 0 ? message : d_local_next[h];
-            if (next < first_k + d_share_ring[h] || next < next_oldest)
+            if (next < dropped_first + d_share_ring[h] || next < oldest_kept)
                 return;
         }
     }
