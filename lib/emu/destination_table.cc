@@ -132,7 +132,6 @@ destination_table::destination_table(const rx_descriptor& d,
     : d_links(links),
       d_notify(d.notify_interval),
       d_payload(d.payload_bytes),
-      d_ring_messages(std::max<uint64_t>(1, d.ring_bytes / d.payload_bytes)),
       d_layout(d.shares, d.share_block)
 {
     for (unsigned i = 0; i < max_destinations; i++) {
@@ -148,6 +147,10 @@ destination_table::destination_table(const rx_descriptor& d,
         d_state[i] = 0;
     }
     d_routing = d_used_count > 1 || d.shares > 1;
+    // Each share's ring: its first used destination's (share 0: destination 0's).
+    for (unsigned i = max_destinations; i-- > 0;)
+        if (d_used[i] && d_share[i] < regs::max_shares)
+            d_share_ring[d_share[i]] = d_slots[i];
     if (d_links) {
         d_generation_seen = d_links->generation();
         for (unsigned n = 0; n < d_links->size() && n < d_control_seen.size(); n++) {
@@ -287,10 +290,20 @@ void destination_table::maybe_begin_epoch(uint64_t message)
         return;
     if (!every_share_has(w, false))
         return; // never without a destination: held until one may be active again
-    // Epoch k + kept only a ring after epoch k: no host needs an epoch dropped here.
-    const uint32_t k = d_epoch_count.load();
-    if (k >= kept_epochs && message < d_epoch_first[k % kept_epochs] + d_ring_messages)
-        return;
+    // Epoch n (n >= kept) drops epoch n - kept: only once every share has scheduled a
+    // ring (its first used destination's) since that one began, and all its messages
+    // of it: no host needs an epoch dropped here, nor does a share that lags share 0
+    // (by up to a block). Share 0 is at `message`.
+    const uint32_t n = d_epoch_count.load();
+    if (n >= kept_epochs) {
+        const uint64_t dropped_first = d_epoch_first[n % kept_epochs];
+        const uint64_t oldest_kept = d_epoch_first[(n + 1) % kept_epochs];
+        for (unsigned h = 0; h < d_layout.shares(); h++) {
+            const uint64_t next = h == 0 ? message : d_local_next[h];
+            if (next < dropped_first + d_share_ring[h] || next < oldest_kept)
+                return;
+        }
+    }
     begin_epoch(message, w);
     record_epoch(message, w, d_pending_cause, d_pending_link);
     publish_states();
@@ -343,6 +356,7 @@ message_route destination_table::route(uint64_t message, size_t packets, uint64_
     r.imm = static_cast<uint32_t>(i);
     d_next_psn[d] = (d_next_psn[d] + static_cast<uint32_t>(packets)) & 0xFFFFFF;
     d_messages[d].fetch_add(1, std::memory_order_relaxed);
+    d_local_next[h] = i + 1;
     if (h == 0)
         d_scheduled.store(i + 1, std::memory_order_release);
     return r;

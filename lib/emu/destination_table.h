@@ -112,7 +112,6 @@ private:
     const link_set* const d_links;
     const uint32_t d_notify;
     const uint32_t d_payload;
-    const uint64_t d_ring_messages;     // destination 0's: the spacing of kept epochs
     const regs::link_schedule d_layout; // the shares: share_of(), local_index()
     std::array<uint8_t, max_destinations> d_share{}; // DST_SHARE (none: 0xFF)
     std::array<regs::destination_values, max_destinations> d_dest{};
@@ -129,6 +128,10 @@ private:
     std::array<uint64_t, max_destinations> d_rejoins_seen{};
     std::array<uint16_t, max_destinations> d_current{};
     std::array<uint64_t, kept_epochs> d_epoch_first{};
+    std::array<uint64_t, regs::max_shares> d_local_next{}; // each share's next local
+    // The spacing of kept epochs: the ring of each share's first destination (share
+    // 0: destination 0), in messages.
+    std::array<uint64_t, regs::max_shares> d_share_ring{};
     uint64_t d_generation_seen = 0;
     uint64_t d_weights_seen = 0;
     uint32_t d_pending_cause = regs::epoch::cause_code::start;

@@ -57,7 +57,8 @@ struct landed {
 /*!
  * The hosts of every share: one ring per share, one socket and QP per destination.
  * Every packet is checked and executed as a UC responder does; a message that lands
- * is checked against the ramp of the stream message its share and local index name.
+ * is checked against the ramp of the stream message its share and local index name
+ * (the index from its slot, after the destination's previous one: a QP is in order).
  */
 class share_host
 {
@@ -75,8 +76,8 @@ public:
     std::vector<std::vector<uint32_t>> immediates; // per destination
     std::vector<uint64_t> packets;
     std::vector<uint64_t> psn_gaps;
-    std::vector<uint64_t> newest;   // per share: the newest local index landed
-    std::vector<uint64_t> received; // per share: samples landed
+    std::vector<uint64_t> next_local; // per destination: after its last one landed
+    std::vector<uint64_t> received;   // per share: samples landed
     uint64_t ramp_mismatches = 0;
     uint64_t bad_packets = 0;
 
@@ -98,7 +99,8 @@ class bench
 public:
     bench();
     void layout(unsigned shares, uint32_t block); // RX_SHARES, RX_SHARE_BLOCK
-    void program_stream(uint64_t samples);        // a burst of \p samples
+    //! A burst of \p samples, an immediate every \p notify_interval messages.
+    void program_stream(uint64_t samples, uint32_t notify_interval = notify);
     //! Destination \p k of \p host, by client \p c, with weight \p weight; its QPN last.
     void program_destination(axioe::client& c,
                              const share_host& host,

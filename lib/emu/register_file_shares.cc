@@ -62,23 +62,20 @@ status register_file::read_share(const socket_address& client,
     const unsigned s = a.index / regs::max_shares;
     const unsigned h = a.index % regs::max_shares;
     const owner& o = d_owners[share_slot(s, h)];
-    uint64_t v = 0;
-    switch (a.offset & ~4u) {
-    case regs::share::owner & ~4u: // SHARE_OWNER and SHARE_LEASE_MS
-        value = a.offset == regs::share::lease_ms ? o.lease_ms
-                : !o.owned                        ? regs::owner_state::unowned
-                : o.client == client              ? regs::owner_state::mine
-                                                  : regs::owner_state::other;
+    if (a.offset == regs::share::owner) {
+        value = !o.owned             ? regs::owner_state::unowned
+                : o.client == client ? regs::owner_state::mine
+                                     : regs::owner_state::other;
         return status::okay;
-    case regs::share::samples_emitted_lo:
-        v = d_engines[s]->share_samples_emitted(h);
-        break;
-    case regs::share::start_time_lo:
-        v = snap.start_time_ns[s];
-        break;
-    default:
-        return status::decerr;
     }
+    if (a.offset == regs::share::lease_ms) {
+        value = o.lease_ms;
+        return status::okay;
+    }
+    // The 64-bit counters, low word first.
+    const uint64_t v = a.offset < regs::share::start_time_lo
+                           ? d_engines[s]->share_samples_emitted(h)
+                           : snap.start_time_ns[s];
     value = a.offset % 8 ? regs::high_word(v) : regs::low_word(v);
     return status::okay;
 }
