@@ -328,9 +328,18 @@ public:
         CPPUNIT_ASSERT_EQUAL(host.dests[1].qpn, share1.read32(dst(4, regs::dst::qpn)));
         CPPUNIT_ASSERT_EQUAL(regs::owner_state::mine,
                              share1.read32(share_reg(1, regs::share::owner)));
-        // Once the share too is released, the layout may be written again.
+        // Once the share too is released, nobody holds the stream or a share of it:
+        // the layout is back at its reset value, and may be written again.
         share1.write32(share_reg(1, regs::share::owner), regs::owner_command::release);
-        b.layout(1, 16);
+        CPPUNIT_ASSERT_EQUAL(1u, b.axi.read32(b.rx(regs::rx::shares)));
+        CPPUNIT_ASSERT_EQUAL(16u, b.axi.read32(b.rx(regs::rx::share_block)));
+        b.layout(2, 5);
+        // While the stream is owned, a share's release leaves the layout alone.
+        claim(b.axi, b.rx(regs::rx::owner_token_lo), 0xA);
+        claim(share1, share_reg(1, regs::share::token_lo), 0xB);
+        share1.write32(share_reg(1, regs::share::owner), regs::owner_command::release);
+        CPPUNIT_ASSERT_EQUAL(2u, b.axi.read32(b.rx(regs::rx::shares)));
+        CPPUNIT_ASSERT_EQUAL(5u, b.axi.read32(b.rx(regs::rx::share_block)));
     }
 
 private:

@@ -124,6 +124,12 @@ void register_file::free_share(unsigned slot)
     }
     reset_share_destinations(s, h);
     d_owners[slot] = owner{};
+    // The last host of a share of a stream nobody owns: the layout goes back to its
+    // reset value, so that the next host of the whole stream finds one share.
+    if (!d_owners[s].owned && !any_share_owned(s)) {
+        d_rx_words[s][regs::rx::shares / 4] = 1;
+        d_rx_words[s][regs::rx::share_block / 4] = regs::default_share_block;
+    }
 }
 
 register_file::kept_shares register_file::keep_owned_shares(unsigned s) const

@@ -63,6 +63,8 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     setup.retx_window_bytes = d_plan.retx_window_bytes;
     if (several_links())
         setup.link_mask = (1u << d_link_plan.links) - 1;
+    if (d_share_plan.split()) // the other shares' hosts may reach any link
+        setup.link_mask = (1u << std::max(d_info.num_links, 1u)) - 1;
     // A device with a master clock makes the nearest rate it can (docs/radio.md,
     // "Sample rate"; configure_rx() warns): the stream's timeline is built on that one.
     if (d_share_plan.split())
@@ -70,6 +72,8 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     const rational actual = d_device->configure_rx(d_plan.stream_index, setup);
     if (d_share_plan.split())
         split_stream();
+    else
+        ensure_unsplit();
     if (several_links())
         program_destinations();
     if (uint64_t(actual.num) * d_rate.den != uint64_t(d_rate.num) * actual.den) {

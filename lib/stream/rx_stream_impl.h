@@ -156,9 +156,11 @@ private:
     // (docs/links.md, "Several hosts").
     void settle_shares(const device_args& args);
     bool follows_share() const;
+    void choose_share_link();
     unsigned share_destination() const;
     void await_share_layout();
     void split_stream();
+    void ensure_unsplit();
     void await_shares_ready();
     uint64_t program_share(uint32_t psn);
     rx_device_counters read_share_counters();
@@ -279,6 +281,7 @@ private:
     uint64_t d_stream_samples = 0; // a split finite burst: the stream's samples
     uint64_t d_stream_emitted = 0; // RX_SAMPLES_EMITTED, every share's
     bool d_leader_stopped = false; // share h >= 1: share 0's host ended the run
+    unsigned d_share_link = 0;     // share h >= 1: the device link of its destination
 
     progress_tracker d_progress;                  // immediate data -> landed frontier
     std::unique_ptr<loss_tracker> d_tracker;      // placeholders, gaps, overruns

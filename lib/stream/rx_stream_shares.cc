@@ -12,6 +12,7 @@
 // that run. Each counts its own share's samples only (share_layout), so the identity
 // emitted = delivered + lost holds per host, and the stream's is their sum.
 
+#include "../util/net_interface.h"
 #include "../util/parse_number.h"
 #include "rx_stream_impl.h"
 #include <stdexcept>
@@ -22,6 +23,8 @@ namespace rdma {
 
 namespace {
 constexpr auto share_poll = std::chrono::milliseconds(2);
+// IPv4, UDP, BTH, RETH, ImmDt, ICRC around a packet of the path MTU.
+constexpr unsigned frame_overhead = 20 + 8 + 12 + 16 + 4 + 4;
 } // namespace
 
 void rx_stream::impl::settle_shares(const device_args& args)
@@ -54,8 +57,41 @@ void rx_stream::impl::settle_shares(const device_args& args)
         share_layout(d_share_plan.share, d_share_plan.shares, d_share_plan.block, ipm);
     d_stream_samples = d_plan.num_samples;
     d_plan.num_samples = d_share.local_below(d_plan.num_samples);
-    if (!d_share_plan.leads())
+    if (!d_share_plan.leads()) {
         d_ownership->own_share(d_share_plan.share);
+        choose_share_link();
+    }
+}
+
+void rx_stream::impl::choose_share_link()
+{
+    // Share h's destination goes over the device link this host's NIC reaches: the
+    // first whose address the host routes to from the NIC's (each host on a network
+    // of its own, as the rxe guest's two; on one network, link 0).
+    const uint32_t nic_ip = d_nic->roce_address().ip();
+    const auto reaches = [nic_ip](const link_state& l) {
+        try {
+            return route_source_ip(l.roce.ip()) == nic_ip;
+        } catch (const std::exception&) {
+            return false; // no route to it from here
+        }
+    };
+    if (d_dev->in_process() || reaches(d_link))
+        return;
+    for (unsigned n = 1; n < d_info.num_links; n++) {
+        const link_state l = d_device->read_link(n);
+        if (!reaches(l))
+            continue;
+        if (l.mtu < d_plan.path_mtu + frame_overhead)
+            throw std::invalid_argument(
+                "device link " + std::to_string(n) + " (the one " + d_share_plan.name() +
+                "'s NIC reaches) has an MTU of " + std::to_string(l.mtu) +
+                ", too small for the path MTU " + std::to_string(d_plan.path_mtu) +
+                ": give a smaller mtu=");
+        d_share_link = n;
+        d_link = l;
+        return;
+    }
 }
 
 bool rx_stream::impl::follows_share() const
@@ -108,9 +144,11 @@ void rx_stream::impl::split_stream()
     if (c.read32(regs::rx_reg(s, regs::rx::shares)) == d_share_plan.shares &&
         c.read32(regs::rx_reg(s, regs::rx::share_block)) == d_share_plan.block)
         return;
+    // One burst: a host of another share that sees RX_SHARES must see the block too
+    // (it claims its share at once, and the layout is fixed from then on).
+    const uint32_t layout[2] = { d_share_plan.shares, d_share_plan.block };
     try {
-        c.write32(regs::rx_reg(s, regs::rx::shares), d_share_plan.shares);
-        c.write32(regs::rx_reg(s, regs::rx::share_block), d_share_plan.block);
+        c.write_atomic(regs::rx_reg(s, regs::rx::shares), layout, 2);
     } catch (const axioe::error& e) {
         throw std::runtime_error(
             "the device at " + d_device->address().to_string() +
@@ -121,6 +159,29 @@ void rx_stream::impl::split_stream()
             e.what() +
             "): another host still holds a share of its earlier layout; stop it, or "
             "give the same share= and share_block= as it");
+    }
+}
+
+void rx_stream::impl::ensure_unsplit()
+{
+    // A host of the whole stream: a layout left by hosts of shares must go, or START
+    // waits for shares nobody will take (error 13).
+    if (d_share_plan.split() || !d_info.has(regs::cap::shares))
+        return;
+    axioe::client& c = d_device->client();
+    const unsigned s = d_plan.stream_index;
+    const uint32_t shares = c.read32(regs::rx_reg(s, regs::rx::shares));
+    if (shares == 1)
+        return;
+    try {
+        c.write32(regs::rx_reg(s, regs::rx::shares), 1);
+    } catch (const axioe::error& e) {
+        throw std::runtime_error("RX stream " + std::to_string(s) + " of the device at " +
+                                 d_device->address().to_string() + " is split into " +
+                                 std::to_string(shares) +
+                                 " shares and another host holds one (" + e.what() +
+                                 "): stop that host, or open the stream with share=0/" +
+                                 std::to_string(shares));
     }
 }
 
@@ -165,14 +226,15 @@ uint64_t rx_stream::impl::program_share(uint32_t psn)
     c.write64(regs::rx_dest_reg(s, d, regs::dst::va_lo),
               reinterpret_cast<uintptr_t>(d_ring->base()));
     c.write64(regs::rx_dest_reg(s, d, regs::dst::ring_bytes_lo), d_ring->bytes());
-    c.write32(regs::rx_dest_reg(s, d, regs::dst::link), 0);
+    c.write32(regs::rx_dest_reg(s, d, regs::dst::link), d_share_link);
     c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), 1);
     c.write32(regs::rx_dest_reg(s, d, regs::dst::qpn), d_qp->qpn());
-    d_logger->info("RX stream {}: {} ready (destination {}); waiting for share 0's host "
-                   "to start the stream",
+    d_logger->info("RX stream {}: {} ready (destination {}, device link {}); waiting for "
+                   "share 0's host to start the stream",
                    s,
                    d_share_plan.name(),
-                   d);
+                   d,
+                   d_share_link);
     const auto give_up = std::chrono::steady_clock::now() +
                          std::chrono::milliseconds(int64_t(d_share_plan.wait_s * 1000));
     for (;;) {

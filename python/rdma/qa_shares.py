@@ -136,6 +136,14 @@ class qa_shares(unittest.TestCase):
         self.assertNotEqual(rc, 0)
         self.assertIn("share 1 of 2 has no host ready", err + out)
         self.assertIn("share=1/2", err + out)
+        # The layout it left (RX_SHARES 2) does not stop a host of the whole stream.
+        proc = subprocess.Popen(
+            [APP, "--args", "type=remote,addr=127.0.0.1:%d,signal=ramp" % self.port,
+             "--rate", "4e6", "--format", "sc16", "--samples", str(IPM * 100), "--check",
+             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        rc, out, err, _ = self.finish(proc, "whole.json")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("share", json.loads(out))
 
     def test_share_1_alone_names_share_0(self):
         proc = self.start_host("1/2", IPM * 100, ",share_wait=0.3", check=False)
