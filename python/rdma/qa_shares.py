@@ -16,12 +16,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 from gnuradio.rdma import combine_reports
 from gnuradio.rdma.rx_report import local_below
 
 APP = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
+PROBE = os.environ.get("GR_RDMA_PROBE", "gr-rdma-probe")
 EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
 PYTHON = sys.executable
 
@@ -129,6 +131,34 @@ class qa_shares(unittest.TestCase):
         self.assertEqual(combined["samples_emitted"], samples)
         self.assertEqual(combined["samples_lost"], 4 * IPM)
         self.assertEqual(combined["samples_delivered"], samples - 4 * IPM)
+
+    def test_probe_shows_the_shares(self):
+        # While two hosts stream (3 s), gr-rdma-probe shows the layout, both shares
+        # ready, share 1 held by another host, and each share's samples so far.
+        samples = 12000000
+        second = self.start_host("1/2", samples, check=False)
+        first = self.start_host("0/2", samples, check=False)
+        shares, deadline = None, time.monotonic() + 20
+        while time.monotonic() < deadline:
+            proc = subprocess.run([PROBE, "--addr", "127.0.0.1:%d" % self.port, "--json"],
+                                  capture_output=True, text=True, timeout=30)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            stream = json.loads(proc.stdout)["rx_streams"][0]
+            shares = stream["shares"]
+            if stream["running"] and shares["count"] == 2:
+                break
+            time.sleep(0.05)
+        self.assertEqual((shares["count"], shares["block"], shares["ready"]),
+                         (2, BLOCK, "0x3"), shares)
+        hosts = shares["hosts"]
+        self.assertEqual([x["index"] for x in hosts], [0, 1])
+        self.assertEqual([x["ready"] for x in hosts], [True, True])
+        self.assertEqual(hosts[1]["holder"], "another host")
+        self.assertNotIn("holder", hosts[0])  # share 0 is the stream owner's
+        self.assertGreater(hosts[0]["start_time_ns"], 0)
+        for h, proc in enumerate((first, second)):
+            rc, out, err, _ = self.finish(proc, "probed%d.json" % h)
+            self.assertEqual(rc, 0, err)
 
     def test_share_0_alone_names_the_missing_host(self):
         proc = self.start_host("0/2", IPM * 100, ",share_wait=0.3", check=False)
