@@ -36,6 +36,7 @@ constexpr named_bit capability_table[] = {
     { regs::cap::burst_queue, "BURST_QUEUE" },
     { regs::cap::tx_bursts, "TX_BURSTS" },
     { regs::cap::multi_link, "MULTI_LINK" },
+    { regs::cap::shares, "SHARES" },
     { regs::cap::rate_control, "RATE_CONTROL" },
 };
 

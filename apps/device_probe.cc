@@ -339,6 +339,8 @@ void add_rx_streams(report_node& device, axioe::client& c, const device_identity
         add_counters(n, c, s);
         if (id.has(regs::cap::multi_link))
             add_stream_links(n, c, s, running);
+        if (id.has(regs::cap::shares))
+            add_stream_shares(n, c, s);
     }
 }
 

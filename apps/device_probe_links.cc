@@ -247,6 +247,50 @@ void add_link_traffic(report_node& n, axioe::client& c, unsigned l, bool multi_l
               "capacity_bytes_per_s");
 }
 
+void add_stream_shares(report_node& stream, axioe::client& c, unsigned s)
+{
+    report_node& n = stream.child("Shares");
+    uint32_t w[3] = {}; // RX_SHARES, RX_SHARE_BLOCK, RX_SHARE_READY: anyone's
+    const status st = try_read(c, regs::rx_reg(s, regs::rx::shares), w, 3);
+    if (st != status::okay) {
+        refused(n, st);
+        return;
+    }
+    const unsigned shares = std::min<uint32_t>(w[0], regs::max_shares);
+    n.set_summary(shares > 1 ? fmt::format("split over {} hosts", shares)
+                             : "one (the whole stream is one host's)");
+    n.add("count", uint64_t(w[0]));
+    n.add("block", uint64_t(w[1]), "messages");
+    n.add_hex("ready", w[2]);
+    if (shares <= 1)
+        return;
+    report_node& list = n.child("Hosts", true);
+    for (unsigned h = 0; h < shares; h++) {
+        report_node& x = list.child(fmt::format("Share {}", h));
+        x.add_json("index", std::to_string(h));
+        x.add_bool("ready", (w[2] >> h) & 1);
+        if (h > 0) { // share 0 is the stream's owner's
+            uint32_t o = 0;
+            const status os =
+                try_read(c, regs::rx_share_reg(s, h, regs::share::owner), &o, 1);
+            x.add("holder",
+                  os != status::okay                ? "unknown: " + refusal(os)
+                  : o == regs::owner_state::unowned ? std::string("nobody")
+                  : o == regs::owner_state::mine    ? std::string("this probe's address")
+                                                    : std::string("another host"));
+        }
+        uint32_t v[4] = {}; // SHARE_SAMPLES_EMITTED, SHARE_START_TIME (64 each)
+        const status vs =
+            try_read(c, regs::rx_share_reg(s, h, regs::share::samples_emitted_lo), v, 4);
+        if (vs != status::okay) {
+            x.add("samples emitted", "not reported: " + refusal(vs));
+            continue;
+        }
+        x.add("samples emitted", regs::join_words(v[0], v[1]));
+        x.add("start time", regs::join_words(v[2], v[3]), "ns");
+    }
+}
+
 void add_stream_links(report_node& stream, axioe::client& c, unsigned s, bool running)
 {
     uint32_t h[4] = {}; // EPOCH_COUNT, EPOCH_KEPT, EPOCH_SCHEDULED (2)

@@ -32,6 +32,9 @@ void add_link_traffic(report_node& link, axioe::client& c, unsigned n, bool mult
  * \p stream: when it runs, or has run (the values stay until the next START).
  */
 void add_stream_links(report_node& stream, axioe::client& c, unsigned s, bool running);
+//! Several hosts (CAP_SHARES): the stream's layout, which shares are ready, and per
+//! share its holder, its samples and its run's start (docs/links.md, "Several hosts").
+void add_stream_shares(report_node& stream, axioe::client& c, unsigned s);
 
 } // namespace app
 } // namespace rdma

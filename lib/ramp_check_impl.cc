@@ -84,6 +84,8 @@ bool ramp_check_impl::start()
     d_rate = 0;
     d_device_offset = 0;
     d_gap_end = 0;
+    d_share = share_layout();
+    d_stream0 = 0;
     return sync_block::start();
 }
 
@@ -120,7 +122,15 @@ uint64_t ramp_check_impl::data_sample(const uint8_t* item) const
 void ramp_check_impl::on_tag(const tag_t& tag, const uint8_t* item_data)
 {
     const std::string key = pmt::symbol_to_string(tag.key);
-    if (key == "rx_rate") {
+    if (key == "rx_share") {
+        const auto field = [&tag](const char* name) {
+            return pmt::to_uint64(
+                pmt::dict_ref(tag.value, pmt::mp(name), pmt::from_uint64(0)));
+        };
+        const uint64_t shares = field("shares"), block = field("block_items");
+        if (shares > 1 && block > 0 && field("share") < shares)
+            d_share = share_layout(unsigned(field("share")), unsigned(shares), block, 1);
+    } else if (key == "rx_rate") {
         d_rate = pmt::to_double(tag.value);
         if (d_rate > 0 && (!d_signal || d_signal->config().sample_rate != d_rate)) {
             d_signal_config.sample_rate = d_rate;
@@ -133,10 +143,17 @@ void ramp_check_impl::on_tag(const tag_t& tag, const uint8_t* item_data)
             d_t0_s = s;
             d_t0_frac = frac;
             d_have_time = true;
+            d_stream0 = static_cast<int64_t>(d_share.stream_sample(tag.offset));
         }
         const double since = static_cast<double>(s - d_t0_s) + (frac - d_t0_frac);
-        const int64_t device = std::llround(since * d_rate);
-        d_device_offset = device - static_cast<int64_t>(tag.offset);
+        // A share's tag names a stream sample of its own share: its local index.
+        const int64_t device =
+            (d_share.split() ? d_stream0 : 0) + std::llround(since * d_rate);
+        const int64_t local =
+            d_share.split()
+                ? static_cast<int64_t>(d_share.local_below(static_cast<uint64_t>(device)))
+                : device;
+        d_device_offset = local - static_cast<int64_t>(tag.offset);
         d_time_tags++;
         // The ramp carries its own sample number: the tag must name the same sample.
         if (is_ramp() && tag.offset >= d_gap_end) {
@@ -174,9 +191,12 @@ void ramp_check_impl::check(uint64_t first, const uint8_t* data, uint64_t count)
     }
     // The others, the test signal: recomputed a chunk at a time (no allocation).
     for (uint64_t i = in_gap; i < count;) {
-        const uint64_t n = std::min<uint64_t>(count - i, scratch_items);
-        const uint64_t device =
+        const uint64_t local =
             static_cast<uint64_t>(static_cast<int64_t>(first + i) + d_device_offset);
+        // A share's samples are consecutive in the stream within a block only.
+        const uint64_t n =
+            std::min<uint64_t>({ count - i, scratch_items, d_share.run_from(local) });
+        const uint64_t device = d_share.stream_sample(local);
         if (d_signal)
             d_signal->generate(device, n, d_expect.data());
         else // no rate tag yet: only the ramp does not need one
@@ -195,8 +215,8 @@ void ramp_check_impl::on_event(const pmt::pmt_t& msg)
     if (!pmt::is_dict(info))
         return;
     // Reports that may come after the samples were handed out excuse them: overwritten
-    // while unread, replaced by zeros on the device (RC), or never sent (its overflow). Gaps announced by tags
-    // beforehand are checked to be zeros instead.
+    // while unread, replaced by zeros on the device (RC), or never sent (its overflow).
+    // Gaps announced by tags beforehand are checked to be zeros instead.
     const pmt::pmt_t cause = pmt::dict_ref(info, pmt::mp("cause"), pmt::PMT_NIL);
     if (!pmt::is_symbol(cause))
         return;
@@ -269,7 +289,7 @@ int ramp_check_impl::work(int noutput_items,
     // at may be a lost one: its time cannot be read from its zeros).
     const auto rank = [](const tag_t& t) {
         const std::string key = pmt::symbol_to_string(t.key);
-        return key == "rx_rate" ? 0 : key == "rx_gap" ? 1 : 2;
+        return key == "rx_share" ? -1 : key == "rx_rate" ? 0 : key == "rx_gap" ? 1 : 2;
     };
     std::sort(d_tags.begin(), d_tags.end(), [&rank](const tag_t& a, const tag_t& b) {
         if (a.offset != b.offset)

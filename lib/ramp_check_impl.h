@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_RAMP_CHECK_IMPL_H
 #define INCLUDED_RDMA_RAMP_CHECK_IMPL_H
 
+#include "stream/share_layout.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/ramp_check.h>
 #include <gnuradio/rdma/test_signal.h>
@@ -71,7 +72,11 @@ private:
     uint64_t d_t0_s = 0;
     double d_t0_frac = 0;
     double d_rate = 0;
-    int64_t d_device_offset = 0; // device sample = item + offset
+    int64_t d_device_offset = 0; // device sample = item + offset (a share's: local)
+    // One share of a stream split over several hosts (tag rx_share): the device's
+    // sample of local sample j is d_share.stream_sample(j).
+    share_layout d_share;
+    int64_t d_stream0 = 0; // the stream sample of the first time tag (split only)
     uint64_t d_gap_end = 0;      // items below are inside a reported gap
 
     // Mismatched items as ranges [first, end) and overwritten reports: compared at the

@@ -483,6 +483,18 @@ void rx_source_impl::tag_time(size_t chan, uint64_t offset, uint64_t time_ns)
                  d_id);
 }
 
+void rx_source_impl::tag_share(size_t chan)
+{
+    // One share of a stream split over several hosts: where this output's samples sit
+    // in the stream (docs/links.md, "Several hosts").
+    const rx_stream& s = *d_streams[chan];
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("share"), pmt::from_uint64(s.share_index()));
+    d = pmt::dict_add(d, pmt::mp("shares"), pmt::from_uint64(s.share_count()));
+    d = pmt::dict_add(d, pmt::mp("block_items"), pmt::from_uint64(s.share_block_items()));
+    add_item_tag(static_cast<unsigned>(chan), 0, pmt::mp("rx_share"), d, d_id);
+}
+
 void rx_source_impl::publish_events()
 {
     for (size_t c = 0; c < d_streams.size(); c++) {
@@ -490,6 +502,8 @@ void rx_source_impl::publish_events()
         rx_event e;
         while (d_streams[c]->poll_event(e)) {
             if (e.type == rx_event::kind::time) {
+                if (e.item == 0 && d_streams[c]->share_count() > 1)
+                    tag_share(c);
                 tag_time(c, e.item, e.time_ns);
                 if (e.item == 0 || e.cause == rx_event::reason::rate_changed)
                     add_item_tag(

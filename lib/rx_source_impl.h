@@ -120,6 +120,7 @@ private:
     void convert(size_t chan, uint64_t written, size_t items, void* out);
     void prefault_outputs();
     void publish_events();
+    void tag_share(size_t chan);
     void tag_time(size_t chan, uint64_t offset, uint64_t time_ns);
     void on_command(const pmt::pmt_t& msg);
     void change_rate_if_asked();

@@ -178,6 +178,28 @@ public:
                uint64_t token,
                uint32_t lease_ms,
                bool take_over);
+    /*!
+     * Several hosts (docs/links.md, "Several hosts"; device_controller_shares.cc).
+     * Claim share \p share >= 1 of RX stream \p stream as claim() claims a stream
+     * (the share's destinations become this host's); throws stream_owned_error when
+     * another host holds it.
+     */
+    void claim_share(unsigned stream,
+                     unsigned share,
+                     uint64_t token,
+                     uint32_t lease_ms,
+                     bool take_over);
+    //! Give the share up; the device stops the stream if it runs (it writes into
+    //! this host's ring).
+    void release_share(unsigned stream, unsigned share);
+    stream_owner read_share_owner(unsigned stream, unsigned share);
+    //! RX_SHARE_READY: bit h, share h has a destination that may take messages.
+    uint32_t read_share_ready(unsigned stream);
+    //! SHARE_SAMPLES_EMITTED: samples of the share's messages produced in the run.
+    uint64_t read_share_emitted(unsigned stream, unsigned share);
+    //! SHARE_START_TIME: the run's device time of stream sample 0 (0: none yet).
+    uint64_t read_share_start_time(unsigned stream, unsigned share);
+
     //! Give \p dir stream \p stream up; the device stops it if it runs. Throws
     //! axioe::error NOT_OWNER when another host owns it.
     void release(stream_direction dir, unsigned stream);
@@ -260,6 +282,14 @@ public:
     axioe::client& client() { return d_client; }
 
 private:
+    // A claim burst at token_reg, then the lease (claim(), claim_share()).
+    void claim_at(uint32_t token_reg,
+                  uint32_t lease_reg,
+                  const std::string& what,
+                  uint64_t token,
+                  uint32_t lease_ms,
+                  bool take_over);
+
     // Registers [first, end) of instance \p index of block \p b, to or from words[(offset
     // - first) / 4], in bursts within the device's limit that keep every register whole
     // (regs::plan_bursts). write_registers() leaves read-only registers and holes out.

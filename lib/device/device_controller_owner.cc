@@ -43,9 +43,29 @@ void device_controller::claim(stream_direction dir,
                               uint32_t lease_ms,
                               bool take_over)
 {
+    try {
+        claim_at(reg_of(dir, stream, regs::rx::owner_token_lo),
+                 reg_of(dir, stream, regs::rx::lease_ms),
+                 std::string(to_string(dir)) + " stream",
+                 token,
+                 lease_ms,
+                 take_over);
+    } catch (const axioe::error& e) {
+        if (e.code() == axioe::status::not_owner)
+            throw stream_owned_error(owned_elsewhere(dir, stream));
+        throw;
+    }
+}
+
+void device_controller::claim_at(uint32_t token_reg,
+                                 uint32_t lease_reg,
+                                 const std::string& what,
+                                 uint64_t token,
+                                 uint32_t lease_ms,
+                                 bool take_over)
+{
     if (token == 0)
-        throw std::invalid_argument(std::string("a ") + to_string(dir) +
-                                    " stream claim token must not be 0");
+        throw std::invalid_argument("a " + what + " claim token must not be 0");
     if (lease_ms < regs::lease::min_ms || lease_ms > regs::lease::max_ms)
         throw std::invalid_argument("lease of " + std::to_string(lease_ms) +
                                     " ms is invalid: expected " +
@@ -55,15 +75,8 @@ void device_controller::claim(stream_direction dir,
     const uint32_t w[3] = { regs::low_word(token),
                             regs::high_word(token),
                             regs::owner_command::take_over };
-    try {
-        d_client.write_atomic(
-            reg_of(dir, stream, regs::rx::owner_token_lo), w, take_over ? 3 : 2);
-    } catch (const axioe::error& e) {
-        if (e.code() == axioe::status::not_owner)
-            throw stream_owned_error(owned_elsewhere(dir, stream));
-        throw;
-    }
-    d_client.write32(reg_of(dir, stream, regs::rx::lease_ms), lease_ms);
+    d_client.write_atomic(token_reg, w, take_over ? 3 : 2);
+    d_client.write32(lease_reg, lease_ms);
 }
 
 void device_controller::release(stream_direction dir, unsigned stream)

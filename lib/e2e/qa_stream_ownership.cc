@@ -114,6 +114,7 @@ class qa_stream_ownership : public CppUnit::TestFixture
     CPPUNIT_TEST(test_unowned_run_refused_unless_take_over);
     CPPUNIT_TEST(test_lease_and_take_over_args);
     CPPUNIT_TEST(test_heartbeat_keeps_the_lease_for_long_runs);
+    CPPUNIT_TEST(test_whole_stream_host_and_a_left_layout);
     CPPUNIT_TEST(test_tx_controller_claim_take_over_release);
     CPPUNIT_TEST(test_tx_second_host_told_who_owns_the_stream);
     CPPUNIT_TEST(test_tx_take_over_ends_the_previous_hosts_run_clearly);
@@ -125,6 +126,39 @@ class qa_stream_ownership : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE_END();
 
 public:
+    void test_whole_stream_host_and_a_left_layout()
+    {
+        // A layout of two shares left on a stream nobody owns (docs/register-map.md,
+        // "Shares"): a host of the whole stream sets it back to one share and streams.
+        shared_device d;
+        axioe::client other(d.dev.control_address());
+        const uint32_t layout = regs::rx_reg(0, regs::rx::shares);
+        other.write32(layout, 2);
+        auto whole = d.host();
+        whole->start();
+        CPPUNIT_ASSERT_EQUAL(1u, other.read32(layout));
+        CPPUNIT_ASSERT(items_within(*whole, 100ms) > 0); // it streams
+        whole->stop();
+        CPPUNIT_ASSERT(whole->error().empty());
+        // Another host holds share 1 of that layout: the whole stream's host is told
+        // which, and how to take part instead.
+        other.write32(layout, 2);
+        device_controller holder(d.dev.control_address());
+        holder.claim_share(0, 1, 0x5EED, 5000, false);
+        auto late = d.host();
+        try {
+            late->start();
+            CPPUNIT_FAIL("a whole-stream host started a stream split into held shares");
+        } catch (const std::runtime_error& e) {
+            const std::string what = e.what();
+            CPPUNIT_ASSERT_MESSAGE(what,
+                                   what.find("split into 2 shares") != std::string::npos);
+            CPPUNIT_ASSERT_MESSAGE(what, what.find("share=0/2") != std::string::npos);
+        }
+        CPPUNIT_ASSERT(!d.owned()); // the refused host gave the stream back
+        CPPUNIT_ASSERT_EQUAL(2u, other.read32(layout));
+    }
+
     void test_controller_claim_take_over_release()
     {
         shared_device d;

@@ -56,7 +56,11 @@ uint32_t destination_table::validate(const rx_descriptor& d, const link_set* lin
             v.va + v.ring_bytes < v.va)
             return ec::bad_ring;
     }
-    unsigned count = 0, weights = 0;
+    // Weights per share (one share: the stream's), and whether a used destination lies
+    // outside every share.
+    std::array<unsigned, regs::max_shares> weights{}, used_in{};
+    unsigned count = 0;
+    bool outside = false;
     for (unsigned i = 0; i < max_destinations; i++) {
         if (!used(d, i))
             continue;
@@ -66,15 +70,35 @@ uint32_t destination_table::validate(const rx_descriptor& d, const link_set* lin
         if (links && d.path_mtu + frame_overhead > links->out(v.link).mtu())
             return ec::bad_mtu;
         count++;
-        weights += v.weight;
+        const uint32_t h = regs::share_of_destination(i, d.shares);
+        if (h == regs::share_none) {
+            outside = true;
+            continue;
+        }
+        weights[h] += v.weight;
+        used_in[h]++;
     }
     // The ACK receiver listens on link 0; the RC requester follows one destination.
     if (d.transport == regs::transport_type::rc && d.destinations[0].link != 0)
         return ec::bad_transport;
-    if (count > 1 &&
-        (d.transport != regs::transport_type::uc || d.first_message || d.queued ||
-         weights == 0 || weights > regs::link_schedule::max_period))
-        return ec::bad_destinations;
+    if (count > 1 || d.shares > 1) {
+        if (d.transport != regs::transport_type::uc || d.first_message || d.queued ||
+            outside)
+            return ec::bad_destinations;
+        // One share: its used destinations' weights 1..1024. Several: at most 1024
+        // each; a share whose weights add up to 0 is not ready (13, below).
+        for (unsigned h = 0; h < d.shares; h++)
+            if (used_in[h] && (weights[h] > regs::link_schedule::max_period ||
+                               (weights[h] == 0 && d.shares == 1)))
+                return ec::bad_destinations;
+    }
+    if (d.shares > 1) {
+        const uint32_t ready = ready_shares(d, links);
+        for (unsigned h = 0; h < d.shares; h++)
+            if (!(ready & (1u << h)))
+                return ec::share_not_ready;
+        return ec::none;
+    }
     if (!links)
         return ec::none;
     for (unsigned i = 0; i < max_destinations; i++) {
@@ -86,18 +110,35 @@ uint32_t destination_table::validate(const rx_descriptor& d, const link_set* lin
     return ec::bad_link; // no destination may be active
 }
 
+uint32_t destination_table::ready_shares(const rx_descriptor& d, const link_set* links)
+{
+    uint32_t ready = 0;
+    for (unsigned i = 0; i < max_destinations; i++) {
+        const regs::destination_values v = destination(d, i);
+        const uint32_t h = regs::share_of_destination(i, d.shares);
+        if (h == regs::share_none || !v.qpn || !v.weight)
+            continue;
+        if (links && (v.link >= links->size() || !links->up(v.link) ||
+                      links->control(v.link) != regs::link_control::up))
+            continue;
+        ready |= 1u << h;
+    }
+    return ready;
+}
+
 destination_table::destination_table(const rx_descriptor& d,
                                      const link_set* links,
                                      wire& fallback)
     : d_links(links),
       d_notify(d.notify_interval),
       d_payload(d.payload_bytes),
-      d_ring_messages(std::max<uint64_t>(1, d.ring_bytes / d.payload_bytes))
+      d_layout(d.shares, d.share_block)
 {
     for (unsigned i = 0; i < max_destinations; i++) {
         d_dest[i] = destination(d, i);
         d_used[i] = used(d, i);
         d_used_count += d_used[i];
+        d_share[i] = static_cast<uint8_t>(regs::share_of_destination(i, d.shares));
         d_wire[i] = links ? &links->out(d_dest[i].link) : &fallback;
         d_next_psn[i] = d_dest[i].start_psn & 0xFFFFFF;
         d_slots[i] = std::max<uint64_t>(1, d_dest[i].ring_bytes / d.payload_bytes);
@@ -105,7 +146,11 @@ destination_table::destination_table(const rx_descriptor& d,
         d_messages[i] = 0;
         d_state[i] = 0;
     }
-    d_routing = d_used_count > 1;
+    d_routing = d_used_count > 1 || d.shares > 1;
+    // Each share's ring: its first used destination's (share 0: destination 0's).
+    for (unsigned i = max_destinations; i-- > 0;)
+        if (d_used[i] && d_share[i] < regs::max_shares)
+            d_share_ring[d_share[i]] = d_slots[i];
     if (d_links) {
         d_generation_seen = d_links->generation();
         for (unsigned n = 0; n < d_links->size() && n < d_control_seen.size(); n++) {
@@ -120,19 +165,47 @@ destination_table::destination_table(const rx_descriptor& d,
     }
     for (regs::epoch_values& e : d_entries)
         e = regs::epoch_values{};
-    std::array<uint16_t, max_destinations> w = wanted();
+    weights_type w = wanted();
     if (!d_routing)
         w = { static_cast<uint16_t>(std::max<uint32_t>(1, d_dest[0].weight)) };
-    d_schedule.begin_epoch(0, w, d_notify);
+    begin_epoch(0, w);
     record_epoch(0, w, cause::start, 0);
     publish_states();
 }
 
-std::array<uint16_t, destination_table::max_destinations>
-destination_table::wanted() const
+destination_table::weights_type destination_table::of_share(const weights_type& w,
+                                                            unsigned h) const
+{
+    weights_type out{};
+    for (unsigned i = 0; i < max_destinations; i++)
+        out[i] = d_share[i] == h ? w[i] : 0;
+    return out;
+}
+
+bool destination_table::every_share_has(const weights_type& w, bool used_only) const
+{
+    // Never a share without a destination, nor one beyond one period of the pattern.
+    for (unsigned h = 0; h < d_layout.shares(); h++) {
+        unsigned total = 0;
+        for (unsigned i = 0; i < max_destinations; i++)
+            total += d_share[i] == h && (!used_only || d_used[i]) ? w[i] : 0;
+        if (total == 0 || total > regs::link_schedule::max_period)
+            return false;
+    }
+    return true;
+}
+
+void destination_table::begin_epoch(uint64_t first, const weights_type& w)
+{
+    // Every share from the same local index on: none has scheduled it yet.
+    for (unsigned h = 0; h < d_layout.shares(); h++)
+        d_schedule[h].begin_epoch(first, of_share(w, h), d_notify);
+}
+
+destination_table::weights_type destination_table::wanted() const
 {
     // Active: used, its link neither cut (latched) nor declared down, a weight.
-    std::array<uint16_t, max_destinations> w{};
+    weights_type w{};
     for (unsigned i = 0; i < max_destinations; i++) {
         if (!d_used[i] || d_device_down[i])
             continue;
@@ -212,19 +285,26 @@ void destination_table::maybe_begin_epoch(uint64_t message)
     }
     if (!d_routing)
         return; // one destination: epoch 0 only
-    const std::array<uint16_t, max_destinations> w = wanted();
+    const weights_type w = wanted();
     if (w == d_current)
         return;
-    unsigned total = 0;
-    for (uint16_t x : w)
-        total += x;
-    if (total == 0 || total > regs::link_schedule::max_period)
+    if (!every_share_has(w, false))
         return; // never without a destination: held until one may be active again
-    // Epoch k + kept only a ring after epoch k: no host needs an epoch dropped here.
-    const uint32_t k = d_epoch_count.load();
-    if (k >= kept_epochs && message < d_epoch_first[k % kept_epochs] + d_ring_messages)
-        return;
-    d_schedule.begin_epoch(message, w, d_notify);
+    // Epoch n (n >= kept) drops epoch n - kept: only once every share has scheduled a
+    // ring (its first used destination's) since that one began, and all its messages
+    // of it: no host needs an epoch dropped here, nor does a share that lags share 0
+    // (by up to a block). Share 0 is at `message`.
+    const uint32_t n = d_epoch_count.load();
+    if (n >= kept_epochs) {
+        const uint64_t dropped_first = d_epoch_first[n % kept_epochs];
+        const uint64_t oldest_kept = d_epoch_first[(n + 1) % kept_epochs];
+        for (unsigned h = 0; h < d_layout.shares(); h++) {
+            const uint64_t next = h == 0 ? message : d_local_next[h];
+            if (next < dropped_first + d_share_ring[h] || next < oldest_kept)
+                return;
+        }
+    }
+    begin_epoch(message, w);
     record_epoch(message, w, d_pending_cause, d_pending_link);
     publish_states();
 }
@@ -252,11 +332,14 @@ void destination_table::record_epoch(uint64_t first,
 
 message_route destination_table::route(uint64_t message, size_t packets, uint64_t end)
 {
-    // Changes take effect at a window boundary: every window's immediates then follow
-    // one pattern (docs/register-map.md, "Epochs and failover").
-    if (d_notify == 0 || message % d_notify == 0)
-        maybe_begin_epoch(message);
-    uint8_t d = d_schedule.destination_of(message);
+    // Shares see local indices; share 0 reaches every local index first, so its window
+    // boundaries are where changes take effect: every window's immediates then follow
+    // one pattern in every share (docs/register-map.md, "Epochs and failover").
+    const unsigned h = d_layout.share_of(message);
+    const uint64_t i = d_layout.local_index(message);
+    if (h == 0 && (d_notify == 0 || i % d_notify == 0))
+        maybe_begin_epoch(i);
+    uint8_t d = d_schedule[h].destination_of(i);
     if (d >= max_destinations) // cannot happen: every epoch has a destination
         d = 0;
     const regs::destination_values& v = d_dest[d];
@@ -265,13 +348,17 @@ message_route destination_table::route(uint64_t message, size_t packets, uint64_
     r.dest_qpn = v.qpn;
     r.first_psn = d_next_psn[d];
     r.rkey = v.rkey;
-    r.va = v.va + (message % d_slots[d]) * d_payload;
+    r.va = v.va + (i % d_slots[d]) * d_payload;
     r.ring_end = v.va + v.ring_bytes;
-    r.immediate = d_schedule.carries_immediate(message, d_notify, end);
-    r.imm = static_cast<uint32_t>(message);
+    // A finite burst ends, for share h, after its own share of the burst's messages.
+    const uint64_t local_end = end ? d_layout.local_count(h, end) : 0;
+    r.immediate = d_schedule[h].carries_immediate(i, d_notify, local_end);
+    r.imm = static_cast<uint32_t>(i);
     d_next_psn[d] = (d_next_psn[d] + static_cast<uint32_t>(packets)) & 0xFFFFFF;
     d_messages[d].fetch_add(1, std::memory_order_relaxed);
-    d_scheduled.store(message + 1, std::memory_order_release);
+    d_local_next[h] = i + 1;
+    if (h == 0)
+        d_scheduled.store(i + 1, std::memory_order_release);
     return r;
 }
 
@@ -303,23 +390,20 @@ bool destination_table::set_weight(unsigned d, uint32_t weight)
 {
     if (d >= max_destinations || !d_used[d] || weight > regs::dst::max_weight)
         return false;
-    unsigned total = weight;
+    weights_type w{};
     for (unsigned i = 0; i < max_destinations; i++)
-        if (i != d && d_used[i])
-            total += d_weight[i].load();
-    if (d_routing && (total == 0 || total > regs::link_schedule::max_period))
+        w[i] = static_cast<uint16_t>(std::min<uint32_t>(d_weight[i].load(), 0xFFFF));
+    w[d] = static_cast<uint16_t>(weight);
+    if (d_routing && !every_share_has(w, true))
         return false;
     d_weight[d].store(weight);
     d_weight_writes.fetch_add(1, std::memory_order_acq_rel);
     return true;
 }
 
-bool destination_table::set_weights(const std::array<uint16_t, max_destinations>& weights)
+bool destination_table::set_weights(const weights_type& weights)
 {
-    unsigned total = 0;
-    for (unsigned i = 0; i < max_destinations; i++)
-        total += d_used[i] ? weights[i] : 0;
-    if (d_routing && (total == 0 || total > regs::link_schedule::max_period))
+    if (d_routing && !every_share_has(weights, true))
         return false;
     for (unsigned i = 0; i < max_destinations; i++)
         if (d_used[i])

@@ -31,6 +31,13 @@ namespace emu {
  * begins the epochs that the links' changes and weight writes ask for, and keeps
  * them for the register file (the epoch block).
  *
+ * Shares (several hosts, docs/register-map.md "Shares"): stream message m belongs to
+ * share h and is its local message i; each share has a schedule of its own over its
+ * own destinations, in local indices (the ring slot, the immediate, the windows and a
+ * burst's end are i's), and the epochs are common: share 0 schedules every local
+ * index first, so an epoch begins when share 0 reaches a window boundary. With one
+ * share, i = m: the single-host rule.
+ *
  * route() and poll() run on the engine's thread; the register file reads counters and
  * epochs and writes weights from its own: those are atomics, or behind a mutex that
  * only an epoch change takes on the engine's side.
@@ -47,12 +54,18 @@ public:
      * over \p links (null: one link, whose MTU \p link0_mtu the RX block's check used).
      */
     static uint32_t validate(const rx_descriptor& d, const link_set* links);
+    /*!
+     * RX_SHARE_READY of \p d over \p links (null: every link up): bit h (h <
+     * d.shares) when share h has a used destination (QPN non-zero) that may be active
+     * (a weight, its link up and not declared down).
+     */
+    static uint32_t ready_shares(const rx_descriptor& d, const link_set* links);
 
     //! A run of \p d (validated) over \p links (null: every destination's frames go to
     //! \p fallback). Begins epoch 0.
     destination_table(const rx_descriptor& d, const link_set* links, wire& fallback);
 
-    //! Several destinations are used: every message is routed.
+    //! Several destinations (or shares) are used: every message is routed.
     bool routing() const { return d_routing; }
     message_route route(uint64_t message, size_t packets, uint64_t end) override;
     //! Messages below \p scheduled have left the converter's queue (sent or dropped): a
@@ -80,8 +93,15 @@ public:
     uint32_t weight(unsigned d) const { return d_weight.at(d).load(); }
 
 private:
+    using weights_type = std::array<uint16_t, max_destinations>;
     void look_at_links();
-    std::array<uint16_t, max_destinations> wanted() const;
+    weights_type wanted() const;
+    //! \p w with the destinations of shares other than \p h at 0.
+    weights_type of_share(const weights_type& w, unsigned h) const;
+    //! Whether every share has 1..max_period of \p w (used destinations only, with
+    //! \p used_only).
+    bool every_share_has(const weights_type& w, bool used_only) const;
+    void begin_epoch(uint64_t first, const weights_type& w);
     void maybe_begin_epoch(uint64_t message);
     void record_epoch(uint64_t first,
                       const std::array<uint16_t, max_destinations>& weights,
@@ -92,21 +112,26 @@ private:
     const link_set* const d_links;
     const uint32_t d_notify;
     const uint32_t d_payload;
-    const uint64_t d_ring_messages; // destination 0's: the spacing of kept epochs
+    const regs::link_schedule d_layout; // the shares: share_of(), local_index()
+    std::array<uint8_t, max_destinations> d_share{}; // DST_SHARE (none: 0xFF)
     std::array<regs::destination_values, max_destinations> d_dest{};
     std::array<wire*, max_destinations> d_wire{};
     std::array<bool, max_destinations> d_used{};
     unsigned d_used_count = 0;
     bool d_routing = false;
 
-    // The engine thread's.
-    regs::link_schedule d_schedule;
+    // The engine thread's: each share's schedule, in its local indices.
+    std::array<regs::link_schedule, regs::max_shares> d_schedule;
     std::array<uint32_t, max_destinations> d_next_psn{};
     std::array<uint64_t, max_destinations> d_slots{}; // ring messages per destination
     std::array<bool, max_destinations> d_device_down{};
     std::array<uint64_t, max_destinations> d_rejoins_seen{};
     std::array<uint16_t, max_destinations> d_current{};
     std::array<uint64_t, kept_epochs> d_epoch_first{};
+    std::array<uint64_t, regs::max_shares> d_local_next{}; // each share's next local
+    // The spacing of kept epochs: the ring of each share's first destination (share
+    // 0: destination 0), in messages.
+    std::array<uint64_t, regs::max_shares> d_share_ring{};
     uint64_t d_generation_seen = 0;
     uint64_t d_weights_seen = 0;
     uint32_t d_pending_cause = regs::epoch::cause_code::start;

@@ -174,7 +174,8 @@ emulator::emulator(const emulator_config& config)
         regs::cap::metadata | regs::cap::emulator | regs::cap::loss_injection |
         regs::cap::ownership | regs::cap::rf | regs::cap::time_set |
         regs::cap::command_queue | regs::cap::burst_queue | regs::cap::multi_link |
-        regs::cap::rate_control | (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
+        regs::cap::shares | regs::cap::rate_control |
+        (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
     device_radio radio;
     radio.clock = &d_clock;
     radio.channels = channels;

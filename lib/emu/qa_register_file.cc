@@ -48,6 +48,8 @@ unsigned instances(block b)
 {
     if (b == block::rx_destination)
         return 2 * regs::rx_dest_per_stream;
+    if (b == block::rx_share)
+        return 2 * regs::max_shares;
     return b == block::rx || b == block::emulator || b == block::rf ||
                    b == block::burst_queue || b == block::rx_epoch
                ? 2
@@ -57,23 +59,20 @@ unsigned instances(block b)
 // Whether the device whose ID_CAPABILITIES reads \p caps has register \p r.
 bool present(const regs::register_info& r, uint32_t caps) { return r.exists_with(caps); }
 
-const block every_block[] = { block::identity,
-                              block::clock,
-                              block::link,
-                              block::rx,
-                              block::metadata,
-                              block::emulator,
-                              block::rf,
-                              block::command_queue,
-                              block::scene,
-                              block::burst_queue,
-                              block::tx,
-                              block::tx_emulator,
-                              block::tx_burst_queue,
-                              block::rx_destination,
-                              block::rx_epoch,
-                              block::emu_link,
-                              block::ctrl };
+// Share 0's owner registers: none (share 0 is the stream owner's).
+bool share0_owner(block b, unsigned i, uint32_t offset)
+{
+    return b == block::rx_share && i % regs::max_shares == 0 &&
+           offset < regs::share::owner_end;
+}
+
+const block every_block[] = {
+    block::identity,       block::clock,          block::link,     block::rx,
+    block::metadata,       block::emulator,       block::rf,       block::command_queue,
+    block::scene,          block::burst_queue,    block::tx,       block::tx_emulator,
+    block::tx_burst_queue, block::rx_destination, block::rx_epoch, block::emu_link,
+    block::ctrl,           block::rx_share
+};
 
 emu::emulator_config two_streams()
 {
@@ -123,6 +122,8 @@ public:
         const uint32_t caps = axi.read32(regs::id_capabilities);
         for (const regs::register_info& r : regs::register_table)
             for (unsigned i = 0; present(r, caps) && i < instances(r.where); i++) {
+                if (share0_owner(r.where, i, r.offset))
+                    continue;
                 const uint32_t at = regs::address_of(r.where, i, r.offset);
                 std::vector<uint32_t> w(r.words());
                 const bool fifo =
@@ -155,7 +156,8 @@ public:
                 for (uint32_t off = 0; off < regs::layout_of(b).bytes; off += 4) {
                     const uint32_t at = regs::address_of(b, i, off);
                     const regs::register_info* r = regs::covering(b, off);
-                    const bool listed = i < instances(b) && r && present(*r, caps);
+                    const bool listed = i < instances(b) && r && present(*r, caps) &&
+                                        !share0_owner(b, i, off);
                     const bool fifo = b == block::emulator && off == regs::emu::fault_log;
                     const axioe::status st = status_of([&] {
                         uint32_t v;
@@ -193,8 +195,9 @@ public:
             // Commands and the ownership registers have their own tests (qa_emulator,
             // qa_ownership), and so do the RF channels, which clip and round what is
             // written (qa_radio).
-            if (r.mode == regs::access::wo ||
-                (r.where == block::rx && r.offset >= regs::rx::owner) ||
+            if (r.mode == regs::access::wo || r.where == block::rx_share ||
+                (r.where == block::rx && r.offset >= regs::rx::owner &&
+                 r.offset < regs::rx::shares) ||
                 (r.where == block::tx &&
                  (r.offset == regs::tx::owner || r.offset == regs::tx::lease_ms)) ||
                 r.where == block::rf)

@@ -105,7 +105,7 @@ register_file::register_file(const device_identity& identity,
       d_rx_words(d_engines.size()),
       d_emu_words(d_engines.size()),
       d_log_cursor(d_engines.size()),
-      d_owners(d_engines.size() + d_tx.size()),
+      d_owners(d_engines.size() * (1 + regs::max_shares) + d_tx.size()),
       d_tx_words(d_tx.size()),
       d_tx_emu_words(d_tx.size()),
       d_tx_run_started(d_tx.size(), false),
@@ -370,6 +370,8 @@ status register_file::read_one(const socket_address& client,
         return read_emu_link(a, value);
     case block::ctrl:
         return read_ctrl(a, value);
+    case block::rx_share:
+        return read_share(client, a, snap, value);
     }
     return status::decerr;
 }
@@ -400,6 +402,9 @@ status register_file::read_rx(const socket_address& client,
         return status::okay;
     case regs::rx::lease_ms:
         value = d_owners[s].lease_ms;
+        return status::okay;
+    case regs::rx::share_ready:
+        value = share_ready(s);
         return status::okay;
     case regs::rx::start_time_lo:
     case regs::rx::start_time_hi: {
@@ -439,6 +444,8 @@ status register_file::write_one(const regs::decoded_address& a, uint32_t value)
         return write_emu_link(a.index, a.offset, value);
     case block::ctrl:
         return write_ctrl(a, value);
+    case block::rx_share:
+        return write_share(a, value);
     case block::rx:
         return write_rx(a.index, a.offset, value);
     case block::emulator:
@@ -483,6 +490,8 @@ status register_file::write_rx(unsigned s, uint32_t reg, uint32_t value)
         d_owners[s].lease_ms = value;
         return status::okay;
     }
+    if (reg == regs::rx::shares || reg == regs::rx::share_block)
+        return write_share_layout(s, reg, value);
     // The descriptor registers (the only other writable ones) are latched by START.
     if (d_engines[s]->status() & regs::status::running)
         return status::slverr;

@@ -223,7 +223,34 @@ private:
     void destinations_of(unsigned s, rx_descriptor& d) const;
     uint32_t validate_destinations(const rx_descriptor& d) const;
     void reset_destinations(unsigned s);
+    static destination_words fresh_destination(); // DST_* at their reset values
     axioe::status read_fault_log(unsigned s, uint32_t& value);
+    // Several hosts (docs/register-map.md, "Shares"; register_file_shares.cc).
+    bool shares_present() const { return d_identity.capabilities & regs::cap::shares; }
+    unsigned shares_of(unsigned s) const; // RX_SHARES as written (1 without shares)
+    uint32_t share_ready(unsigned s) const;
+    axioe::status read_share(const socket_address& client,
+                             const regs::decoded_address& a,
+                             const snapshot& snap,
+                             uint32_t& value) const;
+    axioe::status write_share(const regs::decoded_address& a, uint32_t value);
+    axioe::status write_share_layout(unsigned s, uint32_t reg, uint32_t value);
+    bool any_share_owned(unsigned s) const;
+    // Owner slots of shares: after the RX and TX streams, 8 per RX stream.
+    unsigned share_slot(unsigned s, unsigned h) const;
+    bool is_share_slot(unsigned slot) const { return slot >= share_slot(0, 0); }
+    //! The owner slot of destination d of stream s: its share's while that is owned.
+    unsigned destination_slot(unsigned s, unsigned d) const;
+    void reset_share_destinations(unsigned s, unsigned h);
+    void free_share(unsigned slot);
+    //! Before the stream's descriptor returns to reset: what its owned shares keep.
+    struct kept_shares {
+        uint32_t shares = 1, block = regs::default_share_block;
+        std::array<bool, regs::max_shares> owned{};
+        std::array<destination_words, regs::rx_dest_per_stream> words{};
+    };
+    kept_shares keep_owned_shares(unsigned s) const;
+    void restore_owned_shares(unsigned s, const kept_shares& k);
     // The controller (docs/register-map.md, "Controller"; register_file_ctrl.cc).
     axioe::status read_ctrl(const regs::decoded_address& a, uint32_t& value) const;
     axioe::status write_ctrl(const regs::decoded_address& a, uint32_t value);
@@ -246,7 +273,8 @@ private:
     axioe::status
     claim(unsigned s, const socket_address& client, uint64_t token, bool take_over);
     axioe::status release(unsigned s, const socket_address& client);
-    // Owner slots: RX stream s is slot s, TX stream t slot (RX streams) + t.
+    // Owner slots: RX stream s is slot s, TX stream t slot (RX streams) + t, share h of
+    // RX stream s share_slot(s, h).
     unsigned owner_slot(const regs::decoded_address& a) const;
     bool slot_running(unsigned s) const;
     std::string slot_name(unsigned s) const;

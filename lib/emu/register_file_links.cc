@@ -53,18 +53,22 @@ status register_file::write_link(unsigned n, uint32_t reg, uint32_t value)
     return status::slverr;
 }
 
+register_file::destination_words register_file::fresh_destination()
+{
+    destination_words w{};
+    for (const regs::register_info& r : regs::register_table)
+        if (r.where == block::rx_destination && r.mode == regs::access::rw) {
+            w[r.offset / 4] = regs::low_word(r.reset_value);
+            if (r.bits == 64)
+                w[r.offset / 4 + 1] = regs::high_word(r.reset_value);
+        }
+    return w;
+}
+
 void register_file::reset_destinations(unsigned s)
 {
-    for (unsigned d = 0; d < regs::rx_dest_per_stream; d++) {
-        destination_words& w = d_dest_words[s * regs::rx_dest_per_stream + d];
-        w.fill(0);
-        for (const regs::register_info& r : regs::register_table)
-            if (r.where == block::rx_destination && r.mode == regs::access::rw) {
-                w[r.offset / 4] = regs::low_word(r.reset_value);
-                if (r.bits == 64)
-                    w[r.offset / 4 + 1] = regs::high_word(r.reset_value);
-            }
-    }
+    for (unsigned d = 0; d < regs::rx_dest_per_stream; d++)
+        d_dest_words[s * regs::rx_dest_per_stream + d] = fresh_destination();
 }
 
 void register_file::destinations_of(unsigned s, rx_descriptor& d) const
@@ -88,6 +92,10 @@ status register_file::read_destination(const regs::decoded_address& a,
     const unsigned d = a.index % regs::rx_dest_per_stream;
     if (d == 0 && a.offset < regs::dst::alias_end) {
         value = d_rx_words[s][(regs::dst::rx_alias_offset + a.offset) / 4];
+        return status::okay;
+    }
+    if (a.offset == regs::dst::share) { // the share as RX_SHARES is now
+        value = regs::share_of_destination(d, shares_of(s));
         return status::okay;
     }
     if (a.reg->mode == regs::access::ro) {

@@ -102,9 +102,15 @@ bool register_file::refused(const socket_address& client,
     const regs::decoded_address a = decode(address);
     // A stream's RX and extension blocks: every write, and the reads the table marks
     // owner-only, are the owner's. So are the writes to its RF channel.
+    // A destination of an owned share is the share owner's instead.
+    if (a.where == block::rx_destination)
+        return owned_by_other(destination_slot(a.index / regs::rx_dest_per_stream,
+                                               a.index % regs::rx_dest_per_stream),
+                              client) &&
+               (is_write || owner_only(a));
     if (a.where == block::rx || a.where == block::emulator || a.where == block::tx ||
         a.where == block::tx_emulator || a.where == block::tx_burst_queue ||
-        a.where == block::rx_destination)
+        a.where == block::rx_share)
         return owned_by_other(owner_slot(a), client) && (is_write || owner_only(a));
     if (a.where == block::rf || a.where == block::burst_queue)
         return is_write && owned_by_other(a.index, client);
@@ -147,9 +153,13 @@ bool register_file::touches_owner_registers(uint32_t address,
     for (size_t i = 0; i < count; i++) {
         const regs::decoded_address a =
             decode(fixed ? address : address + 4 * static_cast<uint32_t>(i));
-        // TX streams have the RX block's ownership registers, at the same offsets.
+        // TX streams have the RX block's ownership registers, at the same offsets; a
+        // share has them 0x70 lower.
         if (a.reg && (a.where == block::rx || a.where == block::tx) &&
             is_owner_register(a.offset))
+            return true;
+        if (a.reg && a.where == block::rx_share &&
+            is_owner_register(a.offset + regs::share::rx_owner_offset))
             return true;
     }
     return false;
@@ -166,11 +176,16 @@ status register_file::write_owner(const socket_address& client,
     // [RELEASE] at RX_OWNER releases. touches_owner_registers() found the stream.
     const regs::decoded_address first = decode(address);
     const unsigned s = owner_slot(first);
-    const uint32_t reg = first.offset;
+    const bool share = first.where == block::rx_share;
+    const uint32_t reg = first.offset + (share ? regs::share::rx_owner_offset : 0);
     const bool incrementing = !fixed || count == 1;
     if (incrementing && reg == regs::rx::owner_token_lo && (count == 2 || count == 3)) {
         const uint64_t token = regs::join_words(words[0], words[1]);
         if (token == 0 || (count == 3 && words[2] != regs::owner_command::take_over))
+            return status::slverr;
+        // A share the stream does not have (h >= RX_SHARES) cannot be claimed.
+        if (share &&
+            first.index % regs::max_shares >= shares_of(first.index / regs::max_shares))
             return status::slverr;
         return claim(s, client, token, count == 3);
     }
@@ -231,11 +246,15 @@ unsigned register_file::owner_slot(const regs::decoded_address& a) const
                     a.where == block::tx_burst_queue;
     if (a.where == block::rx_destination) // destination d of stream s: 8 s + d
         return a.index / regs::rx_dest_per_stream;
+    if (a.where == block::rx_share) // share h of stream s: 8 s + h
+        return share_slot(a.index / regs::max_shares, a.index % regs::max_shares);
     return tx ? static_cast<unsigned>(d_engines.size()) + a.index : a.index;
 }
 
 bool register_file::slot_running(unsigned s) const
 {
+    if (is_share_slot(s)) // a share runs with its stream
+        return slot_running((s - share_slot(0, 0)) / regs::max_shares);
     const uint32_t st = s < d_engines.size() ? d_engines[s]->status()
                                              : d_tx[s - d_engines.size()]->status();
     return st & regs::status::running;
@@ -243,12 +262,21 @@ bool register_file::slot_running(unsigned s) const
 
 std::string register_file::slot_name(unsigned s) const
 {
+    if (is_share_slot(s)) {
+        const unsigned at = s - share_slot(0, 0);
+        return "share " + std::to_string(at % regs::max_shares) + " of RX stream " +
+               std::to_string(at / regs::max_shares);
+    }
     return s < d_engines.size() ? "RX stream " + std::to_string(s)
                                 : "TX stream " + std::to_string(s - d_engines.size());
 }
 
 void register_file::free_stream(unsigned s)
 {
+    if (is_share_slot(s)) {
+        free_share(s);
+        return;
+    }
     if (s >= d_engines.size()) {
         const unsigned t = s - static_cast<unsigned>(d_engines.size());
         if (d_tx[t]->status() & regs::status::running)
@@ -261,8 +289,10 @@ void register_file::free_stream(unsigned s)
         d_engines[s]->stop();
     d_owners[s] = owner{}; // the lease too is back at its reset value
     // The next owner must not read this one's QPN, PSN, rkey and VA, nor inherit its
-    // rate limit.
+    // rate limit. A share another host owns keeps its destinations, and the layout.
+    const kept_shares kept = keep_owned_shares(s);
     reset_descriptor(s);
+    restore_owned_shares(s, kept);
     if (d_controller) {
         d_controller->stream_stopped(s);
         d_controller->set_rate_limit(s, 0);
@@ -310,6 +340,9 @@ rx_descriptor register_file::rx_descriptor_of(unsigned s) const
         imp.table[i] = { regs::join_words(e[at], e[at + 1]), e[at + 2] };
     }
     destinations_of(s, d);
+    d.shares = shares_of(s);
+    d.share_block =
+        shares_present() ? w[regs::rx::share_block / 4] : regs::default_share_block;
     return d;
 }
 

@@ -48,6 +48,9 @@ struct rx_descriptor : regs::rx_descriptor {
     //! (its entry here holds only its DST_LINK and DST_WEIGHT); destination d >= 1 is
     //! used when its QPN is non-zero.
     std::array<regs::destination_values, 8> destinations{};
+    //! Several hosts (docs/register-map.md, "Shares"): RX_SHARES and RX_SHARE_BLOCK.
+    unsigned shares = 1;
+    uint32_t share_block = regs::default_share_block;
 };
 
 //! Packets an RX engine sends in one batch: room for two copies of a 64 KiB message in

@@ -158,6 +158,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
                      &d_packets_duplicated,
                      &d_messages_delayed })
         c->store(0);
+    d_share_emitted.reset(d.shares, d.share_block);
     d_status = regs::status::running;
     if (d_metadata && !d.queued) // a queued run: each burst says when it starts
         d_metadata->stream_started(d_index, t0);

@@ -21,6 +21,7 @@
 #include "rf_channel.h"
 #include "rx_descriptor.h"
 #include "sample_source.h"
+#include "share_counters.h"
 #include "stream_thread.h"
 #include "wire.h"
 #include <array>
@@ -102,6 +103,11 @@ public:
     uint32_t status() const; //!< regs::status bits and error code
     uint64_t start_time_ns() const { return d_start_time_ns.load(); }
     rx_counters counters() const;
+    //! SHARE_SAMPLES_EMITTED of share \p h in the current (or last) run.
+    uint64_t share_samples_emitted(unsigned h) const
+    {
+        return d_share_emitted.samples(h);
+    }
     fault_log& faults() { return d_faults; }
     //! The destinations and epochs of the current (or last) run; null before the first.
     std::shared_ptr<destination_table> routes() const;
@@ -236,6 +242,7 @@ private:
     std::atomic<uint64_t> d_samples_faulted{ 0 };
     std::atomic<uint64_t> d_packets_duplicated{ 0 };
     std::atomic<uint64_t> d_messages_delayed{ 0 };
+    share_counters d_share_emitted; // d_samples_emitted by share
     rc_stats d_rc_stats;
 
     stream_thread d_thread; // last: its thread uses everything above

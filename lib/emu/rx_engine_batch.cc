@@ -74,6 +74,7 @@ uint64_t rx_engine::drop_overflowed(uint64_t first, uint64_t ready)
     for (uint64_t m = first; m < end; m++) {
         samples += d_builder->samples_in(m);
         packets += d_builder->packets_in(m);
+        d_share_emitted.add(m, d_builder->samples_in(m));
         d_builder->skip(m);
     }
     d_packets_dropped += packets;
@@ -164,6 +165,7 @@ size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
         d_packets_dropped += d_builder->packets_in(message);
         d_samples_dropped += samples;
         d_samples_emitted += samples;
+        d_share_emitted.add(message, samples);
         d_builder->skip(message);
         return count;
     }
@@ -223,6 +225,7 @@ void rx_engine::account_sent(size_t sent)
             continue;
         const uint64_t n = d_builder->samples_in(d_batch_message[i]);
         samples += n;
+        d_share_emitted.add(d_batch_message[i], n);
         faulted_samples += is_faulted(fate) ? n : 0;
         delayed += fate == regs::fault::delay ? 1 : 0;
     }

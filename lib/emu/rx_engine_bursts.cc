@@ -191,11 +191,13 @@ void rx_engine::account_unsent(int64_t now_ns)
     for (const held_message& h : d_held) {
         samples += d_builder->samples_in(h.message);
         packets += h.packets;
+        d_share_emitted.add(h.message, d_builder->samples_in(h.message));
     }
     d_held.clear();
     const uint64_t sent_upto = d_next_message * spm; // next is 0 before the first send
     if (produced > sent_upto) {
         samples += produced - sent_upto;
+        d_share_emitted.add_range(d_next_message, produced, spm);
         const uint64_t whole = produced / spm; // messages complete at the converter
         for (uint64_t m = d_next_message; m < whole; m++)
             packets += d_builder->packets_in(m);

@@ -25,6 +25,9 @@ namespace cap {
 //! Destinations (0x7000), epochs (0xB000), LINK_CONTROL .. LINK_CAPACITY, and with
 //! cap::emulator the emulated links (0xE400).
 constexpr uint32_t multi_link = 1u << 14;
+//! Several hosts: RX_SHARES .. RX_SHARE_READY, DST_SHARE and the share blocks (0x9000);
+//! set only with multi_link.
+constexpr uint32_t shares = 1u << 15;
 } // namespace cap
 
 // ---- Link n, map 1.5 additions (cap::multi_link)
@@ -59,6 +62,7 @@ constexpr uint32_t va_lo = 0x14;         // 64
 constexpr uint32_t ring_bytes_lo = 0x1C; // 64
 constexpr uint32_t link = 0x24;
 constexpr uint32_t weight = 0x28; // not latched: a write while running opens an epoch
+constexpr uint32_t share = 0x2C;  // ro (cap::shares): share_of_destination()
 constexpr uint32_t messages_lo = 0x30; // ro 64
 constexpr uint32_t state = 0x38;       // ro: state_bits
 //! The RX block offset that destination 0's DST_IPV4 .. DST_RING_BYTES alias.
@@ -141,10 +145,59 @@ constexpr uint32_t emu_link_reg(unsigned n, uint32_t offset)
     return emu_link_base + n * emu_link_stride + offset;
 }
 
+// ---- Several hosts (cap::shares; docs/register-map.md, "Shares")
+// ----------------------- One RX stream's messages split into H shares of B-message
+// blocks, each share the messages of one host (regs::link_schedule::share_of).
+namespace rx {
+constexpr uint32_t shares = 0xE0;      // rw, latched: H, 1..8
+constexpr uint32_t share_block = 0xE4; // rw, latched: B messages, 1..65536
+constexpr uint32_t share_ready = 0xE8; // ro: bit h, share h may be streamed to
+} // namespace rx
+constexpr uint32_t max_shares = 8;
+constexpr uint32_t max_share_block = 65536;
+constexpr uint32_t default_share_block = 16;
+//! Destinations per share with \p shares shares: share h owns h·D .. h·D + D - 1.
+constexpr unsigned destinations_per_share(unsigned shares)
+{
+    return shares ? rx_dest_per_stream / shares : rx_dest_per_stream;
+}
+//! DST_SHARE of destination \p d: its share, or share_none (no share: refused if used).
+constexpr uint32_t share_none = 0xFFFFFFFF;
+constexpr uint32_t share_of_destination(unsigned d, unsigned shares)
+{
+    const unsigned per = destinations_per_share(shares);
+    return d < per * shares ? d / per : share_none;
+}
+//! Share h of RX stream s at rx_share_reg(s, h, offset): its owner (offsets 0x00-0x0C
+//! are RX_OWNER_TOKEN .. RX_LEASE_MS's, 0x70 lower; share 0's answer DECERR: share 0 is
+//! the stream owner's) and its counters.
+constexpr uint32_t rx_share_base = 0x9000;
+constexpr uint32_t rx_share_stride = 0x20;
+constexpr uint32_t rx_share_stream_stride = 0x100;
+namespace share {
+constexpr uint32_t token_lo = 0x00; // wo 64: a claim, as rx::owner_token_lo
+constexpr uint32_t token_hi = 0x04;
+constexpr uint32_t owner = 0x08;    // rw: owner_state / owner_command, as rx::owner
+constexpr uint32_t lease_ms = 0x0C; // rw: as rx::lease_ms
+constexpr uint32_t samples_emitted_lo = 0x10; // ro 64: of the share's messages
+constexpr uint32_t start_time_lo = 0x18;      // ro 64: the run's RX_START_TIME as used
+//! Share offset + this = the RX block offset of the same ownership register.
+constexpr uint32_t rx_owner_offset = 0x70;
+constexpr uint32_t owner_end = 0x10; // share 0 has none of 0x00 .. owner_end
+} // namespace share
+constexpr uint32_t rx_share_reg(unsigned s, unsigned h, uint32_t offset)
+{
+    return rx_share_base + s * rx_share_stream_stride + h * rx_share_stride + offset;
+}
+
 namespace error_code {
+//! Several hosts: a share h < RX_SHARES has no used destination that may be active.
+constexpr uint32_t share_not_ready = 13;
 //! Several destinations (DST_QPN of a destination above 0 non-zero) need UC, a run
 //! that starts at message 0 (RX_FIRST_MESSAGE 0, not queued) and weights of the
-//! destinations that may be active adding up to 1..1024.
+//! destinations that may be active adding up to 1..1024; with RX_SHARES > 1 the same
+//! for every stream (one destination per share too), each share's weights 1..1024,
+//! and no used destination outside the shares.
 constexpr uint32_t bad_destinations = 14;
 } // namespace error_code
 

@@ -42,6 +42,13 @@ uint64_t link_schedule::stream_message(unsigned h, uint64_t i) const
     return i / d_block * d_block * d_shares + uint64_t(h) * d_block + i % d_block;
 }
 
+uint64_t link_schedule::local_count(unsigned h, uint64_t n) const
+{
+    const uint64_t cycle = d_block * d_shares;
+    const uint64_t rest = n % cycle, before = uint64_t(h) * d_block;
+    return n / cycle * d_block + (rest > before ? std::min(d_block, rest - before) : 0);
+}
+
 void link_schedule::begin_epoch(uint64_t first,
                                 const std::array<uint16_t, max_destinations>& weights,
                                 uint32_t notify_interval)

@@ -52,6 +52,9 @@ public:
     uint64_t local_index(uint64_t m) const;
     //! The stream message of share \p h's local index \p i (inverse of the two above).
     uint64_t stream_message(unsigned h, uint64_t i) const;
+    //! Messages of share \p h among stream messages 0 .. \p n - 1: the local index
+    //! its next message will have (a finite burst's end in share h's messages).
+    uint64_t local_count(unsigned h, uint64_t n) const;
 
     /*!
      * A new epoch from local index \p first on, with weights per destination (0:

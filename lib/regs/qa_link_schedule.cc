@@ -197,6 +197,9 @@ public:
                     // Each share sees its messages as 0, 1, 2, ... in stream order.
                     CPPUNIT_ASSERT_EQUAL(next_local[h]++, s.local_index(m));
                     CPPUNIT_ASSERT_EQUAL(m, s.stream_message(h, s.local_index(m)));
+                    // Below m + 1 every share has as many messages as it has seen.
+                    for (unsigned g = 0; g < h_count; g++)
+                        CPPUNIT_ASSERT_EQUAL(next_local[g], s.local_count(g, m + 1));
                 }
                 if (h_count == 1)
                     CPPUNIT_ASSERT_EQUAL(uint64_t(499), s.local_index(499));

@@ -259,7 +259,7 @@ const std::vector<doc_section> map_sections = {
     { "Identity", block::identity },
     { "Clock", block::clock, 0, regs::cap::time_set },
     { "Link", block::link, 0, regs::cap::multi_link },
-    { "RX stream", block::rx, 0, regs::cap::burst_queue },
+    { "RX stream", block::rx, 0, regs::cap::burst_queue | regs::cap::shares },
     { "Metadata channel", block::metadata },
     { "Emulator extension", block::emulator },
     { "TX stream", block::tx },
@@ -270,6 +270,8 @@ const std::vector<doc_section> map_sections = {
     { "RX epochs", block::rx_epoch },
     { "Emulated links", block::emu_link },
     { "Controller", block::ctrl },
+    { "Shares", block::rx, regs::cap::shares },
+    { "RX shares", block::rx_share },
 };
 const std::vector<doc_section> metadata_sections = {
     { "Registers", block::metadata },
@@ -494,8 +496,11 @@ public:
             // the burst queue: map 1.1's descriptor is the rest.
             const bool descriptor =
                 r.where == block::rx && r.has(regs::flag::latched) && r.capability == 0;
+            // RX_SHARE_READY (map 1.5) is read apart: a device without shares answers
+            // DECERR there.
             const bool counter = r.where == block::rx && r.mode == regs::access::ro &&
-                                 r.offset >= regs::rx::packets_sent_lo;
+                                 r.offset >= regs::rx::packets_sent_lo &&
+                                 !(r.capability & regs::cap::shares);
             const bool identity =
                 r.where == block::identity && r.mode == regs::access::ro;
             CPPUNIT_ASSERT_EQUAL_MESSAGE(
@@ -513,7 +518,9 @@ public:
             CPPUNIT_ASSERT_EQUAL_MESSAGE(
                 r.name, link_control ? 1 : 0, fields_at(regs::link_control_fields, r));
             // A destination: what the host writes, and what it reads back.
-            const bool dest = r.where == block::rx_destination;
+            // DST_SHARE is read apart too (the counters' burst must not reach it).
+            const bool dest =
+                r.where == block::rx_destination && !(r.capability & regs::cap::shares);
             CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name,
                                          dest && r.mode == regs::access::rw ? 1 : 0,
                                          fields_at(regs::destination_fields, r));
@@ -877,6 +884,27 @@ public:
         CPPUNIT_ASSERT_EQUAL(0x7248u, regs::rx_dest_reg(1, 1, regs::dst::qpn));
         CPPUNIT_ASSERT_EQUAL(0xB18Cu,
                              regs::epoch_entry_reg(1, 3, regs::epoch::weights + 12));
+        // Several hosts: share h of stream s is instance 8 s + h at 0x9000 + 0x100 s +
+        // 0x20 h; share 0 has no owner registers; nothing without CAP_SHARES.
+        const uint32_t sh = ml | regs::cap::shares;
+        CPPUNIT_ASSERT_EQUAL(std::string("SHARE_OWNER"), at(0x9128, sh, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(9u, regs::decode(0x9128, sh, 1, 2).index); // s 1, h 1
+        CPPUNIT_ASSERT_EQUAL(0x9128u, regs::rx_share_reg(1, 1, regs::share::owner));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x9008, sh, 1, 2)); // share 0's owner
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x9000, sh, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(std::string("SHARE_SAMPLES_EMITTED"), at(0x9010, sh, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(std::string("SHARE_START_TIME"), at(0x90FC, sh, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x9200, sh, 1, 2)); // stream 2
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x9128, ml, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(std::string("RX_SHARES"), at(0x20E0, sh, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("RX_SHARE_READY"), at(0x21E8, sh, 1, 2));
+        CPPUNIT_ASSERT_EQUAL(std::string("-"), at(0x20E0, ml, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("DST_SHARE"), at(0x702C, sh, 1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::string("unknown error"),
+                             std::string(regs::describe_error(15)));
+        CPPUNIT_ASSERT(
+            std::string(regs::describe_error(regs::error_code::share_not_ready))
+                .find("RX_SHARE_READY") != std::string::npos);
     }
 
     void test_link_structs()

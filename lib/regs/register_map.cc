@@ -45,9 +45,13 @@ const char* describe_error(uint32_t code)
         return "TX control page address is zero or not 8-byte aligned";
     case error_code::bad_read_depth:
         return "TX_MAX_RD_ATOMIC is not 1..16";
+    case error_code::share_not_ready:
+        return "a share has no destination ready: start the host of every share "
+               "(share=h/H) first; RX_SHARE_READY says which";
     case error_code::bad_destinations:
-        return "several destinations need transport UC, a run from message 0 (no "
-               "RX_FIRST_MESSAGE, not queued) and weights adding up to 1..1024";
+        return "several destinations (or shares) need transport UC, a run from message "
+               "0 (no RX_FIRST_MESSAGE, not queued) and weights adding up to 1..1024 "
+               "(per share), and no used destination outside the shares";
     default:
         return "unknown error";
     }

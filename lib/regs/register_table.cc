@@ -357,6 +357,35 @@ static_assert(in_block("CTRL_POLICY", block::ctrl, ctrl::policy, 32) &&
               named("CTRL_RATE").end() == ctrl_block_bytes &&
               0x9000 + 0x1000 <= ctrl_base && ctrl_base + ctrl_block_bytes <= epoch_base);
 
+// Map 1.5: several hosts (link_registers.h).
+static_assert(in_block("RX_SHARES", block::rx, rx::shares, 32) &&
+              in_block("RX_SHARE_BLOCK", block::rx, rx::share_block, 32) &&
+              in_block("RX_SHARE_READY", block::rx, rx::share_ready, 32) &&
+              named("RX_SHARE_READY").end() <= rx_stride &&
+              named("RX_SHARE_BLOCK").reset_value == default_share_block &&
+              in_block("DST_SHARE", block::rx_destination, dst::share, 32));
+static_assert(
+    in_block("SHARE_OWNER_TOKEN", block::rx_share, share::token_lo, 64) &&
+    in_block("SHARE_OWNER", block::rx_share, share::owner, 32) &&
+    in_block("SHARE_LEASE_MS", block::rx_share, share::lease_ms, 32) &&
+    in_block("SHARE_SAMPLES_EMITTED", block::rx_share, share::samples_emitted_lo, 64) &&
+    in_block("SHARE_START_TIME", block::rx_share, share::start_time_lo, 64) &&
+    named("SHARE_LEASE_MS").reset_value == lease::default_ms &&
+    named("SHARE_LEASE_MS").end() == share::owner_end);
+// The share's ownership registers are the RX block's, 0x70 lower: one protocol.
+static_assert(share::token_lo + share::rx_owner_offset == rx::owner_token_lo &&
+              share::owner + share::rx_owner_offset == rx::owner &&
+              share::lease_ms + share::rx_owner_offset == rx::lease_ms);
+// 8 shares per stream, the shares of 16 streams in 0x9000-0x9FFF.
+static_assert(max_shares * rx_share_stride == rx_share_stream_stride &&
+              rx_share_base == 0x9000 &&
+              rx_share_base + 16 * rx_share_stream_stride <= ctrl_base &&
+              rx_share_reg(1, 2, share::owner) == 0x9148);
+static_assert(share_of_destination(0, 1) == 0 && share_of_destination(7, 1) == 0 &&
+              share_of_destination(4, 2) == 1 &&
+              share_of_destination(6, 3) == share_none &&
+              share_of_destination(7, 8) == 7);
+
 // Rows in address order without overlaps, each inside its block: what decode() and
 // the docs check rely on.
 constexpr bool well_formed()
@@ -405,7 +434,8 @@ decoded_address decode(uint32_t address,
                      block::rx_destination,
                      block::rx_epoch,
                      block::emu_link,
-                     block::ctrl }) {
+                     block::ctrl,
+                     block::rx_share }) {
         const block_layout l = layout_of(b);
         const bool per_stream = b == block::rx || b == block::emulator ||
                                 b == block::burst_queue || b == block::rx_epoch;
@@ -414,10 +444,11 @@ decoded_address decode(uint32_t address,
         const unsigned instances = b == block::link || b == block::emu_link ? links
                                    : b == block::rx_destination
                                        ? rx_streams * rx_dest_per_stream
-                                   : per_stream     ? rx_streams
-                                   : per_tx_stream  ? tx_streams
-                                   : b == block::rf ? rf_channels
-                                                    : 1;
+                                   : b == block::rx_share ? rx_streams * max_shares
+                                   : per_stream           ? rx_streams
+                                   : per_tx_stream        ? tx_streams
+                                   : b == block::rf       ? rf_channels
+                                                          : 1;
         const uint64_t span = l.stride ? uint64_t(l.stride) * instances : l.bytes;
         if (address < l.base || address >= l.base + span)
             continue;
@@ -426,6 +457,10 @@ decoded_address decode(uint32_t address,
         d.offset = l.stride ? (address - l.base) % l.stride : address - l.base;
         const register_info* r = covering(b, d.offset);
         d.reg = r && r->exists_with(capabilities) ? r : nullptr;
+        // Share 0 is the stream owner's: it has no owner registers of its own.
+        if (b == block::rx_share && d.index % max_shares == 0 &&
+            d.offset < share::owner_end)
+            d.reg = nullptr;
         return d;
     }
     return d;

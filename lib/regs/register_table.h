@@ -45,6 +45,7 @@ enum class block : uint8_t {
     rx_epoch,       //!< the epochs (schedule changes) of RX stream s (map 1.5)
     emu_link,       //!< the emulator's emulated link n (map 1.5)
     ctrl,           //!< the device's controller (map 1.5, cap::rate_control)
+    rx_share,       //!< share h of RX stream s: instance 8 s + h (map 1.5, cap::shares)
 };
 
 //! Where a block lies: instance i at base + i * stride, each block_bytes long.
@@ -91,6 +92,8 @@ constexpr block_layout layout_of(block b)
         return { emu_link_base, emu_link_stride, emu_link_stride };
     case block::ctrl:
         return { ctrl_base, 0, ctrl_block_bytes };
+    case block::rx_share:
+        return { rx_share_base, rx_share_stride, rx_share_stride };
     }
     return { 0, 0, 0 };
 }
@@ -154,6 +157,7 @@ constexpr uint32_t tx_burst_caps = cap::tx | cap::tx_bursts;
 constexpr uint32_t ml = cap::multi_link;
 constexpr uint32_t emu_link_caps = cap::emulator | cap::multi_link;
 constexpr uint32_t rc = cap::rate_control;
+constexpr uint32_t sh = cap::multi_link | cap::shares;
 constexpr uint32_t none32 = 0xFFFFFFFF;
 constexpr auto V = reset_kind::value;
 constexpr auto D = reset_kind::device;
@@ -246,6 +250,9 @@ inline constexpr register_info register_table[] = {
     ROW(rx,       0xC8, "RX_PACKETS_DUPLICATED", 64, RO, 0, 0, V, 0, "extra copies sent"),
     ROW(rx,       0xD0, "RX_MESSAGES_DELAYED", 64, RO, 0, 0, V, 0, "messages sent out of order"),
     ROW(rx,       0xD8, "RX_FIRST_MESSAGE",    64, RW, detail::desc, cap::burst_queue, V, 0, "message index of the run's first message"),
+    ROW(rx,       0xE0, "RX_SHARES",           32, RW, flag::latched, detail::sh, V, 1, "shares (hosts) of the stream, 1..8"),
+    ROW(rx,       0xE4, "RX_SHARE_BLOCK",      32, RW, flag::latched, detail::sh, V, default_share_block, "messages per block of a share, 1..65536"),
+    ROW(rx,       0xE8, "RX_SHARE_READY",      32, RO, 0, detail::sh, V, 0, "bit h: share h has a destination that may be active"),
 
     ROW(metadata, 0x00, "MD_DEST_IPV4",        32, RW, 0, cap::metadata, V, 0, "host IPv4 address"),
     ROW(metadata, 0x04, "MD_DEST_UDP_PORT",    32, RW, 0, cap::metadata, V, 0, "host UDP port"),
@@ -376,6 +383,7 @@ inline constexpr register_info register_table[] = {
     ROW(rx_destination, 0x1C, "DST_RING_BYTES",64, RW, detail::desc, detail::ml, V, 0, "ring bytes"),
     ROW(rx_destination, 0x24, "DST_LINK",      32, RW, detail::desc, detail::ml, V, 0, "the device link it is reached over"),
     ROW(rx_destination, 0x28, "DST_WEIGHT",    32, RW, flag::owner_only, detail::ml, V, 1, "messages per period of the schedule, 0..65535"),
+    ROW(rx_destination, 0x2C, "DST_SHARE",     32, RO, 0, detail::sh, V, 0, "its share, d / (8 / RX_SHARES); all ones: none"),
     ROW(rx_destination, 0x30, "DST_MESSAGES",  64, RO, 0, detail::ml, V, 0, "messages scheduled to it since START"),
     ROW(rx_destination, 0x38, "DST_STATE",     32, RO, 0, detail::ml, V, 0, "ACTIVE, DEVICE_DOWN, HOST_DOWN, USED"),
 
@@ -412,6 +420,12 @@ inline constexpr register_info register_table[] = {
       "stream s at 4 s: the host's limit, KiB/s of sample bytes; 0 none" },
     { block::ctrl, 0xC0, "CTRL_RATE", 32, 16, access::ro, 0, detail::rc, reset_kind::value, 0,
       "stream s at 4 s: the rate the device holds it to, KiB/s; 0 none" },
+
+    ROW(rx_share, 0x00, "SHARE_OWNER_TOKEN",   64, WO, 0, detail::sh, V, 0, "the token of a claim of the share"),
+    ROW(rx_share, 0x08, "SHARE_OWNER",         32, RW, 0, detail::sh, V, 0, "read: owner_state; write: RELEASE"),
+    ROW(rx_share, 0x0C, "SHARE_LEASE_MS",      32, RW, 0, detail::sh, V, lease::default_ms, "the share owner's lease"),
+    ROW(rx_share, 0x10, "SHARE_SAMPLES_EMITTED", 64, RO, 0, detail::sh, V, 0, "samples of the share's messages produced"),
+    ROW(rx_share, 0x18, "SHARE_START_TIME",    64, RO, 0, detail::sh, V, 0, "the run's RX_START_TIME as used; 0 before START"),
 #undef ROW
 };
 // clang-format on

@@ -5,7 +5,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../util/thread_role.h"
 #include "device_watch.h"
 #include <exception>
 
@@ -18,22 +17,12 @@ device_watch::device_watch(device_controller& device,
                            std::chrono::milliseconds lost_after)
     : d_device(device),
       d_stream(stream),
-      d_period(period),
       d_lost_after_ns(std::chrono::nanoseconds(lost_after).count()),
-      d_thread([this] { run(); })
+      d_worker(thread_role::host, "rdma-watch", period, [this] { beat(); })
 {
 }
 
-device_watch::~device_watch()
-{
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_shutdown = true;
-        d_watching = false;
-    }
-    d_wake.notify_all();
-    d_thread.join();
-}
+device_watch::~device_watch() = default;
 
 int64_t device_watch::now_ns()
 {
@@ -49,18 +38,11 @@ void device_watch::start()
     {
         std::lock_guard<std::mutex> lock(d_mutex);
         d_failure.clear();
-        d_watching = true;
     }
-    d_wake.notify_all();
+    d_worker.start();
 }
 
-void device_watch::stop()
-{
-    std::unique_lock<std::mutex> lock(d_mutex);
-    d_watching = false;
-    d_wake.notify_all();
-    d_wake.wait(lock, [this] { return !d_busy; });
-}
+void device_watch::stop() { d_worker.stop(); }
 
 device_watch::state device_watch::current(int64_t now) const
 {
@@ -78,23 +60,6 @@ std::string device_watch::last_failure() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_failure;
-}
-
-void device_watch::run()
-{
-    thread_role_scope role(thread_role::host, "rdma-watch");
-    std::unique_lock<std::mutex> lock(d_mutex);
-    while (!d_shutdown) {
-        d_wake.wait_for(lock, d_period, [this] { return d_shutdown; });
-        if (!d_watching || d_shutdown)
-            continue;
-        d_busy = true;
-        lock.unlock();
-        beat();
-        lock.lock();
-        d_busy = false;
-        d_wake.notify_all();
-    }
 }
 
 void device_watch::beat()

@@ -9,13 +9,12 @@
 #define INCLUDED_RDMA_STREAM_DEVICE_WATCH_H
 
 #include "../device/device_controller.h"
+#include "../util/periodic_worker.h"
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
-#include <thread>
 
 namespace gr {
 namespace rdma {
@@ -34,10 +33,10 @@ class device_watch
 {
 public:
     enum class state {
-        ok,            //!< answering, the stream runs (or finished its burst)
-        lost,          //!< no answer for lost_after
+        ok,             //!< answering, the stream runs (or finished its burst)
+        lost,           //!< no answer for lost_after
         stream_stopped, //!< answering, but the stream is neither running nor done
-        stream_failed, //!< the device reports the stream in error (e.g. RC gave up)
+        stream_failed,  //!< the device reports the stream in error (e.g. RC gave up)
     };
 
     device_watch(device_controller& device,
@@ -66,24 +65,18 @@ public:
     static int64_t now_ns();
 
 private:
-    void run();
     void beat();
 
     device_controller& d_device;
     const unsigned d_stream;
-    const std::chrono::milliseconds d_period;
     const int64_t d_lost_after_ns;
 
     std::atomic<int64_t> d_last_answer_ns{ 0 };
     std::atomic<uint32_t> d_status{ 0 };
 
     mutable std::mutex d_mutex;
-    std::condition_variable d_wake;
-    bool d_watching = false; // guarded by d_mutex
-    bool d_shutdown = false; // guarded by d_mutex
-    bool d_busy = false;     // guarded by d_mutex: an exchange is under way
-    std::string d_failure;   // guarded by d_mutex
-    std::thread d_thread;    // last: it uses everything above
+    std::string d_failure;    // guarded by d_mutex
+    periodic_worker d_worker; // last: its beat uses everything above
 };
 
 } // namespace rdma

@@ -7,7 +7,6 @@
 
 #include "../regs/link_registers.h"
 #include "../regs/register_map.h"
-#include "../util/thread_role.h"
 #include "device_watch.h"
 #include "link_watch.h"
 #include <algorithm>
@@ -31,22 +30,12 @@ link_watch::link_watch(device_controller& device,
     : d_device(device),
       d_stream(stream),
       d_links(std::min(links, max_links)),
-      d_period(period),
       d_retry_ns(std::chrono::nanoseconds(retry).count()),
-      d_thread([this] { run(); })
+      d_worker(thread_role::host, "rdma-links", period, [this] { beat(); })
 {
 }
 
-link_watch::~link_watch()
-{
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_shutdown = true;
-        d_watching = false;
-    }
-    d_wake.notify_all();
-    d_thread.join();
-}
+link_watch::~link_watch() = default;
 
 void link_watch::start(uint32_t notify_interval, std::vector<timed_write> writes)
 {
@@ -65,21 +54,17 @@ void link_watch::start(uint32_t notify_interval, std::vector<timed_write> writes
         d_link_reads = 0;
     }
     d_declared = 0;
-    std::lock_guard<std::mutex> lock(d_mutex);
-    d_snapshot = snapshot{};
-    d_fresh = false;
-    d_watching = true;
-    d_wake.notify_all();
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_snapshot = snapshot{};
+        d_fresh = false;
+    }
+    d_worker.start();
 }
 
 void link_watch::stop()
 {
-    {
-        std::unique_lock<std::mutex> lock(d_mutex);
-        d_watching = false;
-        d_wake.notify_all();
-        d_wake.wait(lock, [this] { return !d_busy; });
-    }
+    d_worker.stop();
     refresh();
 }
 
@@ -113,23 +98,6 @@ void link_watch::declare_down(unsigned link)
 {
     if (link < d_links)
         d_declared.fetch_or(1u << link);
-}
-
-void link_watch::run()
-{
-    thread_role_scope role(thread_role::host, "rdma-links");
-    std::unique_lock<std::mutex> lock(d_mutex);
-    while (!d_shutdown) {
-        d_wake.wait_for(lock, d_period, [this] { return d_shutdown; });
-        if (!d_watching || d_shutdown)
-            continue;
-        d_busy = true;
-        lock.unlock();
-        beat();
-        lock.lock();
-        d_busy = false;
-        d_wake.notify_all();
-    }
 }
 
 void link_watch::beat()

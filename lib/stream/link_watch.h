@@ -9,15 +9,14 @@
 #define INCLUDED_RDMA_STREAM_LINK_WATCH_H
 
 #include "../device/device_controller.h"
+#include "../util/periodic_worker.h"
 #include "epoch_snapshot.h"
-#include <condition_variable>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace gr {
@@ -78,7 +77,6 @@ public:
     uint64_t failures() const { return d_failures.load(); }
 
 private:
-    void run();
     void beat();
     //! Read the epochs now, from the calling thread (stop(): the run's last look).
     void refresh();
@@ -90,7 +88,6 @@ private:
     device_controller& d_device;
     const unsigned d_stream;
     const unsigned d_links;
-    const std::chrono::microseconds d_period;
     const int64_t d_retry_ns;
 
     // The thread's own (and refresh()'s, under d_exchange).
@@ -114,13 +111,9 @@ private:
     std::atomic<uint64_t> d_failures{ 0 };
 
     mutable std::mutex d_mutex;
-    std::condition_variable d_wake;
-    snapshot d_snapshot;     // guarded by d_mutex
-    bool d_fresh = false;    // guarded by d_mutex
-    bool d_watching = false; // guarded by d_mutex
-    bool d_shutdown = false; // guarded by d_mutex
-    bool d_busy = false;     // guarded by d_mutex
-    std::thread d_thread;    // last: it uses everything above
+    snapshot d_snapshot;      // guarded by d_mutex
+    bool d_fresh = false;     // guarded by d_mutex
+    periodic_worker d_worker; // last: its beat uses everything above
 };
 
 } // namespace rdma

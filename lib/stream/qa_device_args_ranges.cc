@@ -73,6 +73,8 @@ const std::vector<numeric_key> table = {
     { "work_interval", "", { "0.03" }, {} },
     { "retx_window", "transport=rc,", {}, {} },
     { "rate_limit", "", { "100", "5e12" }, { "4294967296" } },
+    { "share_block", "share=1/2,", { "0", "65537" }, {} },
+    { "share_wait", "share=1/2,", { "0", "0.05", "3601" }, {} },
     { "grace", "", { "0", "0.01", "0.06" }, {} },
     { "metadata", "", { "2" }, {} },
     { "metadata_interval", "", { "4001" }, {} },

@@ -41,6 +41,8 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
     d_qp->to_rts(psn);
     open_destinations(device_qpn);
+    if (follows_share())
+        return program_share(psn);
 
     rx_setup setup;
     setup.destination = d_nic->roce_address();
@@ -61,9 +63,17 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     setup.retx_window_bytes = d_plan.retx_window_bytes;
     if (several_links())
         setup.link_mask = (1u << d_link_plan.links) - 1;
+    if (d_share_plan.split()) // the other shares' hosts may reach any link
+        setup.link_mask = (1u << std::max(d_info.num_links, 1u)) - 1;
     // A device with a master clock makes the nearest rate it can (docs/radio.md,
     // "Sample rate"; configure_rx() warns): the stream's timeline is built on that one.
+    if (d_share_plan.split())
+        setup.num_samples = d_stream_samples; // the device counts the whole stream
     const rational actual = d_device->configure_rx(d_plan.stream_index, setup);
+    if (d_share_plan.split())
+        split_stream();
+    else
+        ensure_unsplit();
     if (several_links())
         program_destinations();
     if (uint64_t(actual.num) * d_rate.den != uint64_t(d_rate.num) * actual.den) {
@@ -86,6 +96,8 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     }
     if (d_metadata)
         d_metadata->configure(d_device->client(), d_metadata_settings.interval_us);
+    if (d_share_plan.split())
+        await_shares_ready();
     return d_device->start_rx(d_plan.stream_index);
 }
 
@@ -95,8 +107,15 @@ bool rx_stream::impl::settle_stop()
     // what was never handed out as lost_stopped. Neither may throw out of stop(): a
     // device that does not answer is said, not fatal. Returns whether the stream is
     // still this host's (to release).
+    if (follows_share())
+        return settle_share_stop();
     const std::string where = "the device at " + d_device->address().to_string();
     try {
+        // A split finite burst whose share 0 is whole: the other shares' last blocks
+        // may still be on their way, and STOP would cut them off.
+        if (d_share_plan.split() && burst_over(d_tracker->handed_out()))
+            await_stream_end(
+                d_device->read_status(stream_direction::rx, d_plan.stream_index));
         d_device->stop_rx(d_plan.stream_index);
     } catch (const axioe::error& e) {
         if (e.code() != axioe::status::not_owner) {
@@ -122,7 +141,7 @@ bool rx_stream::impl::settle_stop()
         return false;
     }
     try {
-        d_final = d_device->read_rx_counters(d_plan.stream_index);
+        d_final = read_share_counters();
         d_final_known = true;
         if (d_plan.queued) {
             stop_queue(d_final.samples_emitted);
@@ -240,6 +259,16 @@ bool rx_stream::impl::watch_device()
     // lapsed, or the device restarted.
     if (d_outage)
         end_outage(now);
+    if (follows_share()) {
+        // Share 0's host ends the stream for every share: this run ends with it, and
+        // what was not handed out by then counts as stopped (settle_share_stop).
+        if (!d_leader_stopped)
+            d_logger->info("RX stream {}: share 0's host stopped the stream; {} ends",
+                           d_plan.stream_index,
+                           d_share_plan.name());
+        d_leader_stopped = true;
+        return false;
+    }
     const std::string text = "RX stream " + std::to_string(d_plan.stream_index) +
                              " no longer runs on the device at " +
                              d_device->address().to_string() +

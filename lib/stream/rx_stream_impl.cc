@@ -28,6 +28,8 @@ void rx_stream::impl::start(uint64_t start_time_ns)
     // The stream is this host's from before it is configured until after it stopped:
     // nobody else reads its keys or stops it meanwhile.
     try {
+        if (follows_share())
+            await_share_layout();
         d_ownership->claim();
     } catch (...) {
         d_claim.reset();
@@ -65,6 +67,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     d_events.clear();
     d_carried.clear();
     d_error.clear();
+    d_leader_stopped = false;
     d_device_note.clear();
     d_final_known = false;
     d_outage = false;
@@ -83,7 +86,8 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
                            d_start_time_ns,
                            d_clock_estimate.offset_ns,
                            d_clock_estimate.error_ns,
-                           grace_ns());
+                           grace_ns())
+                  .with_share(d_share);
     if (d_metadata)
         d_metadata->start(
             d_rate, d_start_time_ns, grace_ns(), d_clock_estimate, host_now);
@@ -224,7 +228,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             // The run ended (end_of_stream() says so), or the device is lost and the
             // stream waits for it: nothing new until it answers.
             const auto left = deadline - std::chrono::steady_clock::now();
-            if (!d_error.empty() || left.count() <= 0)
+            if (!d_error.empty() || d_leader_stopped || left.count() <= 0)
                 return 0;
             std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
                 left, std::chrono::milliseconds(10)));
@@ -334,7 +338,7 @@ bool rx_stream::impl::burst_over(uint64_t next) const
 bool rx_stream::impl::end_of_stream(uint64_t next) const
 {
     // Queued bursts end nothing: more may come until stop().
-    return !d_error.empty() || (!d_plan.queued && burst_over(next));
+    return !d_error.empty() || d_leader_stopped || (!d_plan.queued && burst_over(next));
 }
 
 rx_stream::accounting rx_stream::impl::counts() const
@@ -408,7 +412,7 @@ rx_device_counters rx_stream::impl::read_device_counters()
     if (!d_running && !d_device_note.empty())
         throw std::runtime_error("the device at " + d_device->address().to_string() +
                                  ": " + d_device_note);
-    rx_device_counters dev = d_device->read_rx_counters(d_plan.stream_index);
+    rx_device_counters dev = read_share_counters();
     // A device counts a batch just after sending it, so the host can hold the whole
     // burst a moment before the device's counters do. Once it does, wait for the
     // device to say "done" (bounded: a device that never does is reported as it is).
@@ -418,7 +422,7 @@ rx_device_counters rx_stream::impl::read_device_counters()
     while ((dev.status & regs::status::running) &&
            std::chrono::steady_clock::now() < give_up) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        dev = d_device->read_rx_counters(d_plan.stream_index);
+        dev = read_share_counters();
     }
     return dev;
 }
@@ -490,6 +494,7 @@ void rx_stream::impl::export_device_counters(const rx_device_counters& dev,
     out["device.retransmits"] = dev.retransmits;
     out["device.zero_substituted"] = dev.zero_substituted;
     out["device.status"] = dev.status;
+    export_share_counters(out);
 }
 
 // ---- rx_stream: the public face ------------------------------------------------------
@@ -558,6 +563,12 @@ size_t rx_stream::ring_items() const { return d_impl->ring_items(); }
 size_t rx_stream::item_size() const { return rdma::item_size(d_impl->plan().format); }
 std::string rx_stream::format() const { return to_string(d_impl->plan().format); }
 double rx_stream::sample_rate() const { return d_impl->plan().sample_rate; }
+unsigned rx_stream::share_index() const { return d_impl->share().share(); }
+unsigned rx_stream::share_count() const { return d_impl->share().shares(); }
+uint64_t rx_stream::share_block_items() const
+{
+    return d_impl->share().split() ? d_impl->share().block_items() : 0;
+}
 bool rx_stream::hugepages() const { return d_impl->ring().hugepages(); }
 bool rx_stream::memory_locked() const { return d_impl->ring().locked(); }
 int rx_stream::numa_node() const { return d_impl->ring().numa_node(); }

@@ -26,6 +26,8 @@
 #include "metadata_monitor.h"
 #include "path_lateness.h"
 #include "progress_tracker.h"
+#include "share_args.h"
+#include "share_layout.h"
 #include "stream_clock.h"
 #include "stream_ownership.h"
 #include "tune_tracker.h"
@@ -103,6 +105,7 @@ public:
     const ring_memory& ring() const { return *d_ring; }
     size_t ring_items() const { return d_ring->bytes() / rdma::item_size(d_plan.format); }
     uint64_t start_time_ns() const { return d_start_time_ns; }
+    const share_layout& share() const { return d_share; }
 
 private:
     static constexpr int max_receives = 512;
@@ -149,6 +152,21 @@ private:
                      uint64_t count);
     uint64_t known_final(uint64_t final_upto) const;
     void pass_links_final(uint64_t final_upto);
+    // rx_stream_shares.cc: one share of a stream split over several hosts
+    // (docs/links.md, "Several hosts").
+    void settle_shares(const device_args& args);
+    bool follows_share() const;
+    void choose_share_link();
+    unsigned share_destination() const;
+    void await_share_layout();
+    void split_stream();
+    void ensure_unsplit();
+    void await_shares_ready();
+    uint64_t program_share(uint32_t psn);
+    rx_device_counters read_share_counters();
+    bool settle_share_stop();
+    uint32_t await_stream_end(uint32_t status);
+    void export_share_counters(std::map<std::string, uint64_t>& out) const;
     // rx_stream_rate.cc: a rate change, advanced by the consumer.
     void advance_rate_change();
     void restart_at_new_rate();
@@ -256,6 +274,14 @@ private:
     epoch_follower d_follower;                // the device's epochs -> d_schedule
     std::array<uint64_t, link_plan::max_links> d_link_down_events{};
     std::array<uint64_t, link_plan::max_links> d_link_declared{};
+
+    // Several hosts (rx_stream_shares.cc): this host's share, its samples' place.
+    share_plan d_share_plan;
+    share_layout d_share;          // local samples <-> the stream's (one share: same)
+    uint64_t d_stream_samples = 0; // a split finite burst: the stream's samples
+    uint64_t d_stream_emitted = 0; // RX_SAMPLES_EMITTED, every share's
+    bool d_leader_stopped = false; // share h >= 1: share 0's host ended the run
+    unsigned d_share_link = 0;     // share h >= 1: the device link of its destination
 
     progress_tracker d_progress;                  // immediate data -> landed frontier
     std::unique_ptr<loss_tracker> d_tracker;      // placeholders, gaps, overruns

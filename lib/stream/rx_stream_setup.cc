@@ -82,6 +82,7 @@ rx_stream::impl::impl(const std::string& args_text,
     settle_transport(args);
     settle_work_interval(args);
     settle_device_loss(args);
+    settle_shares(args);
     allocate_ring(args);
     check_links_plan();
     make_link_watch();
@@ -103,6 +104,15 @@ rx_stream::impl::impl(const std::string& args_text,
     open_destination_nics(args);
     // Timestamps and device events come by UDP from the link to the NIC's address.
     d_metadata_settings = parse_metadata_args(args, d_info);
+    // One metadata destination per device, and its reports count the stream's samples:
+    // a host of one share finds its losses by their marks alone, exactly.
+    if (d_metadata_settings.enabled && d_share_plan.split()) {
+        d_logger->info("RX stream {}: {}: the metadata channel is off (losses are found "
+                       "by their marks; timestamps come from the start time)",
+                       d_plan.stream_index,
+                       d_share_plan.name());
+        d_metadata_settings.enabled = false;
+    }
     // Queued bursts number their records per burst (docs/radio.md); the monitor
     // follows one run's timeline, so a queued stream leaves the channel off.
     if (d_metadata_settings.enabled && d_plan.queued)

@@ -76,7 +76,19 @@ const stream_clock::segment& stream_clock::segment_of(uint64_t k) const
     return d_segments[i];
 }
 
+stream_clock stream_clock::with_share(const share_layout& share) const
+{
+    stream_clock c = *this;
+    c.d_share = share;
+    return c;
+}
+
 uint64_t stream_clock::samples_at(int64_t device_ns) const
+{
+    return d_share.local_below(stream_samples_at(device_ns));
+}
+
+uint64_t stream_clock::stream_samples_at(int64_t device_ns) const
 {
     const uint64_t t = device_ns > 0 ? static_cast<uint64_t>(device_ns) : 0;
     // The latest run that has started by t; an earlier run ended at the next's first.
@@ -88,9 +100,18 @@ uint64_t stream_clock::samples_at(int64_t device_ns) const
     return i + 1 < d_count ? std::min(produced, d_segments[i + 1].first) : produced;
 }
 
-uint64_t stream_clock::time_of(uint64_t k) const { return segment_of(k).time_of(k); }
+uint64_t stream_clock::time_of(uint64_t k) const
+{
+    const uint64_t s = d_share.stream_sample(k);
+    return segment_of(s).time_of(s);
+}
 
 uint64_t stream_clock::first_sample_from(uint64_t device_ns) const
+{
+    return d_share.local_below(stream_first_from(device_ns));
+}
+
+uint64_t stream_clock::stream_first_from(uint64_t device_ns) const
 {
     size_t i = d_count - 1;
     while (i > 0 && device_ns <= d_segments[i - 1].time_of(d_segments[i].first - 1))
@@ -117,6 +138,7 @@ int64_t stream_clock::host_time_final(uint64_t k) const
     // to the next ns); count 0 at once.
     if (k == 0)
         return static_cast<int64_t>(d_segments[0].t0 + d_error + d_grace) - d_offset;
+    k = d_share.stream_sample(k - 1) + 1; // a share's count: the stream's up to its last
     const segment& s = segment_of(k - 1);
     const u128 num = u128(k - s.first) * s.rate.den * ns_per_s;
     const uint64_t after_t0 = static_cast<uint64_t>((num + s.rate.num - 1) / s.rate.num);

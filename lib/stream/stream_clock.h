@@ -10,6 +10,7 @@
 
 #include "../util/host_time.h"
 #include "../util/rational_rate.h"
+#include "share_layout.h"
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,10 @@ namespace rdma {
  * `first` at `t0` and the next at 1/rate later, until the next segment's first sample;
  * between the end of one run and the start of the next nothing is produced. The last
  * max_segments are kept (events of older samples are long out).
+ *
+ * A host that takes one share of a stream split over several hosts (share_layout)
+ * counts its own samples only: with_share() makes every sample count and index here
+ * one of that share's local samples, while the timeline stays the stream's.
  */
 class stream_clock
 {
@@ -47,6 +52,8 @@ public:
     void continue_at(uint64_t first, uint64_t t0_ns, rational rate);
     //! The same timeline with another estimate of the device clock.
     stream_clock with_estimate(int64_t offset_ns, uint64_t error_ns) const;
+    //! The same timeline, counted in the local samples of one share of the stream.
+    stream_clock with_share(const share_layout& share) const;
 
     //! Samples produced by device time \p device_ns.
     uint64_t samples_at(int64_t device_ns) const;
@@ -79,6 +86,11 @@ private:
     };
     //! The segment sample \p k belongs to.
     const segment& segment_of(uint64_t k) const;
+    // The stream's samples (the public functions convert to the share's).
+    uint64_t stream_samples_at(int64_t device_ns) const;
+    uint64_t stream_first_from(uint64_t device_ns) const;
+
+    share_layout d_share;
 
     std::array<segment, max_segments> d_segments{};
     size_t d_count = 1;

@@ -48,6 +48,11 @@ void stream_ownership::claim()
 {
     if (!d_enabled)
         return;
+    if (d_share) {
+        d_device.claim_share(
+            d_stream, d_share, random_owner_token(), d_lease_ms, d_take_over);
+        return;
+    }
     // A run nobody owns was started by a host that does not claim streams: claiming
     // would make that run this host's, and releasing it after a failure would stop it.
     const bool running =
@@ -70,7 +75,10 @@ void stream_ownership::release_quietly()
     if (!d_enabled)
         return;
     try {
-        d_device.release(d_direction, d_stream);
+        if (d_share)
+            d_device.release_share(d_stream, d_share);
+        else
+            d_device.release(d_direction, d_stream);
     } catch (const std::exception& e) {
         d_logger->warn("could not release {} stream {} of the device at {}: {}; the "
                        "device frees it after {} s of silence",

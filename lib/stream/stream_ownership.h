@@ -57,6 +57,10 @@ public:
      * take_over=1 it takes either, and stops the run it found.
      */
     void claim();
+    //! From now on claim() and release_quietly() take share \p share >= 1 of the RX
+    //! stream instead of the stream (docs/links.md, "Several hosts").
+    void own_share(unsigned share) { d_share = share; }
+
     //! Give the stream up (the device stops it if it still runs); a failure is logged,
     //! not thrown: the device frees the stream itself once the lease lapses.
     void release_quietly();
@@ -71,6 +75,7 @@ private:
     bool d_enabled = false;
     uint32_t d_lease_ms = 5000;
     bool d_take_over = false;
+    unsigned d_share = 0; // 0: the stream itself
     logger_ptr d_logger;
 };
 

@@ -6,9 +6,9 @@
  */
 
 #include "../util/host_time.h"
-#include "../util/thread_role.h"
 #include "tx_watch.h"
 #include <algorithm>
+#include <thread>
 
 namespace gr {
 namespace rdma {
@@ -19,22 +19,12 @@ tx_watch::tx_watch(device_controller& device,
                    clock_estimate clock)
     : d_device(device),
       d_stream(stream),
-      d_period(period),
       d_clock(clock),
-      d_thread([this] { run(); })
+      d_worker(thread_role::host, "rdma-tx-watch", period, [this] { beat(); })
 {
 }
 
-tx_watch::~tx_watch()
-{
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_shutdown = true;
-        d_watching = false;
-    }
-    d_wake.notify_all();
-    d_thread.join();
-}
+tx_watch::~tx_watch() = default;
 
 void tx_watch::records(std::shared_ptr<metadata_intake> intake, const tx_burst_log* log)
 {
@@ -60,18 +50,11 @@ void tx_watch::start(const clock_estimate& clock,
         d_seen_running = false;
         d_owned = owned;
         d_stopped = false;
-        d_watching = true;
     }
-    d_wake.notify_all();
+    d_worker.start();
 }
 
-void tx_watch::stop()
-{
-    std::unique_lock<std::mutex> lock(d_mutex);
-    d_watching = false;
-    d_wake.notify_all();
-    d_wake.wait(lock, [this] { return !d_busy; });
-}
+void tx_watch::stop() { d_worker.stop(); }
 
 void tx_watch::push_locked(const tx_event& e)
 {
@@ -251,48 +234,39 @@ void tx_watch::take_locked(const tx_device_counters& c, int64_t host_now_ns)
     d_last = c;
 }
 
-void tx_watch::run()
+void tx_watch::beat()
 {
-    thread_role_scope role(thread_role::host, "rdma-tx-watch");
-    std::unique_lock<std::mutex> lock(d_mutex);
-    while (!d_shutdown) {
-        d_wake.wait_for(lock, d_period, [this] { return d_shutdown; });
-        if (!d_watching || d_shutdown)
-            continue;
-        d_busy = true;
-        const bool owned = d_owned;
-        lock.unlock();
-        try {
-            const tx_device_counters c = d_device.read_tx_counters(d_stream);
-            // A take-over stops this host's run, and the new owner may start its own
-            // at once: the status alone would not tell. Read after the counters: still
-            // this host's then, the counters were its run's (nobody gives it back).
-            const bool ours =
-                !owned || d_device.read_owner(stream_direction::tx, d_stream) ==
-                              stream_owner::this_host;
-            std::lock_guard<std::mutex> reading(d_mutex);
-            if (!ours || d_stopped) {
-                d_stopped = true; // what the counters say now is not this run's
-            } else {
-                take_locked(c, host_time_ns());
-                if (d_intake)
-                    take_records_locked(host_time_ns());
-                // Only after a reading of this run saw it running: START may still be
-                // on its way when the first reading is made.
-                constexpr uint32_t live =
-                    regs::status::running | regs::status::done | regs::status::error;
-                if (c.status & regs::status::running)
-                    d_seen_running = true;
-                else if (d_seen_running && !(c.status & live))
-                    d_stopped = true;
-            }
-        } catch (const std::exception&) {
-            std::lock_guard<std::mutex> failed(d_mutex);
-            d_failed++;
+    bool owned;
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        owned = d_owned;
+    }
+    try {
+        const tx_device_counters c = d_device.read_tx_counters(d_stream);
+        // A take-over stops this host's run, and the new owner may start its own
+        // at once: the status alone would not tell. Read after the counters: still
+        // this host's then, the counters were its run's (nobody gives it back).
+        const bool ours = !owned || d_device.read_owner(stream_direction::tx, d_stream) ==
+                                        stream_owner::this_host;
+        std::lock_guard<std::mutex> reading(d_mutex);
+        if (!ours || d_stopped) {
+            d_stopped = true; // what the counters say now is not this run's
+        } else {
+            take_locked(c, host_time_ns());
+            if (d_intake)
+                take_records_locked(host_time_ns());
+            // Only after a reading of this run saw it running: START may still be
+            // on its way when the first reading is made.
+            constexpr uint32_t live =
+                regs::status::running | regs::status::done | regs::status::error;
+            if (c.status & regs::status::running)
+                d_seen_running = true;
+            else if (d_seen_running && !(c.status & live))
+                d_stopped = true;
         }
-        lock.lock();
-        d_busy = false;
-        d_wake.notify_all();
+    } catch (const std::exception&) {
+        std::lock_guard<std::mutex> failed(d_mutex);
+        d_failed++;
     }
 }
 

@@ -10,17 +10,16 @@
 
 #include "../device/device_controller.h"
 #include "../device/metadata_intake.h"
+#include "../util/periodic_worker.h"
 #include "tx_burst_log.h"
 #include "tx_record_reports.h"
 #include <gnuradio/rdma/tx_stream.h>
-#include <condition_variable>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 namespace gr {
 namespace rdma {
@@ -97,7 +96,8 @@ public:
 
 private:
     static constexpr size_t capacity = 256;
-    void run();
+    //! One reading: the counters (and TX_OWNER), then reports from them.
+    void beat();
     void push_locked(const tx_event& e);
     void take_locked(const tx_device_counters& c, int64_t host_now_ns);
     //! Drain the stream's inbox into reports; returns the records taken.
@@ -106,19 +106,14 @@ private:
 
     device_controller& d_device;
     const unsigned d_stream;
-    const std::chrono::milliseconds d_period;
 
     mutable std::mutex d_mutex;
-    std::condition_variable d_wake;
     clock_estimate d_clock;                 // guarded by d_mutex
     tx_device_counters d_last;              // guarded by d_mutex
     std::array<tx_event, capacity> d_queue; // guarded by d_mutex
     size_t d_head = 0, d_count = 0;         // guarded by d_mutex
     uint64_t d_discarded = 0;               // guarded by d_mutex
     uint64_t d_failed = 0;                  // guarded by d_mutex
-    bool d_watching = false;                // guarded by d_mutex
-    bool d_shutdown = false;                // guarded by d_mutex
-    bool d_busy = false;                    // guarded by d_mutex
     bool d_seen_running = false;            // guarded by d_mutex: a reading of this run
     bool d_owned = false;                   // guarded by d_mutex
     std::shared_ptr<metadata_intake> d_intake; // set before start()
@@ -127,7 +122,7 @@ private:
     std::array<received_record, metadata_receiver::max_records> d_batch; // guarded
     int64_t d_start_host_ns = 0;                                         // guarded
     std::atomic<bool> d_stopped{ false };
-    std::thread d_thread; // last: it uses everything above
+    periodic_worker d_worker; // last: its beat uses everything above
 };
 
 } // namespace rdma

@@ -120,6 +120,8 @@ class not_run(collections.namedtuple("not_run", "reason")):
 
 # (page, first line of the block) -> who runs it.
 COVERAGE = {
+    ("docs/links.md", "gr-rdma-emu --control 127.0.0.1:50700 --link 127.0.0.1 > emu.log &"):
+        here("test_links_md_shares"),
     # README.md
     ("README.md", '.ci/build && build/apps/gr-rdma-rx --args "type=emu,signal=ramp" '
      '--format sc16 --rate 20e6 --duration 3 --json'): here("test_readme_quick_start"),

@@ -410,6 +410,22 @@ class qa_doc_commands(gr_unittest.TestCase):
         self.assertEqual(report["samples_delivered"], 1000000)
         self.assertTrue(report["identity_holds"])
 
+    # docs/links.md ------------------------------------------------------------------
+
+    def test_links_md_shares(self):
+        # Two hosts, each its share of one stream, and the combined identity: the
+        # block's last command prints what the page shows after it.
+        block, = self.mine("test_links_md_shares")
+        proc = self.run_shell(commands(block))
+        self.assert_ran(proc, block)
+        self.assertEqual([line for line in proc.stdout.splitlines() if line.strip()],
+                         self.shown_after(block))
+        for h in (0, 1):
+            report = json.loads((self.dir / ("share%d.json" % h)).read_text())
+            self.assertEqual(report["share"], h)
+            self.assertEqual(report["check"]["mismatches"], 0)
+            self.assertTrue(report["identity_holds"])
+
     # docs/tx-server.md -------------------------------------------------------------
 
     def assert_tx_books(self, report, played=True):

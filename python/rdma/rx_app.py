@@ -29,6 +29,7 @@ import pmt
 from gnuradio import blocks, gr
 
 from . import rdma_python as rdma
+from .rx_report import link_lines, link_report, share_lines, share_report
 
 
 EXIT_STATUS = """exit status:
@@ -472,6 +473,7 @@ def run(opts, tb, stop):
         "interrupted": interrupted,
     }
     report.update(link_report(counters))
+    report.update(share_report(counters, report["samples_requested"]))
     if tb.recorder is not None:
         report["recordings"] = tb.recorder.recordings()
         # Why the recording ended early (disk full), None if it did not.
@@ -491,47 +493,6 @@ def run(opts, tb, stop):
     return report
 
 
-LINK_FIELDS = ("messages", "lost_samples", "frontier", "imm_out_of_sequence")
-
-
-def link_report(counters):
-    """Per link, what the stream's host.link<n>.* counters say (docs/links.md, "Host
-    side"): {} for a stream over one link, which has none. A link's lost_samples are
-    the samples of its messages found lost on the way (gaps); what the consumer lost
-    (overruns, the stop) is no link's, and what the schedule could no longer place is
-    "links_unattributed"."""
-    links = counters.get("host.links")
-    if not links:
-        return {}
-    return {
-        "links": [dict([("link", n)] + [(f, counters["host.link%d.%s" % (n, f)])
-                                         for f in LINK_FIELDS])
-                  for n in range(links)],
-        "links_unattributed": {
-            "messages": counters["host.links_unattributed_messages"],
-            "lost_samples": counters["host.links_unattributed_samples"]},
-        "imm_wrong_destination": counters["host.imm_wrong_destination"],
-    }
-
-
-def link_lines(report):
-    """The summary's line per link (none for one link)."""
-    lines = []
-    links = report.get("links", [])
-    total = sum(l["messages"] for l in links)
-    for l in links:
-        lines.append("link %(link)d: %(messages)d messages" % l
-                     + (" (%.1f %%)" % (100.0 * l["messages"] / total) if total else "")
-                     + ", %(lost_samples)d samples lost, %(imm_out_of_sequence)d "
-                       "immediates out of sequence" % l)
-    if links:
-        u = report["links_unattributed"]
-        if u["messages"] or u["lost_samples"]:
-            lines.append("no link known: %(messages)d messages, %(lost_samples)d samples "
-                         "lost" % u)
-    return lines
-
-
 def failure(report):
     """Why the run failed (None: it did not; exit status 0). Everything the device
     emitted must be accounted for and checks must pass. Reported loss is not a failure
@@ -549,10 +510,13 @@ def failure(report):
         return ("samples unaccounted for: emitted %d != delivered %d + lost %d"
                 % (report["samples_emitted"], report["samples_delivered"],
                    report["samples_lost"]))
-    if (report["interrupted"] is None and report["samples_requested"] is not None
-            and report["samples_emitted"] != report["samples_requested"]):
-        return ("the device emitted %d of the %d samples requested"
-                % (report["samples_emitted"], report["samples_requested"]))
+    # One share of a split stream: its own samples of those requested.
+    requested = report.get("samples_requested_share", report["samples_requested"])
+    if (report["interrupted"] is None and requested is not None
+            and report["samples_emitted"] != requested):
+        return ("the device emitted %d of the %d samples requested%s"
+                % (report["samples_emitted"], requested,
+                   " of this share" if "share" in report else ""))
     check = report.get("check")
     if check is not None and (check["mismatches"] or check["time_errors"]
                               or check["out_of_ring_reads"]):
@@ -590,7 +554,7 @@ def main(argv=None):
                  " (hugepages)" if report["hugepages"] else "",
                  report["cpu_seconds"]["host"], report["cpu_seconds"]["nic"],
                  report["cpu_seconds"]["device"]))
-        for line in link_lines(report):
+        for line in link_lines(report) + share_lines(report):
             print(line)
         if "check" in report:
             print("check: %(items_checked)d items, %(mismatches)d unexplained mismatches, "

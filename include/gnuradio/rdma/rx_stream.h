@@ -204,6 +204,15 @@ public:
     std::string ring_notes() const;
     size_t payload_bytes() const; //!< sample bytes per WRITE message
     unsigned path_mtu() const;
+    /*!
+     * Several hosts (share=h/H, docs/links.md "Several hosts"): this host takes share
+     * share_index() of share_count(); the shares take turns in blocks of
+     * share_block_items() samples, and local item j is the stream's sample
+     * (j / B) * B * H + h * B + j % B. Unsplit: 0, 1 and 0.
+     */
+    unsigned share_index() const;
+    unsigned share_count() const;
+    uint64_t share_block_items() const;
 
     //! Device time (ns since the epoch) of item 0 of the current run.
     uint64_t start_time_ns() const;

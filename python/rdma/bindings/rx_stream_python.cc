@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(3d1f01fc2116c516ad06d43028bbe3f2) */
+/* BINDTOOL_HEADER_FILE_HASH(4c9682392cf53daf49a847b59878177d) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -233,6 +233,11 @@ void bind_rx_stream(py::module& m)
         .def("item_size", &rx_stream::item_size, D(rx_stream, item_size))
         .def("format", &rx_stream::format, D(rx_stream, format))
         .def("sample_rate", &rx_stream::sample_rate, D(rx_stream, sample_rate))
+        .def("share_index", &rx_stream::share_index, D(rx_stream, share_index))
+        .def("share_count", &rx_stream::share_count, D(rx_stream, share_count))
+        .def("share_block_items",
+             &rx_stream::share_block_items,
+             D(rx_stream, share_block_items))
         .def("hugepages", &rx_stream::hugepages, D(rx_stream, hugepages))
         .def("memory_locked", &rx_stream::memory_locked, D(rx_stream, memory_locked))
         .def("numa_node", &rx_stream::numa_node, D(rx_stream, numa_node))

@@ -47,6 +47,12 @@ static const char* __doc_gr_rdma_rx_stream_numa_node = R"doc(NUMA node of the ri
 static const char* __doc_gr_rdma_rx_stream_ring_notes = R"doc(Fallbacks taken while allocating the ring, with their fixes.)doc";
 static const char* __doc_gr_rdma_rx_stream_payload_bytes = R"doc(Sample bytes per RDMA WRITE message.)doc";
 static const char* __doc_gr_rdma_rx_stream_path_mtu = R"doc(RoCE path MTU in bytes.)doc";
+
+static const char* __doc_gr_rdma_rx_stream_share_index = R"doc(Several hosts (share=h/H): the share h this host takes; 0 when unsplit.)doc";
+
+static const char* __doc_gr_rdma_rx_stream_share_count = R"doc(Several hosts: the number of shares H; 1 when unsplit.)doc";
+
+static const char* __doc_gr_rdma_rx_stream_share_block_items = R"doc(Several hosts: samples per block B (local item j is stream sample (j // B) * B * H + h * B + j % B); 0 when unsplit.)doc";
 static const char* __doc_gr_rdma_rx_stream_start_time_ns = R"doc(Device time (ns since the epoch) of item 0 of the current run.)doc";
 static const char* __doc_gr_rdma_rx_stream_read_counters = R"doc(Device, NIC and host counters as a dict (queries the device).)doc";
 static const char* __doc_gr_rdma_rx_stream_read_injected_faults = R"doc(Drain the emulator's log of injected faults: a list of dicts (message, first_sample, samples, kind).)doc";

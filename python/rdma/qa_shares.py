@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-rdma authors
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+"""One stream split over two hosts (docs/links.md, "Several hosts"): two gr-rdma-rx
+processes on loopback, share=0/2 and share=1/2, against one emulator daemon. Each is
+bit-exact on its own share and accounts for it exactly; combine_reports adds the two
+reports up into the stream's identity."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from gnuradio.rdma import combine_reports
+from gnuradio.rdma.rx_report import local_below
+
+APP = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
+PROBE = os.environ.get("GR_RDMA_PROBE", "gr-rdma-probe")
+EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
+PYTHON = sys.executable
+
+IPM = 1024       # sc16 samples per message: payload=4096
+BLOCK = 16       # messages per block (share_block= default)
+MESSAGES = 6000  # 1.5 s of stream at 4 MS/s
+
+
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class qa_shares(unittest.TestCase):
+
+    def setUp(self):
+        self.port = free_udp_port()
+        self.daemon = subprocess.Popen(
+            [EMU, "--control", "127.0.0.1:%d" % self.port, "--link", "127.0.0.1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.daemon.stdout.readline()  # it listens once it has said so
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        if self.daemon.poll() is None:
+            self.daemon.kill()
+        self.daemon.wait()
+        self.tmp.cleanup()
+
+    def args(self, share, extra=""):
+        return ("type=remote,addr=127.0.0.1:%d,signal=ramp,mtu=4096,payload=4096,"
+                "share=%s%s" % (self.port, share, extra))
+
+    def start_host(self, share, samples, extra="", check=True):
+        cmd = [APP, "--args", self.args(share, extra), "--rate", "4e6", "--format",
+               "sc16", "--samples", str(samples), "--json"] + (["--check"] if check else [])
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+
+    def finish(self, proc, name):
+        out, err = proc.communicate(timeout=120)
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(out)
+        return proc.returncode, out, err, path
+
+    def run_two_hosts(self, samples, extra0=""):
+        # Share 1's host first: it waits for share 0's layout, share 0's for it.
+        second = self.start_host("1/2", samples)
+        first = self.start_host("0/2", samples, extra0)
+        return self.finish(first, "share0.json"), self.finish(second, "share1.json")
+
+    def combine(self, *paths):
+        return subprocess.run([PYTHON, "-m", "gnuradio.rdma.combine_reports", *paths],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_two_hosts_each_bit_exact_on_their_share(self):
+        samples = IPM * MESSAGES
+        results = self.run_two_hosts(samples)
+        reports = []
+        for h, (rc, out, err, _) in enumerate(results):
+            self.assertEqual(rc, 0, "share %d: %s" % (h, err))
+            r = json.loads(out)
+            reports.append(r)
+            # 6000 messages are 375 blocks: share 0 takes 188, share 1 187.
+            mine = local_below(samples, h, 2, BLOCK * IPM)
+            self.assertEqual(mine, (188 if h == 0 else 187) * BLOCK * IPM)
+            self.assertEqual((r["share"], r["shares"], r["share_block"]), (h, 2, BLOCK))
+            # Its own samples only, every one checked against the ramp's stream index.
+            self.assertEqual(r["samples_emitted"], mine)
+            self.assertEqual(r["samples_delivered"], mine)
+            self.assertEqual(r["samples_lost"], 0)
+            self.assertTrue(r["identity_holds"])
+            self.assertEqual(r["check"]["items_checked"], mine)
+            self.assertEqual(r["check"]["mismatches"], 0)
+            self.assertEqual(r["check"]["time_errors"], 0)
+            self.assertGreater(r["check"]["time_tags"], 0)
+            self.assertEqual(r["samples_emitted_stream"], samples)
+        proc = self.combine(results[0][3], results[1][3])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("stream: emitted %d (shares: %d) = delivered %d + lost 0: "
+                      "identity holds" % (samples, samples, samples), proc.stdout)
+
+    def test_loss_is_each_hosts_own_and_the_sum_holds(self):
+        # Messages 5 and 40 are share 0's (blocks 0 and 2), 20 and 21 share 1's
+        # (block 1): the emulator drops them, as share 0's host configured it.
+        samples = IPM * MESSAGES
+        results = self.run_two_hosts(samples, ",drop=5:20:21:40")
+        lost = []
+        for h, (rc, out, err, _) in enumerate(results):
+            self.assertEqual(rc, 0, "share %d: %s" % (h, err))
+            r = json.loads(out)
+            self.assertTrue(r["identity_holds"], r)
+            self.assertEqual(r["check"]["mismatches"], 0)
+            lost.append(r["samples_lost"])
+            # The gap is at the share's local sample of the message it lost.
+            first = r["gap_ranges"][0][0]
+            self.assertEqual(first, (5 if h == 0 else 20 - BLOCK) * IPM)
+        self.assertEqual(lost, [2 * IPM, 2 * IPM])
+        proc = self.combine(results[0][3], results[1][3], "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        combined = json.loads(proc.stdout)
+        self.assertTrue(combined["identity_holds"])
+        self.assertEqual(combined["samples_emitted"], samples)
+        self.assertEqual(combined["samples_lost"], 4 * IPM)
+        self.assertEqual(combined["samples_delivered"], samples - 4 * IPM)
+
+    def test_probe_shows_the_shares(self):
+        # While two hosts stream (3 s), gr-rdma-probe shows the layout, both shares
+        # ready, share 1 held by another host, and each share's samples so far.
+        samples = 12000000
+        second = self.start_host("1/2", samples, check=False)
+        first = self.start_host("0/2", samples, check=False)
+        shares, deadline = None, time.monotonic() + 20
+        while time.monotonic() < deadline:
+            proc = subprocess.run([PROBE, "--addr", "127.0.0.1:%d" % self.port, "--json"],
+                                  capture_output=True, text=True, timeout=30)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            stream = json.loads(proc.stdout)["rx_streams"][0]
+            shares = stream["shares"]
+            if stream["running"] and shares["count"] == 2:
+                break
+            time.sleep(0.05)
+        self.assertEqual((shares["count"], shares["block"], shares["ready"]),
+                         (2, BLOCK, "0x3"), shares)
+        hosts = shares["hosts"]
+        self.assertEqual([x["index"] for x in hosts], [0, 1])
+        self.assertEqual([x["ready"] for x in hosts], [True, True])
+        self.assertEqual(hosts[1]["holder"], "another host")
+        self.assertNotIn("holder", hosts[0])  # share 0 is the stream owner's
+        self.assertGreater(hosts[0]["start_time_ns"], 0)
+        for h, proc in enumerate((first, second)):
+            rc, out, err, _ = self.finish(proc, "probed%d.json" % h)
+            self.assertEqual(rc, 0, err)
+
+    def test_share_0_alone_names_the_missing_host(self):
+        proc = self.start_host("0/2", IPM * 100, ",share_wait=0.3", check=False)
+        rc, out, err, _ = self.finish(proc, "alone.json")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("share 1 of 2 has no host ready", err + out)
+        self.assertIn("share=1/2", err + out)
+        # The layout it left (RX_SHARES 2) does not stop a host of the whole stream.
+        proc = subprocess.Popen(
+            [APP, "--args", "type=remote,addr=127.0.0.1:%d,signal=ramp" % self.port,
+             "--rate", "4e6", "--format", "sc16", "--samples", str(IPM * 100), "--check",
+             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        rc, out, err, _ = self.finish(proc, "whole.json")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("share", json.loads(out))
+
+    def test_share_1_alone_names_share_0(self):
+        proc = self.start_host("1/2", IPM * 100, ",share_wait=0.3", check=False)
+        rc, out, err, _ = self.finish(proc, "alone.json")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("start share 0's host", err + out)
+
+    def test_combine_refuses_what_is_not_one_stream(self):
+        def report(h, shares=2, emitted=10, delivered=10, lost=0):
+            return {"kind": "report", "share": h, "shares": shares,
+                    "share_block_items": 16, "samples_emitted": emitted,
+                    "samples_delivered": delivered, "samples_lost": lost,
+                    "identity_holds": emitted == delivered + lost,
+                    "samples_emitted_stream": 20}
+        good = combine_reports.combine([report(0), report(1)])
+        self.assertTrue(good["identity_holds"])
+        for reports, words in (([report(0)], "missing: [1]"),
+                               ([report(0), report(0)], "given twice: [0]"),
+                               ([report(0), report(1, shares=3)], "split their streams")):
+            with self.assertRaises(combine_reports.CombineError) as e:
+                combine_reports.combine(reports)
+            self.assertIn(words, str(e.exception))
+        # A host whose own identity fails makes the stream's fail.
+        bad = combine_reports.combine([report(0), report(1, delivered=9)])
+        self.assertFalse(bad["identity_holds"])
+        # A report without share= is refused with the reason.
+        path = os.path.join(self.tmp.name, "plain.json")
+        with open(path, "w") as f:
+            f.write(json.dumps({"kind": "report", "samples_emitted": 1}) + "\n")
+        proc = self.combine(path)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("not split", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
