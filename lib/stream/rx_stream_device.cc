@@ -376,6 +376,11 @@ std::vector<rx_stream::injected_fault> rx_stream::impl::read_injected_faults()
     if (!d_info.has(regs::cap::emulator))
         throw std::runtime_error("the device at " + d_device->address().to_string() +
                                  " is not an emulator: it injects no faults");
+    // The log names the stream's messages, and is the stream owner's to read.
+    if (d_share_plan.split())
+        throw std::runtime_error("read_injected_faults: the fault log counts the whole "
+                                 "stream's messages; this host has one share (share=): "
+                                 "read it with a host of the whole stream");
     static const char* const kinds[] = {
         "none",     "drop",   "duplicate", "corrupt_icrc", "corrupt_payload",
         "bad_rkey", "bad_va", "delay",     "overflow"

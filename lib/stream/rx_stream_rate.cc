@@ -42,6 +42,11 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
     if (several_links())
         throw std::invalid_argument("change_rate: a stream over several links (links=) "
                                     "keeps its rate: stop and start at the new rate");
+    // The hosts of the other shares follow one run of the device at one rate.
+    if (d_share_plan.split())
+        throw std::invalid_argument("change_rate: a stream split over several hosts "
+                                    "(share=) keeps its rate: stop every share's host "
+                                    "and start them at the new rate");
     if (d_rate_change.pending)
         throw std::logic_error("change_rate: the last change has not taken effect yet");
     if (!d_info.has(regs::cap::command_queue) || !d_info.has(regs::cap::burst_queue))
