@@ -192,7 +192,6 @@ public:
     //! Give the share up; the device stops the stream if it runs (it writes into
     //! this host's ring).
     void release_share(unsigned stream, unsigned share);
-    stream_owner read_share_owner(unsigned stream, unsigned share);
     //! RX_SHARE_READY: bit h, share h has a destination that may take messages.
     uint32_t read_share_ready(unsigned stream);
     //! SHARE_SAMPLES_EMITTED: samples of the share's messages produced in the run.

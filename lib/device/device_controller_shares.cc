@@ -48,18 +48,6 @@ void device_controller::release_share(unsigned stream, unsigned share)
                      regs::owner_command::release);
 }
 
-stream_owner device_controller::read_share_owner(unsigned stream, unsigned share)
-{
-    switch (d_client.read32(regs::rx_share_reg(stream, share, regs::share::owner))) {
-    case regs::owner_state::mine:
-        return stream_owner::this_host;
-    case regs::owner_state::other:
-        return stream_owner::another_host;
-    default:
-        return stream_owner::none;
-    }
-}
-
 uint32_t device_controller::read_share_ready(unsigned stream)
 {
     return d_client.read32(regs::rx_reg(stream, regs::rx::share_ready));
