@@ -109,6 +109,8 @@ public:
 
 private:
     static constexpr int max_receives = 512;
+    // IPv4, UDP, BTH, RETH, ImmDt, ICRC around a packet of the path MTU.
+    static constexpr unsigned frame_overhead = 20 + 8 + 12 + 16 + 4 + 4;
     static constexpr int cq_entries = 1024; // > max_receives: the CQ is never full
     // How long read_counters() waits for a device that sent a whole burst to say done.
     static constexpr std::chrono::milliseconds final_counters_timeout{ 1000 };

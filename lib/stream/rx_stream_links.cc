@@ -22,11 +22,6 @@
 namespace gr {
 namespace rdma {
 
-namespace {
-// IPv4, UDP, BTH, RETH, ImmDt, ICRC around a packet of the path MTU.
-constexpr unsigned frame_overhead = 20 + 8 + 12 + 16 + 4 + 4;
-} // namespace
-
 void rx_stream::impl::settle_links(const device_args& args)
 {
     d_link_plan = link_plan::from_args(args);

@@ -26,8 +26,6 @@ namespace rdma {
 namespace {
 
 constexpr size_t min_notify_intervals = 4;
-constexpr size_t frame_overhead =
-    20 + 8 + 12 + 16 + 4 + 4; // IPv4 UDP BTH RETH ImmDt ICRC
 
 unsigned largest_path_mtu(unsigned limit)
 {

@@ -23,8 +23,6 @@ namespace rdma {
 
 namespace {
 constexpr auto share_poll = std::chrono::milliseconds(2);
-// IPv4, UDP, BTH, RETH, ImmDt, ICRC around a packet of the path MTU.
-constexpr unsigned frame_overhead = 20 + 8 + 12 + 16 + 4 + 4;
 } // namespace
 
 void rx_stream::impl::settle_shares(const device_args& args)
