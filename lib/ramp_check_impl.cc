@@ -14,39 +14,6 @@
 namespace gr {
 namespace rdma {
 
-namespace {
-
-// Total items of [first, end) ranges in \p ranges that overlap [a, b).
-uint64_t overlap(const std::map<uint64_t, uint64_t>& ranges, uint64_t a, uint64_t b)
-{
-    uint64_t total = 0;
-    auto it = ranges.upper_bound(a);
-    if (it != ranges.begin())
-        --it;
-    for (; it != ranges.end() && it->first < b; ++it) {
-        const uint64_t lo = std::max(a, it->first), hi = std::min(b, it->second);
-        if (hi > lo)
-            total += hi - lo;
-    }
-    return total;
-}
-
-void add_range(std::map<uint64_t, uint64_t>& ranges, uint64_t first, uint64_t end)
-{
-    // Extend the range that ends where this one starts, else add a new one.
-    auto it = ranges.lower_bound(first);
-    if (it != ranges.begin()) {
-        auto before = std::prev(it);
-        if (before->second == first) {
-            before->second = end;
-            return;
-        }
-    }
-    ranges[first] = std::max(ranges[first], end);
-}
-
-} // namespace
-
 ramp_check::sptr ramp_check::make(const std::string& format,
                                   uint64_t range_base,
                                   uint64_t range_bytes,
@@ -177,7 +144,7 @@ void ramp_check_impl::record_mismatch(uint64_t item)
     if (d_mismatches++ == 0)
         d_first_mismatch = item;
     std::lock_guard<std::mutex> lock(d_ranges_mutex);
-    add_range(d_mismatch_ranges, item, item + 1);
+    d_mismatch_ranges.add(item, item + 1);
 }
 
 void ramp_check_impl::check(uint64_t first, const uint8_t* data, uint64_t count)
@@ -229,15 +196,15 @@ void ramp_check_impl::on_event(const pmt::pmt_t& msg)
     const uint64_t count =
         pmt::to_uint64(pmt::dict_ref(info, pmt::mp("count"), pmt::from_uint64(0)));
     std::lock_guard<std::mutex> lock(d_ranges_mutex);
-    add_range(d_overwritten, first, first + count);
+    d_overwritten.add(first, first + count);
 }
 
 uint64_t ramp_check_impl::unexplained_mismatches() const
 {
     std::lock_guard<std::mutex> lock(d_ranges_mutex);
     uint64_t unexplained = 0;
-    for (const auto& [first, end] : d_mismatch_ranges)
-        unexplained += (end - first) - overlap(d_overwritten, first, end);
+    for (const auto& [first, end] : d_mismatch_ranges.ranges())
+        unexplained += (end - first) - d_overwritten.overlap(first, end);
     return unexplained;
 }
 
@@ -245,9 +212,9 @@ std::vector<std::vector<uint64_t>> ramp_check_impl::unexplained_ranges(size_t ma
 {
     std::lock_guard<std::mutex> lock(d_ranges_mutex);
     std::vector<std::vector<uint64_t>> out;
-    for (const auto& [first, end] : d_mismatch_ranges) {
+    for (const auto& [first, end] : d_mismatch_ranges.ranges()) {
         for (uint64_t i = first; i < end && out.size() < max; i++) {
-            if (overlap(d_overwritten, i, i + 1))
+            if (d_overwritten.contains(i))
                 continue;
             if (!out.empty() && out.back()[0] + out.back()[1] == i)
                 out.back()[1]++;
@@ -264,14 +231,14 @@ uint64_t ramp_check_impl::time_errors() const
     std::lock_guard<std::mutex> lock(d_ranges_mutex);
     uint64_t errors = 0;
     for (uint64_t item : d_time_error_items)
-        errors += overlap(d_overwritten, item, item + 1) == 0;
+        errors += !d_overwritten.contains(item);
     return errors;
 }
 
 uint64_t ramp_check_impl::overwritten_items() const
 {
     std::lock_guard<std::mutex> lock(d_ranges_mutex);
-    return overlap(d_overwritten, 0, UINT64_MAX);
+    return d_overwritten.size();
 }
 
 int ramp_check_impl::work(int noutput_items,

@@ -9,11 +9,11 @@
 #define INCLUDED_RDMA_RAMP_CHECK_IMPL_H
 
 #include "stream/share_layout.h"
+#include "util/item_range_set.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/ramp_check.h>
 #include <gnuradio/rdma/test_signal.h>
 #include <atomic>
-#include <map>
 #include <array>
 #include <memory>
 #include <mutex>
@@ -79,11 +79,11 @@ private:
     int64_t d_stream0 = 0; // the stream sample of the first time tag (split only)
     uint64_t d_gap_end = 0;      // items below are inside a reported gap
 
-    // Mismatched items as ranges [first, end) and overwritten reports: compared at the
-    // end.
+    // Mismatched items, and the items reports excuse (they overlap and come in any
+    // order): compared at the end.
     mutable std::mutex d_ranges_mutex;
-    std::map<uint64_t, uint64_t> d_mismatch_ranges;
-    std::map<uint64_t, uint64_t> d_overwritten;
+    item_range_set d_mismatch_ranges;
+    item_range_set d_overwritten;
     std::vector<uint64_t> d_time_error_items;
 
     std::atomic<uint64_t> d_items{ 0 };
