@@ -110,6 +110,7 @@ device_controller::counts device_controller::counters() const
     c.events = d_ctrl.queue().events();
     c.coalesced = d_ctrl.queue().coalesced();
     c.runs = d_ctrl.runs();
+    c.nak_cuts = d_ctrl.backoff().cuts();
     return c;
 }
 

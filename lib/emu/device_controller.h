@@ -72,7 +72,7 @@ public:
     //! CTRL_RATE: the dequeue rate stream s is held to, KiB/s rounded up; 0 none.
     uint32_t rate(unsigned s) const;
     struct counts {
-        uint64_t events = 0, coalesced = 0, runs = 0;
+        uint64_t events = 0, coalesced = 0, runs = 0, nak_cuts = 0;
     };
     counts counters() const;
 

@@ -105,6 +105,7 @@ public:
         for (uint32_t ro : { regs::ctrl::events_lo,
                              regs::ctrl::coalesced_lo + 4,
                              regs::ctrl::runs_lo,
+                             regs::ctrl::nak_cuts_lo + 4,
                              regs::ctrl::rate })
             CPPUNIT_ASSERT(write(base + ro, 1) == axioe::status::slverr);
         // RX_RATE_LIMIT of a stream the device lacks: SLVERR, and it reads 0.
@@ -116,14 +117,14 @@ public:
         CPPUNIT_ASSERT(write(regs::ctrl_rate_limit_reg(0), 0xFFFFFFFF) ==
                        axioe::status::okay);
         // The holes of the block, and what lies past it.
-        for (uint32_t hole : { 0x20u, 0x40u, 0x7Cu })
+        for (uint32_t hole : { 0x28u, 0x40u, 0x7Cu })
             CPPUNIT_ASSERT(status_of([&] { axi.read32(base + hole); }) ==
                            axioe::status::decerr);
         CPPUNIT_ASSERT(status_of([&] { axi.read32(base + 0x100); }) ==
                        axioe::status::decerr);
         // A burst over the counters reads each 64-bit value whole.
-        uint32_t w[6];
-        axi.read(base + regs::ctrl::events_lo, w, 6);
+        uint32_t w[8];
+        axi.read(base + regs::ctrl::events_lo, w, 8);
         CPPUNIT_ASSERT(regs::join_words(w[2], w[3]) <= regs::join_words(w[0], w[1]));
     }
 

@@ -55,7 +55,8 @@ bool rate_controller::tick(int64_t now_ns)
     for (size_t i = 0; i < n; i++)
         d_model.apply(d_records[i]);
     compute();
-    d_dirty = false;
+    // A link regaining what NAKs cut needs runs, events or not.
+    d_dirty = d_policy == ctrl_policy::water_filling && d_backoff.recovering();
     d_ran = true;
     d_last_run_ns = now_ns;
     d_runs++;
@@ -65,8 +66,15 @@ bool rate_controller::tick(int64_t now_ns)
 void rate_controller::compute()
 {
     d_computations++;
-    if (d_policy == ctrl_policy::water_filling)
-        water_filling::compute(d_model.filling_input(), d_filled);
+    if (d_policy == ctrl_policy::water_filling) {
+        water_filling_input in = d_model.filling_input();
+        d_backoff.apply(d_model, d_filled, d_have_filling, in);
+        water_filling::compute(in, d_filled);
+        d_have_filling = true;
+    } else {
+        d_backoff.observe(d_model);
+        d_have_filling = false;
+    }
     for (unsigned s = 0; s < ctrl_max_streams; s++) {
         ctrl_output& o = d_out[s];
         if (d_model.stream(s).links == 0) {

@@ -11,6 +11,7 @@
 #include "ctrl_event_queue.h"
 #include "ctrl_model.h"
 #include "ctrl_weights.h"
+#include "nak_backoff.h"
 #include "water_filling.h"
 #include <array>
 #include <cstdint>
@@ -87,6 +88,8 @@ public:
     uint64_t runs() const { return d_runs; } //!< CTRL_RUNS
     //! Policy computations: one per run.
     uint64_t computations() const { return d_computations; }
+    //! Water filling's NAK backoff: the links' estimates and its cuts.
+    const nak_backoff& backoff() const { return d_backoff; }
 
 private:
     void compute();
@@ -96,6 +99,8 @@ private:
     std::array<ctrl_output, ctrl_max_streams> d_out{};
     std::array<ctrl_record, ctrl_max_queues> d_records{}; // take()'s room
     water_filling_result d_filled;
+    bool d_have_filling = false; // d_filled is the last run's (water filling ran)
+    nak_backoff d_backoff;
     ctrl_policy d_policy = ctrl_policy::none;
     uint32_t d_period_us = default_period_us;
     bool d_dirty = false;

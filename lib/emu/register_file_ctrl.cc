@@ -60,6 +60,10 @@ status register_file::read_ctrl(const regs::decoded_address& a, uint32_t& value)
     case c::runs_lo + 4:
         value = word(n.runs, c::runs_lo);
         return status::okay;
+    case c::nak_cuts_lo:
+    case c::nak_cuts_lo + 4:
+        value = word(n.nak_cuts, c::nak_cuts_lo);
+        return status::okay;
     default:
         break;
     }

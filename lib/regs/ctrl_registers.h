@@ -34,6 +34,7 @@ constexpr uint32_t period_us = 0x04;    // rw: 1 .. max_period_us
 constexpr uint32_t events_lo = 0x08;    // ro 64: events that arrived
 constexpr uint32_t coalesced_lo = 0x10; // ro 64: of those, replaced while pending
 constexpr uint32_t runs_lo = 0x18;      // ro 64: runs of the loop
+constexpr uint32_t nak_cuts_lo = 0x20;  // ro 64: runs that cut a link for new NAKs
 //! RX_RATE_LIMIT of stream s at rate_limit + 4 s (rw, KiB/s of sample bytes; 0 none).
 constexpr uint32_t rate_limit = 0x80;
 //! CTRL_RATE of stream s at rate + 4 s (ro, KiB/s: what the device holds it to).

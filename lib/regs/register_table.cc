@@ -350,6 +350,7 @@ static_assert(in_block("CTRL_POLICY", block::ctrl, ctrl::policy, 32) &&
               in_block("CTRL_EVENTS", block::ctrl, ctrl::events_lo, 64) &&
               in_block("CTRL_COALESCED", block::ctrl, ctrl::coalesced_lo, 64) &&
               in_block("CTRL_RUNS", block::ctrl, ctrl::runs_lo, 64) &&
+              in_block("CTRL_NAK_CUTS", block::ctrl, ctrl::nak_cuts_lo, 64) &&
               in_block("RX_RATE_LIMIT", block::ctrl, ctrl::rate_limit, 32) &&
               named("RX_RATE_LIMIT").repeat == ctrl::max_streams &&
               in_block("CTRL_RATE", block::ctrl, ctrl::rate, 32) &&

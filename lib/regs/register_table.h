@@ -416,6 +416,7 @@ inline constexpr register_info register_table[] = {
     ROW(ctrl,     0x08, "CTRL_EVENTS",         64, RO, 0, detail::rc, V, 0, "events that arrived since reset"),
     ROW(ctrl,     0x10, "CTRL_COALESCED",      64, RO, 0, detail::rc, V, 0, "events replaced while pending"),
     ROW(ctrl,     0x18, "CTRL_RUNS",           64, RO, 0, detail::rc, V, 0, "runs of the loop since reset"),
+    ROW(ctrl,     0x20, "CTRL_NAK_CUTS",       64, RO, 0, detail::rc, V, 0, "links cut by water filling for new NAKs"),
     { block::ctrl, 0x80, "RX_RATE_LIMIT", 32, 16, access::rw, 0, detail::rc, reset_kind::value, 0,
       "stream s at 4 s: the host's limit, KiB/s of sample bytes; 0 none" },
     { block::ctrl, 0xC0, "CTRL_RATE", 32, 16, access::ro, 0, detail::rc, reset_kind::value, 0,
