@@ -168,7 +168,10 @@ public:
         start(13288, 0);
         end(17384);
         sc.host.limit(17384);
-        CPPUNIT_ASSERT(wait_for([&] { return read_counters(sc.axi).bursts_done == 3; }));
+        // (Should it not come, the counters say which burst is missing.)
+        const bool three_done =
+            wait_for([&] { return read_counters(sc.axi).bursts_done == 3; });
+        CPPUNIT_ASSERT_MESSAGE(describe(read_counters(sc.axi)), three_done);
         sc.stop();
         const regs::tx_counters c = sc.check_identities();
         const std::vector<meta::record> all = sc.records(); // none lost on the way
