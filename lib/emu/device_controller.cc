@@ -144,6 +144,17 @@ void device_controller::weight_written(unsigned s, unsigned d, uint32_t w)
     post({ ctrl_kind::weight, uint8_t(s), l == ctrl_run::no_link ? uint8_t(0) : l, w });
 }
 
+void device_controller::path_written(unsigned s, unsigned d, uint32_t ns)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (s >= d_streams || d >= destination_table::max_destinations)
+        return;
+    // Not running: START takes the register's value.
+    const uint8_t l = d_runs[s].link[d];
+    if (d_runs[s].engine && l < d_links)
+        post({ ctrl_kind::rtt, uint8_t(s), l, ns });
+}
+
 void device_controller::naks(unsigned s, uint64_t count)
 {
     // RC runs on destination 0 on link 0 in the emulator: its queue is (s, 0).
@@ -168,6 +179,13 @@ void device_controller::stream_started(unsigned s, const ctrl_run& run)
     for (unsigned l = 0; l < d_links; l++)
         if (mask >> l & 1)
             post({ ctrl_kind::link, uint8_t(s), uint8_t(l), 1 });
+    // Its links' RTTs as the host last measured them (an earlier run's are gone).
+    for (unsigned l = 0; l < d_links; l++)
+        if (mask >> l & 1)
+            post({ ctrl_kind::rtt, uint8_t(s), uint8_t(l), 0 });
+    for (unsigned d = 0; d < run.link.size(); d++)
+        if (run.link[d] < d_links && run.path_ns[d])
+            post({ ctrl_kind::rtt, uint8_t(s), run.link[d], run.path_ns[d] });
     post({ ctrl_kind::demand,
            uint8_t(s),
            0,

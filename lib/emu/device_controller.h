@@ -33,6 +33,8 @@ struct ctrl_run {
     double wire_per_byte = 1; //!< IPv4 bytes on a link per sample byte (headers)
     //! Destination d's link; no_link: not used.
     std::array<uint8_t, destination_table::max_destinations> link{};
+    //! Destination d's DST_PATH_NS at START (0: none measured).
+    std::array<uint32_t, destination_table::max_destinations> path_ns{};
     static constexpr uint8_t no_link = 0xFF;
 };
 
@@ -82,6 +84,9 @@ public:
     void link_changed(unsigned n, bool up);
     //! The host wrote DST_WEIGHT \p w of destination \p d of stream \p s.
     void weight_written(unsigned s, unsigned d, uint32_t w);
+    //! The host wrote DST_PATH_NS \p ns of destination \p d of stream \p s: the RTT
+    //! of the destination's link for the loop (0: none measured).
+    void path_written(unsigned s, unsigned d, uint32_t ns);
     //! RC: stream \p s's NAKs + retransmits so far (from its engine's thread).
     void naks(unsigned s, uint64_t count) override;
     void stream_started(unsigned s, const ctrl_run& run);

@@ -175,6 +175,7 @@ class qa_controller_links : public CppUnit::TestFixture
     CPPUNIT_TEST(test_water_filling_is_fair_and_frees_a_dropped_share);
     CPPUNIT_TEST(test_a_cut_link_leaves_the_computation);
     CPPUNIT_TEST(test_shortest_rtt_without_rtts_weighs_equally);
+    CPPUNIT_TEST(test_shortest_rtt_follows_the_hosts_path_ns);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -301,6 +302,48 @@ public:
         b.stop();
         // After the run DST_WEIGHT reads what the host wrote, the next START's.
         CPPUNIT_ASSERT_EQUAL(3u, b.axi.read32(w0));
+    }
+
+    void test_shortest_rtt_follows_the_hosts_path_ns()
+    {
+        // Host feedback: DST_PATH_NS is the RTT of the destination's link for policy 2,
+        // weights in proportion to 1 / RTT (1 us and 3 us: 3:1), written while running.
+        three_streams_two_links b;
+        const uint32_t w0 = regs::rx_dest_reg(1, 0, regs::dst::weight);
+        const uint32_t w1 = regs::rx_dest_reg(1, 1, regs::dst::weight);
+        const uint32_t p0 = regs::rx_dest_reg(1, 0, regs::dst::path_ns);
+        const uint32_t p1 = regs::rx_dest_reg(1, 1, regs::dst::path_ns);
+        CPPUNIT_ASSERT_EQUAL(0u, b.axi.read32(p0)); // reset: none measured
+        b.axi.write32(regs::ctrl_base + regs::ctrl::policy,
+                      regs::ctrl_policy::shortest_rtt);
+        b.start();
+        b.axi.write32(p0, 1000);
+        b.axi.write32(p1, 3000);
+        CPPUNIT_ASSERT_EQUAL(3000u, b.axi.read32(p1));
+        for (int i = 0; i < 200 && b.axi.read32(w0) != 3; i++)
+            std::this_thread::sleep_for(10ms);
+        CPPUNIT_ASSERT_EQUAL(3u, b.axi.read32(w0));
+        CPPUNIT_ASSERT_EQUAL(1u, b.axi.read32(w1));
+        // The schedule follows: its newest epoch carries 3:1.
+        wait_for_schedule(b, 1);
+        uint32_t e[regs::epoch::entry_words] = {};
+        const uint32_t n = b.axi.read32(regs::epoch_reg(1, regs::epoch::count));
+        b.axi.read(regs::epoch_entry_reg(1, (n + 3) % regs::epoch::emulator_kept, 0),
+                   e,
+                   regs::epoch::entry_words);
+        CPPUNIT_ASSERT_EQUAL(3u | 1u << 16, e[4]);
+        // The paths even out: so do the weights.
+        b.axi.write32(p1, 1000);
+        for (int i = 0; i < 200 && b.axi.read32(w0) != 1; i++)
+            std::this_thread::sleep_for(10ms);
+        CPPUNIT_ASSERT_EQUAL(1u, b.axi.read32(w0));
+        CPPUNIT_ASSERT_EQUAL(1u, b.axi.read32(w1));
+        // Stream 0 has one destination: nothing to weigh, and no error either.
+        b.axi.write32(regs::rx_dest_reg(0, 0, regs::dst::path_ns), 500);
+        b.stop();
+        // Not latched: written after the run too, and kept.
+        b.axi.write32(p1, 7);
+        CPPUNIT_ASSERT_EQUAL(7u, b.axi.read32(p1));
     }
 
 private:

@@ -100,9 +100,12 @@ void register_file::ctrl_started(unsigned s, const rx_descriptor& d)
     run.wire_per_byte = wire_per_byte(d);
     run.link.fill(ctrl_run::no_link);
     for (unsigned i = 0; i < destination_table::max_destinations; i++)
-        if (i == 0 || d.destinations[i].used())
+        if (i == 0 || d.destinations[i].used()) {
             run.link[i] =
                 uint8_t(i == 0 ? d.destinations[0].link : d.destinations[i].link);
+            run.path_ns[i] = d_dest_words[s * regs::rx_dest_per_stream + i]
+                                         [regs::dst::path_ns / 4];
+        }
     d_controller->stream_started(s, run);
 }
 

@@ -137,6 +137,12 @@ status register_file::write_destination(const regs::decoded_address& a, uint32_t
             d_controller->weight_written(s, d, value);
         return status::okay;
     }
+    if (a.offset == regs::dst::path_ns) { // host feedback: not latched
+        d_dest_words[a.index][a.offset / 4] = value;
+        if (d_controller)
+            d_controller->path_written(s, d, value);
+        return status::okay;
+    }
     if (running) // latched by START
         return status::slverr;
     d_dest_words[a.index][a.offset / 4] = value;

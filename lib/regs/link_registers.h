@@ -65,6 +65,9 @@ constexpr uint32_t weight = 0x28; // not latched: a write while running opens an
 constexpr uint32_t share = 0x2C;  // ro (cap::shares): share_of_destination()
 constexpr uint32_t messages_lo = 0x30; // ro 64
 constexpr uint32_t state = 0x38;       // ro: state_bits
+//! rw (cap::multi_link | cap::rate_control), not latched: the host's measure of the
+//! path to the destination, ns (0: none); the controller's RTT of its link.
+constexpr uint32_t path_ns = 0x3C;
 //! The RX block offset that destination 0's DST_IPV4 .. DST_RING_BYTES alias.
 constexpr uint32_t rx_alias_offset = 0x08;
 constexpr uint32_t alias_end = 0x24; // DST_LINK and above are the destination's own

@@ -37,11 +37,14 @@ link_watch::link_watch(device_controller& device,
 
 link_watch::~link_watch() = default;
 
-void link_watch::start(uint32_t notify_interval, std::vector<timed_write> writes)
+void link_watch::start(uint32_t notify_interval,
+                       std::vector<timed_write> writes,
+                       path_delay* paths)
 {
     {
         std::lock_guard<std::mutex> x(d_exchange);
         d_notify_interval = notify_interval;
+        d_paths = paths;
         std::stable_sort(
             writes.begin(), writes.end(), [](const timed_write& a, const timed_write& b) {
                 return a.after_ns < b.after_ns;
@@ -115,6 +118,7 @@ void link_watch::beat()
             s.links_up = d_snapshot.links_up;
         }
         control_links(s, now);
+        tell_paths(now);
     } catch (const std::exception&) {
         d_failures++; // the snapshot stays: the data path waits for the next one
         return;
@@ -208,6 +212,26 @@ void link_watch::control_links(const snapshot& s, int64_t now)
             l.out_by_host = l.out_by_device = false;
             l.rejoined_ns = now;
         }
+    }
+}
+
+void link_watch::tell_paths(int64_t now)
+{
+    // Host feedback for the device's shortest-RTT policy: rarely (path_delay decides).
+    // A device that refuses it (an exchange failed) is not asked again this run: the
+    // schedule, which the same beat reads, must not suffer for it.
+    if (!d_paths)
+        return;
+    try {
+        for (unsigned d = 0; d < d_links; d++) {
+            uint32_t ns = 0;
+            if (d_paths->due(d, now, ns))
+                d_device.client().write32(
+                    regs::rx_dest_reg(d_stream, d, regs::dst::path_ns), ns);
+        }
+    } catch (const std::exception&) {
+        d_paths = nullptr;
+        d_path_failures++;
     }
 }
 

@@ -11,6 +11,7 @@
 #include "../device/device_controller.h"
 #include "../util/periodic_worker.h"
 #include "epoch_snapshot.h"
+#include "path_delay.h"
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -62,9 +63,13 @@ public:
 
     /*!
      * Watch a run (after START) whose epochs begin at multiples of \p notify_interval
-     * local messages (0: at any message), doing \p writes at their times from now.
+     * local messages (0: at any message), doing \p writes at their times from now, and
+     * telling the device each destination's path as \p paths measures it (DST_PATH_NS,
+     * when path_delay says it is due; null: never). \p paths must outlive the run.
      */
-    void start(uint32_t notify_interval, std::vector<timed_write> writes = {});
+    void start(uint32_t notify_interval,
+               std::vector<timed_write> writes = {},
+               path_delay* paths = nullptr);
     //! Stop watching; returns once the thread is idle. Then one last look (refresh()).
     void stop();
 
@@ -75,6 +80,8 @@ public:
 
     //! Exchanges that failed (the snapshot then stays as it was).
     uint64_t failures() const { return d_failures.load(); }
+    //! DST_PATH_NS writes that failed (then none more this run).
+    uint64_t path_failures() const { return d_path_failures.load(); }
 
 private:
     void beat();
@@ -84,6 +91,7 @@ private:
     void read_links(snapshot& s);
     void control_links(const snapshot& s, int64_t now);
     void do_due_writes(int64_t now);
+    void tell_paths(int64_t now);
 
     device_controller& d_device;
     const unsigned d_stream;
@@ -95,6 +103,7 @@ private:
     uint32_t d_notify_interval = 0;
     std::vector<timed_write> d_writes;
     size_t d_next_write = 0;
+    path_delay* d_paths = nullptr;
     int64_t d_start_ns = 0;
     struct link_state {
         bool out_by_device = false; //!< an epoch took it out: give it back once up
@@ -109,6 +118,7 @@ private:
 
     std::atomic<uint32_t> d_declared{ 0 }; // links the data path declared down
     std::atomic<uint64_t> d_failures{ 0 };
+    std::atomic<uint64_t> d_path_failures{ 0 };
 
     mutable std::mutex d_mutex;
     snapshot d_snapshot;      // guarded by d_mutex

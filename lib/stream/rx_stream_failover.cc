@@ -80,7 +80,10 @@ void rx_stream::impl::start_link_watch()
         d_plan.notify_interval,
         static_cast<int64_t>(d_plan.message_items * 1e9 / d_plan.sample_rate),
         host_time_ns());
-    d_link_watch->start(d_plan.notify_interval, std::move(writes));
+    // Host feedback only where the device has the register (CAP_RATE_CONTROL).
+    d_link_watch->start(d_plan.notify_interval,
+                        std::move(writes),
+                        d_info.has(regs::cap::rate_control) ? &d_paths : nullptr);
 }
 
 void rx_stream::impl::stop_link_watch()

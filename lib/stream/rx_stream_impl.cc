@@ -64,6 +64,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     d_last_notification_awaited = false;
     d_last_handout_ns = INT64_MIN / 2;
     d_lateness.reset(static_cast<int64_t>(d_plan.latency_budget_s * 0.25e9));
+    d_paths.reset();
     d_events.clear();
     d_carried.clear();
     d_error.clear();

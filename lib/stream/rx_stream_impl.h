@@ -24,6 +24,7 @@
 #include "link_watch.h"
 #include "loss_tracker.h"
 #include "metadata_monitor.h"
+#include "path_delay.h"
 #include "path_lateness.h"
 #include "progress_tracker.h"
 #include "share_args.h"
@@ -303,6 +304,7 @@ private:
     bool d_last_notification_awaited = false;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
     path_lateness d_lateness;     // how much later than the grace the path runs
+    path_delay d_paths;           // each destination's path, for DST_PATH_NS
     uint64_t d_read_position = 0; // standalone consumer (recv/release)
     uint64_t d_handed_out = 0;    // standalone consumer: committed so far
     size_t d_last_chunk = 0;

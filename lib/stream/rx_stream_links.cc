@@ -220,9 +220,15 @@ bool rx_stream::impl::on_destination_completion(const nic::work_completion& wc,
     d_progress.advance_to(d_dest_progress.landed_messages());
     // How late this destination's path runs: its own message, not the stream's
     // frontier, which a dead link holds back until the clock passes it.
-    track_lateness(
+    const uint64_t end =
         std::min<uint64_t>(d_dest_progress.frontier(d) * d_plan.message_items,
-                           d_plan.num_samples ? d_plan.num_samples : UINT64_MAX));
+                           d_plan.num_samples ? d_plan.num_samples : UINT64_MAX);
+    track_lateness(end);
+    // And how long after the device produced that message's last sample (the clock's
+    // bound less its error and grace: its best estimate), for DST_PATH_NS.
+    d_paths.on_notification(d,
+                            host_time_ns() - d_clock.host_time_final(end) +
+                                int64_t(d_clock.error_ns() + d_clock.grace_ns()));
     return true;
 }
 
@@ -281,6 +287,7 @@ void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out)
         out[key + "lost_samples"] = d_link_counts.counts(n).lost_samples;
         out[key + "frontier"] = d_dest_progress.frontier(n);
         out[key + "imm_out_of_sequence"] = d_dest_progress.out_of_sequence(n);
+        out[key + "path_ns"] = d_paths.measured(n);
     }
     for (unsigned n = 0; n < d_link_plan.links; n++) {
         const std::string key = "host.link" + std::to_string(n) + ".";
@@ -291,8 +298,10 @@ void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out)
     out["host.imm_held"] = d_dest_progress.held();
     out["host.schedule_known"] = d_dest_progress.known();
     out["host.schedule_implausible"] = d_follower.implausible();
-    if (d_link_watch)
+    if (d_link_watch) {
         out["host.link_watch_failures"] = d_link_watch->failures();
+        out["host.path_feedback_failures"] = d_link_watch->path_failures();
+    }
     out["host.links_unattributed_messages"] = d_link_counts.unattributed_messages();
     out["host.links_unattributed_samples"] = d_link_counts.unattributed_samples();
     out["host.imm_wrong_destination"] = d_dest_progress.wrong_destination();

@@ -7,7 +7,7 @@
 several links) and per share (a stream split over several hosts), from the stream's
 counters (docs/links.md)."""
 
-LINK_FIELDS = ("messages", "lost_samples", "frontier", "imm_out_of_sequence")
+LINK_FIELDS = ("messages", "lost_samples", "frontier", "imm_out_of_sequence", "path_ns")
 
 
 def link_report(counters):
