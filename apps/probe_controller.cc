@@ -81,7 +81,7 @@ void add_controller(report_node& device, axioe::client& c, const device_identity
         refused(n, status::decerr);
         return;
     }
-    uint32_t w[(regs::ctrl::nak_cuts_lo + 8) / 4] = {};
+    uint32_t w[(regs::ctrl::runs_lo + 8) / 4] = {};
     const status st = try_read(c, regs::ctrl_base, w, std::size(w));
     if (st != status::okay) {
         refused(n, st);
@@ -97,7 +97,12 @@ void add_controller(report_node& device, axioe::client& c, const device_identity
     n.add("events", wide(regs::ctrl::events_lo));
     n.add("coalesced", wide(regs::ctrl::coalesced_lo));
     n.add("runs", wide(regs::ctrl::runs_lo));
-    n.add("NAK cuts", wide(regs::ctrl::nak_cuts_lo));
+    // Read apart: a controller from before it answers DECERR there.
+    uint32_t cuts[2] = {};
+    if (try_read(c, regs::ctrl_base + regs::ctrl::nak_cuts_lo, cuts, 2) == status::okay)
+        n.add("NAK cuts", regs::join_words(cuts[0], cuts[1]));
+    else
+        n.add_raw("NAK cuts", "not reported by this device", "null");
     report_node& streams = n.child("Streams", true);
     const uint32_t count = std::min(id.num_rx_streams, regs::ctrl::max_streams);
     for (uint32_t s = 0; s < count; s++) {
