@@ -19,9 +19,10 @@ namespace emu {
 
 //! An entry of the TX burst queue as pushed (docs/register-map.md, "TX burst queue").
 struct tx_entry {
-    uint32_t op = 0;      //!< regs::tbq::op::start or end
-    uint64_t item = 0;    //!< START: first item; END: one past the last
-    uint64_t time_ns = 0; //!< START: device time of its first sample; 0: at once
+    uint32_t op = 0;       //!< regs::tbq::op::start or end
+    uint64_t item = 0;     //!< START: first item; END: one past the last
+    uint64_t time_ns = 0;  //!< START: device time of its first sample; 0: at once
+    int64_t pushed_at = 0; //!< the engine's oscillator time of the push (it sets it)
 };
 
 /*!

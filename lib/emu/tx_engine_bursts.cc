@@ -27,10 +27,12 @@ constexpr int64_t underflow_report_ns = 50000000;
 
 uint32_t tx_engine::push_entry(const tx_entry& e)
 {
+    tx_entry pushed = e;
+    pushed.pushed_at = d_clock.oscillator_now();
     uint32_t error;
     {
         std::lock_guard<std::mutex> q(d_queue_mutex);
-        error = d_queue.push(e);
+        error = d_queue.push(pushed);
     }
     if (error == regs::tbq::error::none) { // the engine takes it up at once if it may
         stream_thread::lock_type lock = d_thread.lock();
@@ -75,7 +77,16 @@ void tx_engine::take_up(uint64_t ticks_now, int64_t now, int64_t& wake)
                 wake = std::min(wake, due);
                 break;
             }
-            if (!d_sched.start_at(tick, e->time_ns, ticks_now))
+            // Judged at the instant the device takes it up: when it became due, or
+            // when it was pushed if later. A step of the engine that comes late (the
+            // emulator's own scheduling delay) is charged to nobody, as in play(); a
+            // START pushed after its time is still late.
+            const int64_t taken_at = std::max(due, e->pushed_at);
+            const uint64_t ticks_then =
+                taken_at <= d_mono_t0
+                    ? 0
+                    : first_sample_at(uint64_t(d_mono_t0), uint64_t(taken_at), num, den);
+            if (!d_sched.start_at(tick, e->time_ns, std::min(ticks_now, ticks_then)))
                 time_error(e->item, e->time_ns);
         }
         d_queue.pop();
