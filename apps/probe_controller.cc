@@ -45,17 +45,36 @@ void add_rate(report_node& n, const std::string& label, uint32_t kib)
               json_key(label) + "_bytes_per_s");
 }
 
-// Destination 0 and every other one the current (or last) run used: their weights.
-void add_weights(report_node& n, axioe::client& c, unsigned s)
+// Destination 0 and every other one the current (or last) run used.
+std::vector<unsigned> shown_destinations(axioe::client& c, unsigned s)
+{
+    std::vector<unsigned> out{ 0 };
+    for (unsigned d = 1; d < regs::rx_dest_per_stream; d++) {
+        uint32_t state = 0;
+        if (try_read(c, regs::rx_dest_reg(s, d, regs::dst::state), &state, 1) ==
+                status::okay &&
+            (state & regs::dst::state_bits::used))
+            out.push_back(d);
+    }
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& parts)
+{
+    std::string line;
+    for (const std::string& t : parts)
+        line += (line.empty() ? "" : " ") + t;
+    return line;
+}
+
+// Their weights in force.
+void add_weights(report_node& n, axioe::client& c, unsigned s,
+                 const std::vector<unsigned>& shown)
 {
     std::vector<std::string> text;
     std::string json;
-    for (unsigned d = 0; d < regs::rx_dest_per_stream; d++) {
-        uint32_t state = 0, weight = 0;
-        if (d > 0 && (try_read(c, regs::rx_dest_reg(s, d, regs::dst::state), &state, 1) !=
-                          status::okay ||
-                      !(state & regs::dst::state_bits::used)))
-            continue;
+    for (unsigned d : shown) {
+        uint32_t weight = 0;
         const status st =
             try_read(c, regs::rx_dest_reg(s, d, regs::dst::weight), &weight, 1);
         if (st != status::okay) {
@@ -66,10 +85,30 @@ void add_weights(report_node& n, axioe::client& c, unsigned s)
         json += fmt::format(
             "{}{{\"destination\":{},\"weight\":{}}}", json.empty() ? "" : ",", d, weight);
     }
-    std::string line;
-    for (const std::string& t : text)
-        line += (line.empty() ? "" : " ") + t;
-    n.add_raw("weights", line + " (destination:weight)", "[" + json + "]");
+    n.add_raw("weights", joined(text) + " (destination:weight)", "[" + json + "]");
+}
+
+// The host's feedback, DST_PATH_NS: the RTTs policy 2 weighs by.
+void add_paths(report_node& n, axioe::client& c, unsigned s,
+               const std::vector<unsigned>& shown)
+{
+    std::vector<std::string> text;
+    std::string json;
+    for (unsigned d : shown) {
+        uint32_t ns = 0;
+        const status st = try_read(c, regs::rx_dest_reg(s, d, regs::dst::path_ns), &ns, 1);
+        if (st != status::okay) {
+            n.add_raw("paths",
+                      st == status::decerr ? "not reported by this device"
+                                           : "not readable: " + refusal(st),
+                      "null");
+            return;
+        }
+        text.push_back(ns ? fmt::format("{}:{}", d, ns) : fmt::format("{}:none", d));
+        json += fmt::format(
+            "{}{{\"destination\":{},\"path_ns\":{}}}", json.empty() ? "" : ",", d, ns);
+    }
+    n.add_raw("paths", joined(text) + " (destination:ns)", "[" + json + "]");
 }
 
 } // namespace
@@ -117,8 +156,11 @@ void add_controller(report_node& device, axioe::client& c, const device_identity
         }
         add_rate(r, "rate limit", limit);
         add_rate(r, "rate", rate);
-        if (id.has(regs::cap::multi_link))
-            add_weights(r, c, s);
+        if (id.has(regs::cap::multi_link)) {
+            const std::vector<unsigned> shown = shown_destinations(c, s);
+            add_weights(r, c, s, shown);
+            add_paths(r, c, s, shown);
+        }
     }
 }
 

@@ -17,6 +17,7 @@
 #include <gnuradio/rdma/rx_stream.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <array>
 #include <chrono>
 #include <string>
 
@@ -43,6 +44,7 @@ class qa_path_feedback : public CppUnit::TestFixture
 
     struct outcome {
         std::map<std::string, uint64_t> counters;
+        std::array<uint32_t, 2> path_register{}; // DST_PATH_NS: anyone's to read
         uint64_t items = 0, mismatches = 0;
         uint64_t delivered = 0, lost = 0;
     };
@@ -72,6 +74,8 @@ class qa_path_feedback : public CppUnit::TestFixture
             s.release(c.items);
             end = c.end_of_stream;
         }
+        for (unsigned d = 0; d < 2; d++)
+            o.path_register[d] = axi.read32(regs::rx_dest_reg(0, d, regs::dst::path_ns));
         s.stop();
         o.counters = s.read_counters();
         o.delivered = s.counts().delivered;
@@ -91,7 +95,8 @@ class qa_path_feedback : public CppUnit::TestFixture
                                "host.path_feedback_failures",
                                "device.samples_emitted" })
             out += std::string(k) + "=" + std::to_string(o.counters.at(k)) + " ";
-        return out;
+        return out + "DST_PATH_NS=" + std::to_string(o.path_register[0]) + "," +
+               std::to_string(o.path_register[1]);
     }
 
 public:
@@ -100,11 +105,13 @@ public:
         const outcome o = run(regs::ctrl_policy::shortest_rtt);
         const std::string why = describe(o);
         const auto& c = o.counters;
-        // The host measured the delayed link as the slower by about its delay (the
-        // device's weights below show it was told: DST_PATH_NS is the owner's to read).
+        // The host measured the delayed link as the slower by about its delay, and
+        // told the device so.
         CPPUNIT_ASSERT_MESSAGE(why, c.at("host.link0.path_ns") > 0);
         CPPUNIT_ASSERT_MESSAGE(
             why, c.at("host.link1.path_ns") > c.at("host.link0.path_ns") + 3000000);
+        CPPUNIT_ASSERT_MESSAGE(why, o.path_register[0] > 0);
+        CPPUNIT_ASSERT_MESSAGE(why, o.path_register[1] > o.path_register[0] + 3000000);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(why, uint64_t(0), c.at("host.path_feedback_failures"));
         // The device weighed the links by 1 / RTT: most messages went the quick way
         // (1:1 until the first feedback, a few hundred ms at most).

@@ -387,7 +387,7 @@ inline constexpr register_info register_table[] = {
     ROW(rx_destination, 0x2C, "DST_SHARE",     32, RO, 0, detail::sh, V, 0, "its share, d / (8 / RX_SHARES); all ones: none"),
     ROW(rx_destination, 0x30, "DST_MESSAGES",  64, RO, 0, detail::ml, V, 0, "messages scheduled to it since START"),
     ROW(rx_destination, 0x38, "DST_STATE",     32, RO, 0, detail::ml, V, 0, "ACTIVE, DEVICE_DOWN, HOST_DOWN, USED"),
-    ROW(rx_destination, 0x3C, "DST_PATH_NS",   32, RW, flag::owner_only, detail::ml_rc, V, 0, "the host's measure of the path, ns; 0 none"),
+    ROW(rx_destination, 0x3C, "DST_PATH_NS",   32, RW, 0, detail::ml_rc, V, 0, "the host's measure of the path, ns; 0 none"),
 
     ROW(rx_epoch, 0x00, "EPOCH_COUNT",         32, RO, 0, detail::ml, V, 0, "epochs begun in the run"),
     ROW(rx_epoch, 0x04, "EPOCH_KEPT",          32, RO, 0, detail::ml, D, 0, "entries kept: epoch k is entry k mod this"),

@@ -51,9 +51,10 @@ class qa_find_probe(two_daemons, gr_unittest.TestCase):
         self.assertIn("      LO locked: yes\n", out)
         # RATE_CONTROL: the controller as reset, a line per stream.
         self.assertIn("\n  Controller\n    policy: none (0)\n    period: 1000 us\n"
-                      "    events: 0\n    coalesced: 0\n    runs: 0\n    NAK cuts: 0\n    Stream 0\n"
-                      "      rate limit: none\n      rate: none\n"
-                      "      weights: 0:1 (destination:weight)\n", out)
+                      "    events: 0\n    coalesced: 0\n    runs: 0\n    NAK cuts: 0\n"
+                      "    Stream 0\n      rate limit: none\n      rate: none\n"
+                      "      weights: 0:1 (destination:weight)\n"
+                      "      paths: 0:none (destination:ns)\n", out)
         self.assertIn("    Stream 2\n", out)
         self.assertNotIn("Stream 3", out)
 
@@ -91,7 +92,8 @@ class qa_find_probe(two_daemons, gr_unittest.TestCase):
                          (0, 0, 0, 0))
         self.assertEqual(ctrl["streams"], [{"index": 0, "rate_limit_bytes_per_s": 0,
                                             "rate_bytes_per_s": 0,
-                                            "weights": [{"destination": 0, "weight": 1}]}])
+                                            "weights": [{"destination": 0, "weight": 1}],
+                                            "paths": [{"destination": 0, "path_ns": 0}]}])
 
     def test_probe_reads_only_and_sees_another_hosts_stream(self):
         host = rdma.rx_stream("type=remote,addr=%s,signal=ramp" % self.addr_b, "sc16",
