@@ -68,7 +68,6 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         for l in links:
             self.assertEqual(sorted(l), ["frontier", "imm_out_of_sequence", "link",
                                          "lost_samples", "messages", "path_ns"])
-            self.assertGreater(l["path_ns"], 0)
             self.assertEqual(l["imm_out_of_sequence"], 0)
             self.assertGreater(l["frontier"], 0)
         # Every message of the stream counted for one link, at the weights.
