@@ -16,6 +16,7 @@
 #include "../axioe/axioe_client.h"
 #include "../emu/emulator.h"
 #include "../meta/metadata_packet.h"
+#include "../regs/register_map.h"
 #include "../roce/roce_packet.h"
 #include "../util/udp_socket.h"
 #include <gnuradio/rdma/ramp.h>
@@ -24,6 +25,7 @@
 #include <cppunit/extensions/HelperMacros.h>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -67,6 +69,18 @@ std::string describe(const std::map<std::string, uint64_t>& c)
             k.rfind("metadata.", 0) == 0)
             out += k + "=" + std::to_string(v) + " ";
     return out;
+}
+
+// From 100 ms into the run, \p forge(i) for i = 0 .. 49, 1 ms apart, on a thread.
+std::thread forge_during_run(std::function<void(uint32_t)> forge)
+{
+    return std::thread([forge = std::move(forge)] {
+        std::this_thread::sleep_for(100ms);
+        for (uint32_t i = 0; i < 50; i++) {
+            forge(i);
+            std::this_thread::sleep_for(1ms);
+        }
+    });
 }
 
 // A host that shares the emulator with the adversary.
@@ -115,14 +129,17 @@ struct scene {
     }
 
     // A NAK "remote access error" to the device, for \p psn.
-    void forge_fatal_nak(uint32_t psn)
+    void forge_fatal_nak(uint32_t psn) { forge_nak(psn, roce::syndrome::nak_remote_access); }
+
+    // A NAK of \p syndrome (PSN sequence error, RNR, fatal) to the device, for \p psn.
+    void forge_nak(uint32_t psn, uint8_t syndrome)
     {
         roce::bth b;
         b.opcode = roce::opcode::rc | roce::opcode::acknowledge;
         b.dest_qp = emu::rx_source_qpn(0);
         b.psn = psn & 0xFFFFFF;
         roce::aeth a;
-        a.syndrome = roce::syndrome::nak_remote_access;
+        a.syndrome = syndrome;
         send_roce(dev.link_address(), b, nullptr, nullptr, &a);
     }
 };
@@ -136,6 +153,7 @@ class qa_hostile_wire : public CppUnit::TestFixture
     CPPUNIT_TEST(test_forged_metadata_changes_nothing);
     CPPUNIT_TEST(test_a_fatal_nak_for_nothing_outstanding_is_ignored);
     CPPUNIT_TEST(test_a_fatal_nak_the_device_believes_ends_the_run_loudly);
+    CPPUNIT_TEST(test_forged_naks_do_not_throttle_the_stream);
     CPPUNIT_TEST(test_a_wrong_rkey_at_the_expected_psn_ends_the_run_loudly);
     CPPUNIT_TEST_SUITE_END();
 
@@ -228,13 +246,9 @@ public:
         // The QPN alone (public: RX_SOURCE_QPN) is not enough: PSNs long acknowledged,
         // and PSNs not sent yet, name nothing a host can NAK.
         const uint32_t start = sc.dev.registers().rx_descriptor_of(0).start_psn;
-        std::thread adversary([&] {
-            std::this_thread::sleep_for(100ms);
-            for (uint32_t i = 0; i < 50; i++) {
-                sc.forge_fatal_nak(start + i);
-                sc.forge_fatal_nak(start + 8000000 + i);
-                std::this_thread::sleep_for(1ms);
-            }
+        std::thread adversary = forge_during_run([&](uint32_t i) {
+            sc.forge_fatal_nak(start + i);
+            sc.forge_fatal_nak(start + 8000000 + i);
         });
         const consumed r = consume(*s);
         adversary.join();
@@ -243,6 +257,44 @@ public:
         const std::string all = describe(c);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(all, std::string(), s->error());
         CPPUNIT_ASSERT_MESSAGE(all, r.end);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("host.lost"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.not_ramp);
+    }
+
+    void test_forged_naks_do_not_throttle_the_stream()
+    {
+        // Under water filling the device halves a stream's rate for new NAKs
+        // (docs/register-map.md, "NAK backoff"): NAKs naming no outstanding packet
+        // (acknowledged long ago, or never sent) are ignored, not counted, and so
+        // cut nothing. The run is clean: the host's NIC has no reason to NAK.
+        scene sc;
+        axioe::client axi(sc.dev.control_address());
+        axi.write32(regs::ctrl_base + regs::ctrl::policy, regs::ctrl_policy::water_filling);
+        const uint64_t samples = 2000000;
+        auto s = sc.stream(",transport=rc", samples);
+        s->start();
+        const uint32_t start = sc.dev.registers().rx_descriptor_of(0).start_psn;
+        std::thread adversary = forge_during_run([&](uint32_t i) {
+            for (uint8_t syndrome : { roce::syndrome::nak_psn_sequence,
+                                      uint8_t(roce::syndrome::rnr_nak | 1) }) {
+                sc.forge_nak(start + i, syndrome);
+                sc.forge_nak(start + 8000000 + i, syndrome);
+            }
+        });
+        const consumed r = consume(*s);
+        adversary.join();
+        const auto c = s->read_counters();
+        const uint64_t cuts = axi.read64(regs::ctrl_base + regs::ctrl::nak_cuts_lo);
+        s->stop();
+        const std::string all = describe(c) + " nak_cuts=" + std::to_string(cuts);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, std::string(), s->error());
+        CPPUNIT_ASSERT_MESSAGE(all, r.end);
+        // 200 forged, none counted: what the device counts the host's NIC sent (a
+        // loaded loopback may drop a packet, and the NIC then NAKs it for real).
+        const uint64_t real = c.at("nic.naks_sent");
+        CPPUNIT_ASSERT_MESSAGE(all, c.at("device.naks_received") <= real);
+        if (real == 0)
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), cuts);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("host.lost"));
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.not_ramp);
     }

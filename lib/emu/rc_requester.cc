@@ -110,12 +110,14 @@ void rc_requester::handle(const rc_ack& a, int64_t now_ns)
         d_window.on_ack(a.psn, now_ns);
         return;
     }
+    // A NAK counts (and steers water filling's backoff) only if it names a packet
+    // outstanding: one for a PSN acknowledged before or not sent yet is no NAK of
+    // this stream's host, and a forgery must not throttle the stream.
     if (type == roce::syndrome::rnr_nak) {
-        d_stats.naks_received++;
-        d_window.on_rnr(a.psn, rnr_backoff_us[a.syndrome & 0x1F] * 1000, now_ns);
+        count_nak(d_window.on_rnr(
+            a.psn, rnr_backoff_us[a.syndrome & 0x1F] * 1000, now_ns));
     } else if (a.syndrome == roce::syndrome::nak_psn_sequence) {
-        d_stats.naks_received++;
-        d_window.on_nak(a.psn, now_ns);
+        count_nak(d_window.on_nak(a.psn, now_ns));
     } else if (type == 0x60) {
         // Invalid request, remote access or operational error: the host QP went to
         // ERROR (class C) and drops everything from now on. A host NAKs a packet it
@@ -128,6 +130,14 @@ void rc_requester::handle(const rc_ack& a, int64_t now_ns)
         d_stats.naks_received++;
         d_failed = true;
     } // 0x40 and 0x80..0xFF are reserved syndromes: nothing to act on
+}
+
+void rc_requester::count_nak(retransmit_window::verdict v)
+{
+    if (v == retransmit_window::verdict::progress)
+        d_stats.naks_received++;
+    else
+        d_stats.naks_ignored++;
 }
 
 size_t rc_requester::build_resend(uint8_t* slots, size_t slot_bytes, outgoing_packet* out)

@@ -97,6 +97,7 @@ public:
 
 private:
     void handle(const rc_ack& a, int64_t now_ns);
+    void count_nak(retransmit_window::verdict v);
     uint64_t end_of(uint64_t message) const; // one past its last packet index
     void report_substitution(uint64_t packet);
     void flush_report();
