@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 namespace gr {
 namespace rdma {
@@ -71,7 +72,37 @@ void link_channel::configure(const regs::emu_link_values& values)
     if (d_config.delay_us || d_config.reorder_us || d_config.rate)
         ensure_storage();
     d_passthrough.store(!impaired_locked(), std::memory_order_release);
+    d_inbound.configure(d_config.rate, int64_t(d_config.queue_us) * 1000);
+    d_policing.store(d_config.rate != 0, std::memory_order_release);
     d_wake.notify_all(); // a cut drops what is held, now
+}
+
+size_t link_channel::receive(datagram* slots, size_t count)
+{
+    if (!d_policing.load(std::memory_order_acquire))
+        return d_network.receive(slots, count);
+    // Those the rate drops are swapped behind the ones kept (the caller owns the
+    // slots' memory, whichever slot points at it), and the network read on, so that a
+    // caller that stops at a short batch is not stopped by the drops.
+    size_t kept = 0;
+    for (;;) {
+        const size_t room = count - kept;
+        const size_t n = d_network.receive(slots + kept, room);
+        const int64_t now = monotonic_ns();
+        const size_t end = kept + n;
+        std::lock_guard<std::mutex> lock(d_mutex);
+        for (size_t i = kept; i < end; i++) {
+            datagram& d = slots[i];
+            if (d_inbound.admit(now, d.length + ip_udp_bytes)) {
+                std::swap(slots[kept], d);
+                kept++;
+            } else {
+                d_counters.frames_dropped++;
+            }
+        }
+        if (n < room || kept == count)
+            return kept;
+    }
 }
 
 regs::emu_link_values link_channel::configuration() const

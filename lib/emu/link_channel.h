@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_EMU_LINK_CHANNEL_H
 
 #include "../regs/link_fields.h"
+#include "inbound_policer.h"
 #include "wire.h"
 #include <condition_variable>
 #include <array>
@@ -26,7 +27,8 @@ namespace emu {
 /*!
  * The emulated network beyond one device link (docs/register-map.md, "Emulated
  * links"): it cuts the cable, loses frames, holds them (a fixed delay, a random extra
- * delay, a rate limit with a bounded queue), in the link's order. A wire in front of
+ * delay, a rate limit with a bounded queue), in the link's order; of the frames coming
+ * back it drops those beyond the rate. A wire in front of
  * the link's real wire: the RX engines send through it as through any wire.
  *
  * Unimpaired (the reset state) it passes every call straight through: no copy, no
@@ -63,10 +65,8 @@ public:
     uint16_t source_port() const override { return d_network.source_port(); }
     unsigned mtu() const override { return d_network.mtu(); }
     size_t send(outgoing_packet* batch, size_t count, const socket_address& to) override;
-    size_t receive(datagram* slots, size_t count) override
-    {
-        return d_network.receive(slots, count);
-    }
+    //! What comes back: EMU_LINK_RATE polices it (inbound_policer), nothing else.
+    size_t receive(datagram* slots, size_t count) override;
     bool icrc_ok(const datagram& d) const override { return d_network.icrc_ok(d); }
 
 private:
@@ -103,11 +103,13 @@ private:
     const unsigned d_index;
     std::atomic<bool> d_down{ false };
     std::atomic<bool> d_passthrough{ true }; // nothing impaired, nothing held
+    std::atomic<bool> d_policing{ false };   // EMU_LINK_RATE set: d_inbound decides
 
     mutable std::mutex d_mutex;
     std::condition_variable d_wake;
     regs::emu_link_values d_config;
     regs::emu_link_counters d_counters;
+    inbound_policer d_inbound;
     uint64_t d_frame = 0;       // frames decided since the seed was written
     int64_t d_rate_free_ns = 0; // when the rate lets the next frame go
     int64_t d_last_due_ns = 0;  // the link keeps its order
