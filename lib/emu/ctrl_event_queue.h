@@ -20,6 +20,7 @@ namespace emu {
 //! streams as the register map has room for, links as a stream has destinations.
 constexpr unsigned ctrl_max_streams = 16;
 constexpr unsigned ctrl_max_links = 8;
+constexpr unsigned ctrl_max_tx_streams = 8;
 //! One queue per (stream, link): a stream's destination on that link.
 constexpr unsigned ctrl_max_queues = ctrl_max_streams * ctrl_max_links;
 

@@ -79,6 +79,37 @@ water_filling_input ctrl_model::filling_input() const
     return in;
 }
 
+void ctrl_model::set_tx(unsigned t, const ctrl_tx_state& state)
+{
+    if (t < ctrl_max_tx_streams)
+        d_tx[t] = state.link < ctrl_max_links ? state : ctrl_tx_state();
+}
+
+double ctrl_model::tx_demand(unsigned t) const
+{
+    const ctrl_tx_state& st = d_tx[t];
+    if (st.host_limit == 0)
+        return double(st.demand);
+    return double(std::min(st.demand, st.host_limit));
+}
+
+water_filling_input ctrl_model::tx_filling_input() const
+{
+    water_filling_input in;
+    unsigned links = 0;
+    for (unsigned t = 0; t < ctrl_max_tx_streams; t++) {
+        if (d_tx[t].link == ctrl_tx_state::no_tx_link)
+            continue;
+        in.streams = t + 1;
+        links = std::max(links, unsigned(d_tx[t].link) + 1);
+        in.demand[t] = tx_demand(t);
+        in.links_of[t] = uint8_t(1u << d_tx[t].link);
+    }
+    in.links = links;
+    in.capacity = d_capacity;
+    return in;
+}
+
 } // namespace emu
 } // namespace rdma
 } // namespace gr

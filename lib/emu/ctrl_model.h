@@ -33,6 +33,14 @@ struct ctrl_stream_state {
     std::array<ctrl_destination_state, ctrl_max_links> dst{};
 };
 
+//! A TX stream's READs: their RESPONSEs come back over one link (the other direction).
+struct ctrl_tx_state {
+    uint8_t link = no_tx_link; //!< the link its requests leave on; no_tx_link: not running
+    uint64_t demand = 0;       //!< the converter's rate in bytes/s on the link
+    uint64_t host_limit = 0;   //!< the host's TX_RATE_LIMIT in bytes/s on the link; 0 none
+    static constexpr uint8_t no_tx_link = 0xFF;
+};
+
 /*!
  * The controller's view of the device: the latest state the events reported, and
  * the configuration (which links a stream's destinations use, link capacities) that
@@ -60,8 +68,22 @@ public:
     //! The water-filling problem this state poses.
     water_filling_input filling_input() const;
 
+    //! TX stream \p t runs over \p state.link (no_tx_link: it does not run).
+    void set_tx(unsigned t, const ctrl_tx_state& state);
+    const ctrl_tx_state& tx(unsigned t) const { return d_tx[t]; }
+    //! What TX stream t's READs want: its converter's rate, or less if the host asked.
+    double tx_demand(unsigned t) const;
+    /*!
+     * The water filling of the READ RESPONSEs: the TX streams on the links' other
+     * direction, whose capacity is LINK_CAPACITY too (a link is full duplex), so RX
+     * and TX streams never share one. A TX stream uses one link, up or not (its READs
+     * have no other way to go).
+     */
+    water_filling_input tx_filling_input() const;
+
 private:
     std::array<ctrl_stream_state, ctrl_max_streams> d_streams{};
+    std::array<ctrl_tx_state, ctrl_max_tx_streams> d_tx{};
     std::array<double, ctrl_max_links> d_capacity = filled(unlimited);
 
     static std::array<double, ctrl_max_links> filled(double v)

@@ -10,6 +10,7 @@
 #include "device_clock.h"
 #include "device_controller.h"
 #include "rx_engine.h"
+#include "tx_engine.h"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -27,9 +28,12 @@ constexpr int64_t housekeeping_ns = 10000000;
 
 } // namespace
 
-device_controller::device_controller(unsigned streams, unsigned links)
+device_controller::device_controller(unsigned streams,
+                                     unsigned links,
+                                     unsigned tx_streams)
     : d_streams(std::min(streams, ctrl_max_streams)),
-      d_links(std::min(links, ctrl_max_links))
+      d_links(std::min(links, ctrl_max_links)),
+      d_tx_streams(std::min(tx_streams, ctrl_max_tx_streams))
 {
     d_thread = std::thread([this] { loop(); });
 }
@@ -94,13 +98,42 @@ uint32_t device_controller::rate_limit(unsigned s) const
     return s < d_streams ? d_limit_kib[s] : 0;
 }
 
+uint32_t device_controller::kib_rounded_up(uint64_t bytes_per_s)
+{
+    const uint64_t kib = (bytes_per_s + regs::ctrl::rate_unit - 1) / regs::ctrl::rate_unit;
+    return uint32_t(std::min<uint64_t>(kib, UINT32_MAX));
+}
+
 uint32_t device_controller::rate(unsigned s) const
 {
-    if (s >= d_streams)
-        return 0;
-    const uint64_t r = d_rate[s].load(std::memory_order_relaxed);
-    const uint64_t kib = (r + regs::ctrl::rate_unit - 1) / regs::ctrl::rate_unit;
-    return uint32_t(std::min<uint64_t>(kib, UINT32_MAX));
+    return s < d_streams ? kib_rounded_up(d_rate[s].load(std::memory_order_relaxed)) : 0;
+}
+
+bool device_controller::set_tx_rate_limit(unsigned t, uint32_t kib_per_s)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (t >= d_tx_streams)
+        return false;
+    d_tx_limit_kib[t] = kib_per_s;
+    if (d_tx_runs[t].engine)
+        post_tx(t); // a change of configuration: the next run takes it
+    else            // the next run starts at it
+        d_tx_rate[t].store(uint64_t(kib_per_s) * regs::ctrl::rate_unit,
+                           std::memory_order_relaxed);
+    return true;
+}
+
+uint32_t device_controller::tx_rate_limit(unsigned t) const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return t < d_tx_streams ? d_tx_limit_kib[t] : 0;
+}
+
+uint32_t device_controller::tx_rate(unsigned t) const
+{
+    return t < d_tx_streams
+               ? kib_rounded_up(d_tx_rate[t].load(std::memory_order_relaxed))
+               : 0;
 }
 
 device_controller::counts device_controller::counters() const
@@ -217,6 +250,48 @@ void device_controller::forget_run(unsigned s)
                     std::memory_order_relaxed);
 }
 
+void device_controller::tx_stream_started(unsigned t, const ctrl_tx_run& run)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (t >= d_tx_streams || run.link >= d_links)
+        return;
+    d_tx_runs[t] = run;
+    post_tx(t);
+    d_tx_rate[t].store(uint64_t(d_tx_limit_kib[t]) * regs::ctrl::rate_unit,
+                       std::memory_order_relaxed);
+}
+
+void device_controller::tx_stream_stopped(unsigned t)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (t < d_tx_streams)
+        forget_tx_run(t);
+}
+
+void device_controller::forget_tx_run(unsigned t)
+{
+    d_tx_runs[t] = ctrl_tx_run();
+    d_ctrl.set_tx(t, ctrl_tx_state());
+    d_tx_rate[t].store(uint64_t(d_tx_limit_kib[t]) * regs::ctrl::rate_unit,
+                       std::memory_order_relaxed);
+    d_wake.notify_all();
+}
+
+void device_controller::post_tx(unsigned t)
+{
+    // With the mutex held. A TX stream's state is configuration (it changes at START,
+    // STOP and the host's writes only), so it makes the next run due, as a stream's
+    // links do, rather than queueing an event.
+    const ctrl_tx_run& r = d_tx_runs[t];
+    ctrl_tx_state st;
+    st.link = r.link;
+    st.demand = uint64_t(std::llround(r.demand * r.wire_per_byte));
+    st.host_limit = uint64_t(std::llround(double(d_tx_limit_kib[t]) *
+                                          regs::ctrl::rate_unit * r.wire_per_byte));
+    d_ctrl.set_tx(t, st);
+    d_wake.notify_all();
+}
+
 void device_controller::post(const ctrl_event& e)
 {
     // With the mutex held. O(1): the loop, not the poster, does the work.
@@ -233,6 +308,11 @@ void device_controller::notice_ended_runs()
         if (r.engine && !(r.engine->status() & regs::status::running))
             forget_run(s);
     }
+    for (unsigned t = 0; t < d_tx_streams; t++) {
+        const ctrl_tx_run& r = d_tx_runs[t];
+        if (r.engine && !(r.engine->status() & regs::status::running))
+            forget_tx_run(t);
+    }
 }
 
 void device_controller::loop()
@@ -246,8 +326,13 @@ void device_controller::loop()
             apply();
             continue;
         }
-        const bool streaming = std::any_of(
-            d_runs.begin(), d_runs.end(), [](const ctrl_run& r) { return r.engine; });
+        const bool streaming =
+            std::any_of(d_runs.begin(),
+                        d_runs.end(),
+                        [](const ctrl_run& r) { return r.engine; }) ||
+            std::any_of(d_tx_runs.begin(), d_tx_runs.end(), [](const ctrl_tx_run& r) {
+                return r.engine;
+            });
         const int64_t next = d_ctrl.next_run_ns();
         int64_t wait = next == INT64_MAX ? INT64_MAX : next - now;
         if (streaming)
@@ -274,6 +359,18 @@ void device_controller::apply()
         d_rate[s].store(rate, std::memory_order_relaxed);
         if (d_ctrl.writes())
             apply_weights(s, o);
+    }
+    for (unsigned t = 0; t < d_tx_streams; t++) {
+        const ctrl_tx_run& r = d_tx_runs[t];
+        if (!r.engine)
+            continue;
+        const ctrl_output& o = d_ctrl.tx_output(t);
+        uint64_t rate = uint64_t(d_tx_limit_kib[t]) * regs::ctrl::rate_unit;
+        if (d_ctrl.writes() && o.limited) {
+            const uint64_t fair = uint64_t(std::max(o.rate, 0.0) / r.wire_per_byte);
+            rate = rate ? std::min(rate, fair) : std::max<uint64_t>(fair, 1);
+        }
+        d_tx_rate[t].store(rate, std::memory_order_relaxed);
     }
 }
 

@@ -24,6 +24,7 @@ namespace rdma {
 namespace emu {
 
 class rx_engine;
+class tx_engine;
 
 //! What START tells the controller of a run of one RX stream.
 struct ctrl_run {
@@ -38,13 +39,22 @@ struct ctrl_run {
     static constexpr uint8_t no_link = 0xFF;
 };
 
+//! What START tells the controller of a run of one TX stream.
+struct ctrl_tx_run {
+    const tx_engine* engine = nullptr;
+    double demand = 0;        //!< the converter's sample bytes per second
+    double wire_per_byte = 1; //!< IPv4 bytes of READ RESPONSE per sample byte
+    uint8_t link = 0;         //!< where its READs go (TX_LINK_MASK)
+};
+
 /*!
  * The emulator's controller (docs/register-map.md, "Controller"; seed 001, SCR): the
  * registers of the controller block, the events the device posts (link down and up,
  * host writes, starts and stops), and the loop that runs rate_controller on a thread
  * of its own, "emu-ctrl", at most once per CTRL_PERIOD_US and only when something
  * waits, never on a stream's thread. A run's outputs become each stream's dequeue rate
- * (an atomic its engine reads once per batch) and, for a stream over several
+ * (an atomic its engine reads once per batch; a TX stream's: the rate of its sample
+ * READs, whose RESPONSEs share the links' other direction) and, for a stream over several
  * destinations, its DST_WEIGHTs, written as a host's write is (an epoch at the next
  * window boundary), and only when they change.
  *
@@ -59,7 +69,7 @@ class device_controller : public ctrl_sink
 public:
     static constexpr double capacity_share = 0.99;
 
-    device_controller(unsigned streams, unsigned links);
+    device_controller(unsigned streams, unsigned links, unsigned tx_streams = 0);
     ~device_controller() override;
     device_controller(const device_controller&) = delete;
     device_controller& operator=(const device_controller&) = delete;
@@ -73,6 +83,10 @@ public:
     uint32_t rate_limit(unsigned s) const;
     //! CTRL_RATE: the dequeue rate stream s is held to, KiB/s rounded up; 0 none.
     uint32_t rate(unsigned s) const;
+    //! TX_RATE_LIMIT and CTRL_TX_RATE of TX stream t (as the RX ones, for its READs).
+    bool set_tx_rate_limit(unsigned t, uint32_t kib_per_s);
+    uint32_t tx_rate_limit(unsigned t) const;
+    uint32_t tx_rate(unsigned t) const;
     struct counts {
         uint64_t events = 0, coalesced = 0, runs = 0, nak_cuts = 0;
     };
@@ -91,20 +105,28 @@ public:
     void naks(unsigned s, uint64_t count) override;
     void stream_started(unsigned s, const ctrl_run& run);
     void stream_stopped(unsigned s);
+    void tx_stream_started(unsigned t, const ctrl_tx_run& run);
+    void tx_stream_stopped(unsigned t);
 
     //! What the engine of stream \p s dequeues at (sample bytes/s; 0: no limit).
     const std::atomic<uint64_t>* dequeue_rate(unsigned s) const { return &d_rate[s]; }
+    //! What the engine of TX stream \p t READs at most (sample bytes/s; 0: no limit).
+    const std::atomic<uint64_t>* tx_read_rate(unsigned t) const { return &d_tx_rate[t]; }
 
 private:
     void loop();
     void notice_ended_runs();
     void forget_run(unsigned s);
+    void forget_tx_run(unsigned t);
+    void post_tx(unsigned t);
+    static uint32_t kib_rounded_up(uint64_t bytes_per_s);
     void apply();
     void apply_weights(unsigned s, const ctrl_output& o);
     void post(const ctrl_event& e);
 
     const unsigned d_streams;
     const unsigned d_links;
+    const unsigned d_tx_streams;
     mutable std::mutex d_mutex;
     std::condition_variable d_wake;
     bool d_stop = false;
@@ -112,6 +134,9 @@ private:
     std::array<ctrl_run, ctrl_max_streams> d_runs{};
     std::array<uint32_t, ctrl_max_streams> d_limit_kib{};
     std::array<std::atomic<uint64_t>, ctrl_max_streams> d_rate{};
+    std::array<ctrl_tx_run, ctrl_max_tx_streams> d_tx_runs{};
+    std::array<uint32_t, ctrl_max_tx_streams> d_tx_limit_kib{};
+    std::array<std::atomic<uint64_t>, ctrl_max_tx_streams> d_tx_rate{};
     std::thread d_thread; // last: it uses everything above
 };
 

@@ -123,7 +123,7 @@ emulator::emulator(const emulator_config& config)
     }
     d_commands = std::make_unique<command_queue>(d_clock, channels, config.rx_streams);
     d_controller =
-        std::make_unique<device_controller>(config.rx_streams, unsigned(d_links.size()));
+        std::make_unique<device_controller>(config.rx_streams, unsigned(d_links.size()), tx_streams);
     std::vector<rx_engine*> engines;
     for (unsigned s = 0; s < config.rx_streams; s++) {
         engine_radio radio;
@@ -142,6 +142,7 @@ emulator::emulator(const emulator_config& config)
     for (unsigned t = 0; t < tx_streams; t++) {
         d_tx.push_back(
             std::make_unique<tx_engine>(t, *d_link, *d_acks, &d_clock, d_metadata.get()));
+        d_tx.back()->set_rate_source(d_controller->tx_read_rate(t));
         tx.push_back(d_tx.back().get());
     }
 

@@ -106,6 +106,7 @@ public:
                              regs::ctrl::coalesced_lo + 4,
                              regs::ctrl::runs_lo,
                              regs::ctrl::nak_cuts_lo + 4,
+                             regs::ctrl::tx_rate,
                              regs::ctrl::rate })
             CPPUNIT_ASSERT(write(base + ro, 1) == axioe::status::slverr);
         // RX_RATE_LIMIT of a stream the device lacks: SLVERR, and it reads 0.
@@ -116,12 +117,28 @@ public:
         // Every value is a limit: all ones is 4 TiB/s, not an error.
         CPPUNIT_ASSERT(write(regs::ctrl_rate_limit_reg(0), 0xFFFFFFFF) ==
                        axioe::status::okay);
+        // TX_RATE_LIMIT likewise, of the one TX stream it has.
+        CPPUNIT_ASSERT(write(regs::ctrl_tx_rate_limit_reg(0), 9) == axioe::status::okay);
+        CPPUNIT_ASSERT_EQUAL(9u, axi.read32(regs::ctrl_tx_rate_limit_reg(0)));
+        CPPUNIT_ASSERT_EQUAL(9u, axi.read32(regs::ctrl_tx_rate_reg(0))); // not running
+        CPPUNIT_ASSERT(write(regs::ctrl_tx_rate_limit_reg(1), 9) == axioe::status::slverr);
+        CPPUNIT_ASSERT_EQUAL(0u, axi.read32(regs::ctrl_tx_rate_limit_reg(1)));
+        CPPUNIT_ASSERT_EQUAL(0u, axi.read32(regs::ctrl_tx_rate_reg(7)));
         // The holes of the block, and what lies past it.
-        for (uint32_t hole : { 0x28u, 0x40u, 0x7Cu })
+        for (uint32_t hole : { 0x28u, 0x3Cu })
             CPPUNIT_ASSERT(status_of([&] { axi.read32(base + hole); }) ==
                            axioe::status::decerr);
         CPPUNIT_ASSERT(status_of([&] { axi.read32(base + 0x100); }) ==
                        axioe::status::decerr);
+        // Without CAP_TX (a device of more than 8 RX streams) the TX words are holes.
+        emu::emulator_config wide;
+        wide.rx_streams = 9;
+        emu::emulator no_tx(wide);
+        axioe::client nax(no_tx.control_address());
+        CPPUNIT_ASSERT(!(nax.read32(regs::id_capabilities) & regs::cap::tx));
+        for (uint32_t hole : { regs::ctrl::tx_rate_limit, regs::ctrl::tx_rate + 0x1C })
+            CPPUNIT_ASSERT(status_of([&] { nax.read32(base + hole); }) ==
+                           axioe::status::decerr);
         // A burst over the counters reads each 64-bit value whole.
         uint32_t w[8];
         axi.read(base + regs::ctrl::events_lo, w, 8);

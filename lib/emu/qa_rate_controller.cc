@@ -96,6 +96,7 @@ class qa_rate_controller : public CppUnit::TestFixture
     CPPUNIT_TEST(test_link_down_and_host_limit);
     CPPUNIT_TEST(test_policy_none_and_settings);
     CPPUNIT_TEST(test_high_stream_and_link_numbers);
+    CPPUNIT_TEST(test_tx_reads_share_the_links_other_direction);
     CPPUNIT_TEST(test_no_allocation_after_construction);
     CPPUNIT_TEST_SUITE_END();
 
@@ -290,6 +291,52 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint16_t(1024), c.output(15).weight[7]);
         CPPUNIT_ASSERT_EQUAL(0.0, c.output(3).rate);
         CPPUNIT_ASSERT_EQUAL(0u, weight_sum(c.output(3)));
+    }
+
+    void test_tx_reads_share_the_links_other_direction()
+    {
+        rate_controller c;
+        CPPUNIT_ASSERT(c.set_policy(1));
+        c.set_capacity(0, 90 * M);
+        // An RX stream fills link 0 one way; two TX streams' READs the other way.
+        c.set_links(0, 1);
+        c.post({ ctrl_kind::demand, 0, 0, uint64_t(90 * M) });
+        ctrl_tx_state a;
+        a.link = 0;
+        a.demand = uint64_t(60 * M);
+        ctrl_tx_state b = a;
+        b.demand = uint64_t(20 * M);
+        c.set_tx(0, a);
+        c.set_tx(3, b);
+        CPPUNIT_ASSERT(c.tick(0));
+        // Max-min: the small demand met (20), the rest (70) to the other: 60 met too.
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(60 * M, c.tx_output(0).rate, 1);
+        CPPUNIT_ASSERT(!c.tx_output(0).limited);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(20 * M, c.tx_output(3).rate, 1);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(90 * M, c.output(0).rate, 1); // the RX side: all
+        CPPUNIT_ASSERT(!c.output(0).limited);
+        // The big one grows past the link: the small keeps its demand, the big the rest.
+        a.demand = uint64_t(100 * M);
+        c.set_tx(0, a);
+        CPPUNIT_ASSERT(c.tick(1 * ms));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(70 * M, c.tx_output(0).rate, 1);
+        CPPUNIT_ASSERT(c.tx_output(0).limited);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(20 * M, c.tx_output(3).rate, 1);
+        // The host's limit is its demand; a stream that stops frees its share.
+        b.host_limit = uint64_t(5 * M);
+        c.set_tx(3, b);
+        CPPUNIT_ASSERT(c.tick(2 * ms));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(5 * M, c.tx_output(3).rate, 1);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(85 * M, c.tx_output(0).rate, 1);
+        c.set_tx(3, ctrl_tx_state());
+        CPPUNIT_ASSERT(c.tick(3 * ms));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(90 * M, c.tx_output(0).rate, 1);
+        CPPUNIT_ASSERT_EQUAL(0.0, c.tx_output(3).rate);
+        // Policy 0: demands as they are, nobody limited.
+        CPPUNIT_ASSERT(c.set_policy(0));
+        CPPUNIT_ASSERT(c.tick(4 * ms));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(100 * M, c.tx_output(0).rate, 1);
+        CPPUNIT_ASSERT(!c.tx_output(0).limited);
     }
 
     void test_no_allocation_after_construction()

@@ -203,10 +203,13 @@ public:
                 r.where == block::rf)
                 continue;
             // 1 is valid everywhere (a signal, a probability, a table size, a port);
-            // RX_RATE_LIMIT exists for the device's two streams only (qa_emu_ctrl).
-            const uint32_t words =
-                r.where == block::ctrl && r.offset == regs::ctrl::rate_limit ? 2
-                                                                             : r.words();
+            // RX_RATE_LIMIT exists for the device's two streams only, TX_RATE_LIMIT
+            // for its one TX stream (qa_emu_controller).
+            uint32_t words = r.words();
+            if (r.where == block::ctrl && r.offset == regs::ctrl::rate_limit)
+                words = 2;
+            if (r.where == block::ctrl && r.offset == regs::ctrl::tx_rate_limit)
+                words = 1;
             for (uint32_t k = 0; k < words; k++) {
                 axi.write32(at + 4 * k, 1);
                 CPPUNIT_ASSERT_EQUAL_MESSAGE(r.name, 1u, axi.read32(at + 4 * k));

@@ -40,6 +40,12 @@ void rate_controller::set_capacity(unsigned link, double bytes_per_s)
     d_dirty = true;
 }
 
+void rate_controller::set_tx(unsigned t, const ctrl_tx_state& state)
+{
+    d_model.set_tx(t, state);
+    d_dirty = true;
+}
+
 int64_t rate_controller::next_run_ns() const
 {
     if (d_queue.pending() == 0 && !d_dirty)
@@ -111,6 +117,25 @@ void rate_controller::compute()
             break;
         }
         }
+    }
+    compute_tx();
+}
+
+void rate_controller::compute_tx()
+{
+    // Part of the run's one computation. No NAK backoff: a TX stream's lost READ
+    // RESPONSEs are re-read by its requester, and are not posted as events.
+    const bool filling = d_policy == ctrl_policy::water_filling;
+    if (filling)
+        water_filling::compute(d_model.tx_filling_input(), d_tx_filled);
+    for (unsigned t = 0; t < ctrl_max_tx_streams; t++) {
+        ctrl_output& o = d_tx_out[t];
+        o = ctrl_output();
+        if (d_model.tx(t).link == ctrl_tx_state::no_tx_link)
+            continue;
+        o.weight[d_model.tx(t).link] = ctrl_weights::total;
+        o.rate = filling ? d_tx_filled.rate[t] : d_model.tx_demand(t);
+        o.limited = filling && d_tx_filled.limited[t];
     }
 }
 

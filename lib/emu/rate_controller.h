@@ -66,6 +66,9 @@ public:
     //! Configuration (register writes); each takes effect at the next run.
     void set_links(unsigned stream, uint32_t mask);
     void set_capacity(unsigned link, double bytes_per_s);
+    //! TX stream \p t's READs started, stopped (link no_tx_link) or their host limit
+    //! changed: a configuration change, as a stream's links are.
+    void set_tx(unsigned t, const ctrl_tx_state& state);
 
     /*!
      * Run the loop if it is due at \p now_ns: something waits (an event or a change
@@ -80,6 +83,9 @@ public:
     int64_t next_run_ns() const;
 
     const ctrl_output& output(unsigned stream) const { return d_out[stream]; }
+    //! TX stream t's READ rate (water filling of the links' other direction; weights
+    //! unused: its READs have one link).
+    const ctrl_output& tx_output(unsigned t) const { return d_tx_out[t]; }
     //! Whether the device applies the outputs (CTRL_POLICY not 0).
     bool writes() const { return d_policy != ctrl_policy::none; }
     const ctrl_model& model() const { return d_model; }
@@ -93,10 +99,13 @@ public:
 
 private:
     void compute();
+    void compute_tx();
 
     ctrl_event_queue d_queue;
     ctrl_model d_model;
     std::array<ctrl_output, ctrl_max_streams> d_out{};
+    std::array<ctrl_output, ctrl_max_tx_streams> d_tx_out{};
+    water_filling_result d_tx_filled;
     std::array<ctrl_record, ctrl_max_queues> d_records{}; // take()'s room
     water_filling_result d_filled;
     bool d_have_filling = false; // d_filled is the last run's (water filling ran)

@@ -255,6 +255,7 @@ private:
     axioe::status read_ctrl(const regs::decoded_address& a, uint32_t& value) const;
     axioe::status write_ctrl(const regs::decoded_address& a, uint32_t value);
     void ctrl_started(unsigned s, const rx_descriptor& d);
+    void ctrl_tx_started(unsigned t, const tx_descriptor& d);
     void ctrl_link_changed(unsigned n);
     void ctrl_capacity(unsigned n);
 

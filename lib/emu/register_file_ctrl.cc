@@ -32,6 +32,14 @@ double wire_per_byte(const rx_descriptor& d)
     return (payload + packets * (28 + 12 + 4) + 16 + 4) / payload;
 }
 
+// IPv4 bytes coming back per sample byte a TX stream READs: each RESPONSE packet's
+// IPv4, UDP, BTH, AETH and ICRC (48 bytes, docs/register-map.md, TX_PATH_MTU).
+double wire_per_byte(const tx_descriptor& d)
+{
+    const double packets = (d.payload_bytes + d.path_mtu - 1) / d.path_mtu;
+    return (d.payload_bytes + packets * 48) / double(d.payload_bytes);
+}
+
 } // namespace
 
 status register_file::read_ctrl(const regs::decoded_address& a, uint32_t& value) const
@@ -68,6 +76,14 @@ status register_file::read_ctrl(const regs::decoded_address& a, uint32_t& value)
         break;
     }
     // A stream the device does not have reads 0.
+    if (a.offset >= c::tx_rate && a.offset < c::rate_limit) {
+        value = d_controller->tx_rate((a.offset - c::tx_rate) / 4);
+        return status::okay;
+    }
+    if (a.offset >= c::tx_rate_limit && a.offset < c::tx_rate) {
+        value = d_controller->tx_rate_limit((a.offset - c::tx_rate_limit) / 4);
+        return status::okay;
+    }
     if (a.offset >= c::rate) {
         value = d_controller->rate((a.offset - c::rate) / 4);
         return status::okay;
@@ -86,6 +102,8 @@ status register_file::write_ctrl(const regs::decoded_address& a, uint32_t value)
         ok = d_controller->set_period_us(value);
     else if (a.offset >= c::rate_limit && a.offset < c::rate) // not latched
         ok = d_controller->set_rate_limit((a.offset - c::rate_limit) / 4, value);
+    else if (a.offset >= c::tx_rate_limit && a.offset < c::tx_rate)
+        ok = d_controller->set_tx_rate_limit((a.offset - c::tx_rate_limit) / 4, value);
     return ok ? status::okay : status::slverr;
 }
 
@@ -107,6 +125,18 @@ void register_file::ctrl_started(unsigned s, const rx_descriptor& d)
                                          [regs::dst::path_ns / 4];
         }
     d_controller->stream_started(s, run);
+}
+
+void register_file::ctrl_tx_started(unsigned t, const tx_descriptor& d)
+{
+    if (!d_controller)
+        return;
+    ctrl_tx_run run;
+    run.engine = d_tx[t];
+    run.demand = double(d.rate_num) / double(d.rate_den) * item_size(d.format);
+    run.wire_per_byte = wire_per_byte(d);
+    run.link = uint8_t(__builtin_ctz(d.link_mask)); // validated: one bit
+    d_controller->tx_stream_started(t, run);
 }
 
 void register_file::ctrl_link_changed(unsigned n)

@@ -120,6 +120,13 @@ bool register_file::refused(const socket_address& client,
         const unsigned s = (a.offset - regs::ctrl::rate_limit) / 4;
         return is_write && s < d_engines.size() && owned_by_other(s, client);
     }
+    // And TX stream t's TX_RATE_LIMIT its owner's.
+    if (a.where == block::ctrl && a.offset >= regs::ctrl::tx_rate_limit &&
+        a.offset < regs::ctrl::tx_rate) {
+        const unsigned t = (a.offset - regs::ctrl::tx_rate_limit) / 4;
+        return is_write && t < d_tx.size() &&
+               owned_by_other(unsigned(d_engines.size()) + t, client);
+    }
     // What acts on every stream: the metadata destination, the device time and its
     // references, the scene; map 1.5: what the host wants of a link, the emulated
     // links.
@@ -283,6 +290,10 @@ void register_file::free_stream(unsigned s)
             d_tx[t]->stop();
         d_owners[s] = owner{};
         reset_tx_descriptor(t);
+        if (d_controller) { // nor its READ rate limit
+            d_controller->tx_stream_stopped(t);
+            d_controller->set_tx_rate_limit(t, 0);
+        }
         return;
     }
     if (d_engines[s]->status() & regs::status::running)

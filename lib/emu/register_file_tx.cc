@@ -83,6 +83,8 @@ status register_file::write_tx(unsigned t, uint32_t reg, uint32_t value)
             return start_tx(t);
         if (value == regs::command::stop) {
             engine.stop();
+            if (d_controller)
+                d_controller->tx_stream_stopped(t);
             return status::okay;
         }
         return status::slverr;
@@ -121,6 +123,7 @@ status register_file::start_tx(unsigned t)
     if (engine.start(d) != regs::error_code::none)
         return status::slverr;
     d_tx_run_started[t] = true;
+    ctrl_tx_started(t, d);
     return status::okay;
 }
 

@@ -135,6 +135,8 @@ uint32_t tx_engine::start(const tx_descriptor& d)
                      &d_time_errors })
         c->store(0);
     d_rtt_reg = 0;
+    d_limiter = dequeue_limiter(); // a run's rate starts with no credit and no debt
+    d_rereads_charged = 0;
     d_status = regs::status::running;
     d_thread.begin(lock);
     return regs::error_code::none;
@@ -395,6 +397,14 @@ void tx_engine::request(int64_t now, int64_t& wake)
         return;
     const int64_t lead = d_lead_ns;
     bool want_control = false;
+    if (d_rate_source)
+        d_limiter.set_rate(d_rate_source->load(std::memory_order_relaxed), now);
+    // Re-reads take the link's room too: charged as whole messages (an upper bound),
+    // so that over any interval the READs with their re-reads keep to the rate.
+    const uint64_t rereads = d_rq->rereads();
+    if (d_limiter.rate() && rereads > d_rereads_charged)
+        d_limiter.take(now, d_desc.payload_bytes, rereads - d_rereads_charged);
+    d_rereads_charged = rereads;
     while (d_rq->reads_outstanding() < d_desc.max_rd_atomic && d_rq->can_send()) {
         tx_burst_schedule::piece p;
         if (!d_sched.next_piece(p))
@@ -422,6 +432,11 @@ void tx_engine::request(int64_t now, int64_t& wake)
             read_control(now);
         if (!d_rq->can_send())
             break; // the control READ took the last room: this piece goes next step
+        const uint64_t bytes = (p.end - p.first) * d_item;
+        if (d_limiter.rate() && d_limiter.allowed(now, bytes, 1) == 0) {
+            wake = std::min(wake, d_limiter.next_ns());
+            break;
+        }
         slot& s = slot_of(m);
         if (s.message != m) {
             s = slot{};
@@ -437,6 +452,8 @@ void tx_engine::request(int64_t now, int64_t& wake)
                    static_cast<uint32_t>((p.end - p.first) * d_item),
                    buffer_of(m) + offset * d_item,
                    now);
+        if (d_limiter.rate())
+            d_limiter.take(now, bytes, 1);
         d_sched.requested(p.end);
     }
     // Dropped items wait for the host's commits too.

@@ -10,6 +10,7 @@
 
 #include "../util/log.h"
 #include "ack_receiver.h"
+#include "dequeue_limiter.h"
 #include "device_clock.h"
 #include "metadata_sink.h"
 #include "stream_thread.h"
@@ -43,7 +44,9 @@ namespace emu {
  * consumed); not committed, it plays zeros for the tick and waits (underflow: the
  * host's samples are not consumed, so that every committed sample is played, late,
  * dropped, or not played at STOP), and after an underflow it resumes only once its
- * FIFO holds a lead time again (or all that is committed). Outside every burst (queued
+ * FIFO holds a lead time again (or all that is committed). Held to a READ rate
+ * (CTRL_TX_RATE) it requests no piece before the rate allows, so that what it cannot
+ * fetch in time plays as late zeros. Outside every burst (queued
  * mode) it plays idle zeros. Every TX_NOTIFY_INTERVAL messages done (all their items
  * fetched, given up late or dropped), and after a burst's last, a SEND ONLY WITH
  * IMMEDIATE tells the host how many. The converter is evaluated at the engine's steps,
@@ -80,6 +83,12 @@ public:
     uint32_t status() const { return d_status.load(); }
     uint64_t start_time_ns() const { return d_start_time_ns.load(); }
     tx_counters counters() const;
+    //! Where the rate of its sample READs comes from (sample bytes per second, 0: no
+    //! limit; the controller's CTRL_TX_RATE). Set before the first START.
+    void set_rate_source(const std::atomic<uint64_t>* bytes_per_s)
+    {
+        d_rate_source = bytes_per_s;
+    }
     //! Converter ticks evaluated so far: samples played, late, underflow and idle zeros.
     uint64_t ticks() const { return d_ticks_done.load(); }
 
@@ -175,6 +184,10 @@ private:
     open_report d_uf;
     open_report d_late_run;
     tx_report_limiter d_reports;
+    // The READ rate (the controller's); the limiter is the thread's.
+    const std::atomic<uint64_t>* d_rate_source = nullptr;
+    dequeue_limiter d_limiter;
+    uint64_t d_rereads_charged = 0; // re-reads the limiter has taken
 
     // Queued mode: the entries pushed, not taken up (AXIoE pushes, the thread pops).
     mutable std::mutex d_queue_mutex;

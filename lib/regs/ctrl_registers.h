@@ -22,7 +22,8 @@ namespace rdma {
 namespace regs {
 
 namespace cap {
-//! The controller block (0xA000): CTRL_*, RX_RATE_LIMIT, CTRL_RATE.
+//! The controller block (0xA000): CTRL_*, RX_RATE_LIMIT, CTRL_RATE (and with cap::tx
+//! TX_RATE_LIMIT, CTRL_TX_RATE).
 constexpr uint32_t rate_control = 1u << 16;
 } // namespace cap
 
@@ -35,6 +36,12 @@ constexpr uint32_t events_lo = 0x08;    // ro 64: events that arrived
 constexpr uint32_t coalesced_lo = 0x10; // ro 64: of those, replaced while pending
 constexpr uint32_t runs_lo = 0x18;      // ro 64: runs of the loop
 constexpr uint32_t nak_cuts_lo = 0x20;  // ro 64: runs that cut a link for new NAKs
+//! With cap::tx: TX_RATE_LIMIT of TX stream t at tx_rate_limit + 4 t (rw, KiB/s of
+//! sample bytes READ; 0 none), CTRL_TX_RATE at tx_rate + 4 t (ro: what the device
+//! holds its READs to).
+constexpr uint32_t tx_rate_limit = 0x40;
+constexpr uint32_t tx_rate = 0x60;
+constexpr uint32_t max_tx_streams = 8;
 //! RX_RATE_LIMIT of stream s at rate_limit + 4 s (rw, KiB/s of sample bytes; 0 none).
 constexpr uint32_t rate_limit = 0x80;
 //! CTRL_RATE of stream s at rate + 4 s (ro, KiB/s: what the device holds it to).
@@ -56,6 +63,11 @@ constexpr uint32_t ctrl_rate_limit_reg(unsigned s)
     return ctrl_base + ctrl::rate_limit + 4 * s;
 }
 constexpr uint32_t ctrl_rate_reg(unsigned s) { return ctrl_base + ctrl::rate + 4 * s; }
+constexpr uint32_t ctrl_tx_rate_limit_reg(unsigned t)
+{
+    return ctrl_base + ctrl::tx_rate_limit + 4 * t;
+}
+constexpr uint32_t ctrl_tx_rate_reg(unsigned t) { return ctrl_base + ctrl::tx_rate + 4 * t; }
 
 } // namespace regs
 } // namespace rdma

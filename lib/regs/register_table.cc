@@ -351,6 +351,11 @@ static_assert(in_block("CTRL_POLICY", block::ctrl, ctrl::policy, 32) &&
               in_block("CTRL_COALESCED", block::ctrl, ctrl::coalesced_lo, 64) &&
               in_block("CTRL_RUNS", block::ctrl, ctrl::runs_lo, 64) &&
               in_block("CTRL_NAK_CUTS", block::ctrl, ctrl::nak_cuts_lo, 64) &&
+              in_block("TX_RATE_LIMIT", block::ctrl, ctrl::tx_rate_limit, 32) &&
+              named("TX_RATE_LIMIT").repeat == ctrl::max_tx_streams &&
+              in_block("CTRL_TX_RATE", block::ctrl, ctrl::tx_rate, 32) &&
+              named("CTRL_TX_RATE").repeat == ctrl::max_tx_streams &&
+              named("CTRL_TX_RATE").end() == ctrl::rate_limit &&
               in_block("RX_RATE_LIMIT", block::ctrl, ctrl::rate_limit, 32) &&
               named("RX_RATE_LIMIT").repeat == ctrl::max_streams &&
               in_block("CTRL_RATE", block::ctrl, ctrl::rate, 32) &&

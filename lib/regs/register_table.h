@@ -159,6 +159,7 @@ constexpr uint32_t emu_link_caps = cap::emulator | cap::multi_link;
 constexpr uint32_t rc = cap::rate_control;
 constexpr uint32_t sh = cap::multi_link | cap::shares;
 constexpr uint32_t ml_rc = cap::multi_link | cap::rate_control;
+constexpr uint32_t rc_tx = cap::rate_control | cap::tx;
 constexpr uint32_t none32 = 0xFFFFFFFF;
 constexpr auto V = reset_kind::value;
 constexpr auto D = reset_kind::device;
@@ -419,6 +420,10 @@ inline constexpr register_info register_table[] = {
     ROW(ctrl,     0x10, "CTRL_COALESCED",      64, RO, 0, detail::rc, V, 0, "events replaced while pending"),
     ROW(ctrl,     0x18, "CTRL_RUNS",           64, RO, 0, detail::rc, V, 0, "runs of the loop since reset"),
     ROW(ctrl,     0x20, "CTRL_NAK_CUTS",       64, RO, 0, detail::rc, V, 0, "links cut by water filling for new NAKs"),
+    { block::ctrl, 0x40, "TX_RATE_LIMIT", 32, 8, access::rw, 0, detail::rc_tx, reset_kind::value, 0,
+      "TX stream t at 4 t: the host's limit of its READs, KiB/s of sample bytes; 0 none" },
+    { block::ctrl, 0x60, "CTRL_TX_RATE", 32, 8, access::ro, 0, detail::rc_tx, reset_kind::value, 0,
+      "TX stream t at 4 t: the rate the device holds its READs to, KiB/s; 0 none" },
     { block::ctrl, 0x80, "RX_RATE_LIMIT", 32, 16, access::rw, 0, detail::rc, reset_kind::value, 0,
       "stream s at 4 s: the host's limit, KiB/s of sample bytes; 0 none" },
     { block::ctrl, 0xC0, "CTRL_RATE", 32, 16, access::ro, 0, detail::rc, reset_kind::value, 0,
