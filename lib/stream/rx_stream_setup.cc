@@ -13,6 +13,7 @@
 #include "../util/net_interface.h"
 #include "../util/parse_number.h"
 #include "impairment_args.h"
+#include "rate_limit_arg.h"
 #include "rx_stream_impl.h"
 #include "signal_args.h"
 #include "stream_args.h"
@@ -300,22 +301,7 @@ void rx_stream::impl::settle_transport(const device_args& args)
 
     // rate_limit=: the device dequeues the stream at most this fast (RX_RATE_LIMIT, in
     // KiB/s); what it cannot send overflows, counted (docs/links.md, SCR).
-    const double limit = args.get_double("rate_limit",
-                                         0,
-                                         0,
-                                         double(UINT32_MAX) * regs::ctrl::rate_unit,
-                                         "bytes per second",
-                                         "of sample bytes; 0: none");
-    if (limit > 0 && !d_info.has(regs::cap::rate_control))
-        throw std::invalid_argument("device args: rate_limit=, but the device at " +
-                                    d_device->address().to_string() +
-                                    " has no RATE_CONTROL (map 1.5): drop rate_limit=");
-    if (limit > 0 && limit < double(regs::ctrl::rate_unit))
-        throw std::invalid_argument(
-            "device args: rate_limit=" + args.get("rate_limit", "") +
-            " is invalid: expected 0 (none) or at least 1024 "
-            "bytes per second (the device counts in KiB/s)");
-    d_plan.rate_limit_kib = static_cast<uint32_t>(limit / regs::ctrl::rate_unit);
+    d_plan.rate_limit_kib = rate_limit_kib(args, d_info, d_device->address().to_string());
 }
 
 void rx_stream::impl::settle_work_interval(const device_args& args)

@@ -103,6 +103,7 @@ void tx_stream::impl::begin_fresh()
     d_error.clear();
     d_final_known = false;
     d_final = tx_device_counters{};
+    d_unseen = 0;
     d_notifications = 0;
     d_fresh = true;
 }
@@ -151,6 +152,9 @@ uint64_t tx_stream::impl::program_device(uint64_t start_time_ns)
     if (d_intake) // the records of this run come to the intake, none of an earlier one
         d_intake->configure_tx(
             d_device->client(), d_metadata.interval_us, d_plan.stream_index);
+    if (d_info.has(regs::cap::rate_control) && d_info.has(regs::cap::tx))
+        d_device->client().write32(regs::ctrl_tx_rate_limit_reg(d_plan.stream_index),
+                                   d_plan.rate_limit_kib);
     d_start_host_ns = host_time_ns();
     try {
         return d_device->start_tx(d_plan.stream_index);
@@ -235,6 +239,7 @@ bool tx_stream::impl::settle_stop()
         d_final = d_device->read_tx_counters(d_plan.stream_index);
         d_final_known = true;
         d_watch->finish(d_final, host_time_ns());
+        note_unseen_commits();
     } catch (const std::exception& e) {
         d_logger->error("TX stream {}: {} could not be read after STOP, so its final "
                         "counters are unknown: {}",
@@ -243,6 +248,25 @@ bool tx_stream::impl::settle_stop()
                         e.what());
     }
     return true;
+}
+
+void tx_stream::impl::note_unseen_commits()
+{
+    // The device accounts for the samples it knew committed (its last control page
+    // READ). If the wire lost the READ it made at STOP, the host's last commits never
+    // reached it: never fetched, never played, so not played, and said.
+    const tx_device_counters& c = d_final;
+    const uint64_t seen = c.samples_played + c.late_zero_samples + c.dropped_samples +
+                          c.samples_not_played;
+    if (seen >= d_committed)
+        return;
+    d_unseen = d_committed - seen;
+    d_logger->warn("TX stream {}: the device's last word on what was committed was {} "
+                   "samples short of the {} this host committed (its control page READ "
+                   "at STOP did not come back); they are counted not played",
+                   d_plan.stream_index,
+                   d_unseen,
+                   d_committed);
 }
 
 void tx_stream::impl::drain_notifications()
@@ -464,7 +488,7 @@ tx_stream::accounting tx_stream::impl::counts()
     a.underflow = c.underflow_samples;
     a.late = c.late_zero_samples;
     a.dropped = c.dropped_samples;
-    a.not_played = c.samples_not_played;
+    a.not_played = c.samples_not_played + (d_final_known ? d_unseen : 0);
     a.idle = c.idle_ticks;
     a.bursts_done = c.bursts_done;
     a.time_errors = c.time_errors;
@@ -502,6 +526,7 @@ std::map<std::string, uint64_t> tx_stream::impl::read_counters()
     for (const auto& [name, value] : d_nic->read_counters())
         out["nic." + name] = value;
     out["host.committed"] = d_committed;
+    out["host.unseen_commits"] = d_unseen;
     out["host.published"] = d_published;
     out["host.burst_pushes"] = d_pushes;
     out["host.burst_refusals"] = d_refusals;

@@ -45,6 +45,7 @@ struct tx_stream_plan {
     uint32_t max_lead_ns = 50000000;
     size_t message_items = 0;
     regs::tx_emulation emulation; //!< emulator only: tx_check=, tx_loss_ppm=, ...
+    uint32_t rate_limit_kib = 0;  //!< TX_RATE_LIMIT (KiB/s of sample bytes); 0: none
 };
 
 //! The device args a tx_stream reads.
@@ -98,6 +99,7 @@ private:
     // tx_stream_impl.cc
     uint64_t program_device(uint64_t start_time_ns);
     bool settle_stop();
+    void note_unseen_commits();
     void drain_notifications();
     void pump_completions();
     uint64_t fetch_bound() const;
@@ -172,6 +174,7 @@ private:
     bool d_final_known = false;
     bool d_fresh = false; // begin_fresh() since the last run: commits prime the next
     tx_device_counters d_final;
+    uint64_t d_unseen = 0; // committed, never known to the device (host.unseen_commits)
 };
 
 } // namespace rdma

@@ -12,6 +12,7 @@
 #include "../ring/ring_sizing.h"
 #include "../util/net_interface.h"
 #include "../util/parse_number.h"
+#include "rate_limit_arg.h"
 #include "tx_stream_impl.h"
 #include <algorithm>
 #include <cmath>
@@ -29,6 +30,7 @@ constexpr size_t min_notify_intervals = 4;
 const std::set<std::string> tx_keys = {
     "hugepages", "latency", "max_lead", "min_lead", "mtu",           "notify",
     "numa",      "payload", "stream",   "tx_check", "tx_fault_seed", "tx_loss_ppm",
+    "rate_limit",
 };
 
 unsigned largest_path_mtu(unsigned limit)
@@ -79,6 +81,9 @@ tx_stream::impl::impl(const std::string& args_text,
         d_plan.num_samples = d_plan.queued ? tx_stream::queued : 0;
     }
     settle_transport(args);
+    // The most sample bytes per second the device READs (TX_RATE_LIMIT); what it
+    // cannot fetch in time plays as late zeros, counted (docs/transmit.md).
+    d_plan.rate_limit_kib = rate_limit_kib(args, d_info, d_device->address().to_string());
     settle_lead(args);
     settle_emulation(args);
     settle_metadata(args);
