@@ -111,6 +111,39 @@ void add_paths(report_node& n, axioe::client& c, unsigned s,
     n.add_raw("paths", joined(text) + " (destination:ns)", "[" + json + "]");
 }
 
+// A stream's limit and rate registers; the first refusal, or okay.
+status read_rates(
+    axioe::client& c, uint32_t limit_reg, uint32_t rate_reg, uint32_t& limit, uint32_t& rate)
+{
+    const status a = try_read(c, limit_reg, &limit, 1);
+    return a != status::okay ? a : try_read(c, rate_reg, &rate, 1);
+}
+
+// The TX streams' READ rates (read apart: a controller from before them answers
+// DECERR there).
+void add_tx_reads(report_node& n, axioe::client& c, const device_identity& id)
+{
+    report_node& streams = n.child("TX streams", true);
+    const uint32_t count = std::min(id.num_tx_streams, regs::ctrl::max_tx_streams);
+    for (uint32_t t = 0; t < count; t++) {
+        report_node& r = streams.child(fmt::format("TX stream {}", t));
+        r.add_json("index", std::to_string(t));
+        uint32_t limit = 0, rate = 0;
+        const status st = read_rates(
+            c, regs::ctrl_tx_rate_limit_reg(t), regs::ctrl_tx_rate_reg(t), limit, rate);
+        if (st == status::decerr) {
+            r.add_raw("read rate", "not reported by this device", "null");
+            continue;
+        }
+        if (st != status::okay) {
+            refused(r, st);
+            continue;
+        }
+        add_rate(r, "read rate limit", limit);
+        add_rate(r, "read rate", rate);
+    }
+}
+
 } // namespace
 
 void add_controller(report_node& device, axioe::client& c, const device_identity& id)
@@ -148,10 +181,10 @@ void add_controller(report_node& device, axioe::client& c, const device_identity
         report_node& r = streams.child(fmt::format("Stream {}", s));
         r.add_json("index", std::to_string(s));
         uint32_t limit = 0, rate = 0;
-        const status a = try_read(c, regs::ctrl_rate_limit_reg(s), &limit, 1);
-        const status b = try_read(c, regs::ctrl_rate_reg(s), &rate, 1);
-        if (a != status::okay || b != status::okay) {
-            refused(r, a != status::okay ? a : b);
+        const status st =
+            read_rates(c, regs::ctrl_rate_limit_reg(s), regs::ctrl_rate_reg(s), limit, rate);
+        if (st != status::okay) {
+            refused(r, st);
             continue;
         }
         add_rate(r, "rate limit", limit);
@@ -162,6 +195,8 @@ void add_controller(report_node& device, axioe::client& c, const device_identity
             add_paths(r, c, s, shown);
         }
     }
+    if (id.has(regs::cap::tx))
+        add_tx_reads(n, c, id);
 }
 
 } // namespace app

@@ -57,6 +57,10 @@ class qa_find_probe(two_daemons, gr_unittest.TestCase):
                       "      paths: 0:none (destination:ns)\n", out)
         self.assertIn("    Stream 2\n", out)
         self.assertNotIn("Stream 3", out)
+        # CAP_TX: the READ rates of each TX stream, after the RX streams.
+        self.assertIn("\n    TX stream 0\n      read rate limit: none\n"
+                      "      read rate: none\n", out)
+        self.assertNotIn("TX stream 1", out)
 
     def test_probe_json(self):
         proc = run(PROBE, "--addr", self.addr_b, "--json")
@@ -94,6 +98,8 @@ class qa_find_probe(two_daemons, gr_unittest.TestCase):
                                             "rate_bytes_per_s": 0,
                                             "weights": [{"destination": 0, "weight": 1}],
                                             "paths": [{"destination": 0, "path_ns": 0}]}])
+        self.assertEqual(ctrl["tx_streams"], [{"index": 0, "read_rate_limit_bytes_per_s": 0,
+                                               "read_rate_bytes_per_s": 0}])
 
     def test_probe_reads_only_and_sees_another_hosts_stream(self):
         host = rdma.rx_stream("type=remote,addr=%s,signal=ramp" % self.addr_b, "sc16",
