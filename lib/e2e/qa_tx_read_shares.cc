@@ -33,7 +33,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr double rate = 4e6;           // sc16: 16 MB/s of samples per stream
+constexpr double rate = 2e6;           // sc16: 8 MB/s of samples per stream
 constexpr uint32_t payload = 4096;     // 4 RESPONSE packets of 1024 per READ
 constexpr double wire = (4096.0 + 4 * 48) / 4096; // IPv4 bytes per sample byte
 constexpr auto run_time = 1500ms;
@@ -197,14 +197,14 @@ public:
         CPPUNIT_ASSERT_EQUAL_MESSAGE(why, uint32_t(0), r.ctrl_tx_rate[0]);
         for (unsigned t = 0; t < 2; t++)
             CPPUNIT_ASSERT_MESSAGE(why, r.a[t].identity_holds());
-        CPPUNIT_ASSERT_MESSAGE(why, played_share(r.a[0]) > 0.95);
-        CPPUNIT_ASSERT_MESSAGE(why, played_share(r.a[1]) > 0.40);
+        CPPUNIT_ASSERT_MESSAGE(why, played_share(r.a[0]) > 0.90);
+        CPPUNIT_ASSERT_MESSAGE(why, played_share(r.a[1]) > 0.35);
         CPPUNIT_ASSERT_MESSAGE(why, played_share(r.a[1]) < 0.55);
     }
 
     void test_commits_the_device_never_saw_are_not_played()
     {
-        // The link goes quiet (a rate of 1 kB/s, no queue) while the host commits on:
+        // The link goes quiet (a rate of 1 byte/s, no queue) while the host commits on:
         // the device's control page READs, the one at STOP too, are lost, so it never
         // learns of the last commits. The host counts them not played, and says so.
         scene sc(regs::ctrl_policy::none, 0);
@@ -232,8 +232,11 @@ public:
         t->start();
         uint64_t at = feed(0, 20000);
         std::this_thread::sleep_for(100ms);
+        // 1 byte/s and no queue: the next frame each way passes, then none for a
+        // minute; the commits come once that one has gone.
         sc.axi.write32(regs::emu_link_reg(0, regs::emu_link::queue_us), 0);
-        sc.axi.write64(regs::emu_link_reg(0, regs::emu_link::rate_lo), 1000);
+        sc.axi.write64(regs::emu_link_reg(0, regs::emu_link::rate_lo), 1);
+        std::this_thread::sleep_for(20ms);
         at = feed(at, 5000);
         std::this_thread::sleep_for(50ms);
         t->stop();

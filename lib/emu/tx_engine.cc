@@ -422,6 +422,14 @@ void tx_engine::request(int64_t now, int64_t& wake)
             want_control = true;
             break;
         }
+        // Held to a rate below the converter's, the requester falls behind it: a piece
+        // that plays within half a lead cannot be counted on to arrive, and plays late
+        // whether READ or not. Not READ, its room goes to a piece that can arrive.
+        // (After an underflow the converter waits for the data: nothing plays late.)
+        if (d_limiter.rate() && !d_underflowing && tick_time(p.tick) - now < lead / 2) {
+            d_sched.requested(p.end);
+            continue;
+        }
         // Read the control page again while what is known still covers a lead time:
         // a lost control READ then costs no underflow while the host keeps up.
         const uint64_t lead_messages =
