@@ -293,7 +293,9 @@ public:
         // loaded loopback may drop a packet, and the NIC then NAKs it for real).
         const uint64_t real = c.at("nic.naks_sent");
         CPPUNIT_ASSERT_MESSAGE(all, c.at("device.naks_received") <= real);
-        if (real == 0)
+        // The backoff also cuts for the device's own retransmits (a timer that ran out
+        // on a loaded machine); without either, nothing may have cut.
+        if (real == 0 && c.at("device.retransmits") == 0)
             CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), cuts);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("host.lost"));
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.not_ramp);
