@@ -81,6 +81,18 @@ public:
         return sdr().get_time_sources();
     }
 
+    void set_ctrl_policy(const std::string& name) override
+    {
+        sdr().set_ctrl_policy(name);
+    }
+    std::string get_ctrl_policy() override { return sdr().get_ctrl_policy(); }
+    std::vector<std::string> get_ctrl_policies() override
+    {
+        return sdr::get_ctrl_policies();
+    }
+    void set_ctrl_period(double seconds) override { sdr().set_ctrl_period(seconds); }
+    double get_ctrl_period() override { return sdr().get_ctrl_period(); }
+
     void set_command_time(uint64_t time_ns) override
     {
         d_radio.set_command_time(time_ns);

@@ -133,6 +133,7 @@ shared_device::shared_device(const device_kind& kind,
     d_info = d_controller->identify();
     d_link = d_controller->read_link(0);
     d_radio = std::make_unique<radio_control>(*d_controller, d_info);
+    d_rates = std::make_unique<rate_controller>(*d_controller, d_info);
 }
 
 shared_device::~shared_device()

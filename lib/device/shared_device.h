@@ -13,6 +13,7 @@
 #include "device_kind.h"
 #include "metadata_intake.h"
 #include "radio_control.h"
+#include "rate_controller.h"
 #include <memory>
 #include <mutex>
 #include <set>
@@ -55,6 +56,8 @@ public:
     device_controller& controller() { return *d_controller; }
     //! Its radio: RF channels, time, timed commands (docs/radio.md).
     radio_control& radio() { return *d_radio; }
+    //! Its controller's policy and period (docs/links.md, SCR).
+    rate_controller& rates() { return *d_rates; }
     const device_info& info() const { return d_info; }
     //! Link 0: its address (where RoCEv2 comes from), MTU, MAC.
     const link_state& link() const { return d_link; }
@@ -127,6 +130,7 @@ private:
     std::unique_ptr<device_backend> d_backend;
     std::unique_ptr<device_controller> d_controller;
     std::unique_ptr<radio_control> d_radio;
+    std::unique_ptr<rate_controller> d_rates;
     device_info d_info;
     link_state d_link;
 

@@ -73,6 +73,7 @@ const std::vector<numeric_key> table = {
     { "work_interval", "", { "0.03" }, {} },
     { "retx_window", "transport=rc,", {}, {} },
     { "rate_limit", "", { "100", "5e12" }, { "4294967296" } },
+    { "ctrl_period", "", { "0", "1e-7", "1.5", "1000" }, {} },
     { "share_block", "share=1/2,", { "0", "65537" }, {} },
     { "share_wait", "share=1/2,", { "0", "0.05", "3601" }, {} },
     { "grace", "", { "0", "0.01", "0.06" }, {} },

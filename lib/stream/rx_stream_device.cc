@@ -89,6 +89,7 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     if (d_info.has(regs::cap::rate_control))
         d_device->client().write32(regs::ctrl_rate_limit_reg(d_plan.stream_index),
                                    d_plan.rate_limit_kib);
+    d_plan.controller.apply(d_dev->rates()); // ours to write now that we own the stream
     if (d_info.has(regs::cap::emulator)) {
         d_device->configure_signal(d_plan.stream_index, d_signal);
         d_device->configure_impairments(d_plan.stream_index, d_impairments);

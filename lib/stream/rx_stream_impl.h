@@ -13,6 +13,7 @@
 #include "../ring/ring_memory.h"
 #include "../util/device_args.h"
 #include "../util/log.h"
+#include "controller_args.h"
 #include "destination_progress.h"
 #include "device_watch.h"
 #include "epoch_follower.h"
@@ -67,6 +68,7 @@ struct rx_stream_plan {
     //! (num_samples is then the current burst's, 0 between bursts).
     bool queued = false;
     uint32_t rate_limit_kib = 0; //!< RX_RATE_LIMIT (KiB/s of sample bytes); 0: none
+    controller_args controller;  //!< ctrl_policy=, ctrl_period=: written at START
 };
 
 class rx_stream::impl

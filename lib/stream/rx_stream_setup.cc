@@ -13,7 +13,7 @@
 #include "../util/net_interface.h"
 #include "../util/parse_number.h"
 #include "impairment_args.h"
-#include "rate_limit_arg.h"
+#include "controller_args.h"
 #include "rx_stream_impl.h"
 #include "signal_args.h"
 #include "stream_args.h"
@@ -82,6 +82,12 @@ rx_stream::impl::impl(const std::string& args_text,
     settle_work_interval(args);
     settle_device_loss(args);
     settle_shares(args);
+    // A share's host follows the run share 0's host programs, controller included.
+    if (follows_share() && (args.has("ctrl_policy") || args.has("ctrl_period")))
+        throw std::invalid_argument(
+            "device args: ctrl_policy= and ctrl_period= are set by the host of share 0, "
+            "which owns the stream: drop them from share " + args.get("share", "") +
+            "'s args");
     allocate_ring(args);
     check_links_plan();
     make_link_watch();
@@ -302,6 +308,8 @@ void rx_stream::impl::settle_transport(const device_args& args)
     // rate_limit=: the device dequeues the stream at most this fast (RX_RATE_LIMIT, in
     // KiB/s); what it cannot send overflows, counted (docs/links.md, SCR).
     d_plan.rate_limit_kib = rate_limit_kib(args, d_info, d_device->address().to_string());
+    d_plan.controller =
+        controller_args::parse(args, d_info, d_device->address().to_string());
 }
 
 void rx_stream::impl::settle_work_interval(const device_args& args)

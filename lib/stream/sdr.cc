@@ -22,6 +22,7 @@ class sdr::impl
 public:
     explicit impl(const std::string& args) : d_device(open(args)) {}
     radio_control& radio() { return d_device->radio(); }
+    rate_controller& rates() { return d_device->rates(); }
 
 private:
     static std::shared_ptr<shared_device> open(const std::string& text)
@@ -122,6 +123,12 @@ std::map<std::string, uint64_t> sdr::command_counters()
 {
     return d_impl->radio().command_counters();
 }
+
+std::vector<std::string> sdr::get_ctrl_policies() { return rate_controller::policies(); }
+void sdr::set_ctrl_policy(const std::string& name) { d_impl->rates().set_policy(name); }
+std::string sdr::get_ctrl_policy() { return d_impl->rates().policy(); }
+void sdr::set_ctrl_period(double seconds) { d_impl->rates().set_period(seconds); }
+double sdr::get_ctrl_period() { return d_impl->rates().period(); }
 
 } // namespace rdma
 } // namespace gr

@@ -155,6 +155,7 @@ uint64_t tx_stream::impl::program_device(uint64_t start_time_ns)
     if (d_info.has(regs::cap::rate_control) && d_info.has(regs::cap::tx))
         d_device->client().write32(regs::ctrl_tx_rate_limit_reg(d_plan.stream_index),
                                    d_plan.rate_limit_kib);
+    d_plan.controller.apply(d_dev->rates()); // ours to write now that we own the stream
     d_start_host_ns = host_time_ns();
     try {
         return d_device->start_tx(d_plan.stream_index);

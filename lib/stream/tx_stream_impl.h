@@ -14,6 +14,7 @@
 #include "../util/device_args.h"
 #include "../util/log.h"
 #include "../util/rational_rate.h"
+#include "controller_args.h"
 #include "fetch_tracker.h"
 #include "metadata_monitor.h"
 #include "stream_ownership.h"
@@ -46,6 +47,7 @@ struct tx_stream_plan {
     size_t message_items = 0;
     regs::tx_emulation emulation; //!< emulator only: tx_check=, tx_loss_ppm=, ...
     uint32_t rate_limit_kib = 0;  //!< TX_RATE_LIMIT (KiB/s of sample bytes); 0: none
+    controller_args controller;   //!< ctrl_policy=, ctrl_period=: written at START
 };
 
 //! The device args a tx_stream reads.

@@ -12,7 +12,7 @@
 #include "../ring/ring_sizing.h"
 #include "../util/net_interface.h"
 #include "../util/parse_number.h"
-#include "rate_limit_arg.h"
+#include "controller_args.h"
 #include "tx_stream_impl.h"
 #include <algorithm>
 #include <cmath>
@@ -48,6 +48,7 @@ std::set<std::string> tx_stream_arg_keys()
     std::set<std::string> keys = tx_keys;
     keys.insert(nic_config::keys().begin(), nic_config::keys().end());
     keys.insert(stream_ownership::arg_keys().begin(), stream_ownership::arg_keys().end());
+    keys.insert(controller_args::keys().begin(), controller_args::keys().end());
     keys.insert(metadata_arg_keys().begin(), metadata_arg_keys().end());
     const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());
@@ -84,6 +85,8 @@ tx_stream::impl::impl(const std::string& args_text,
     // The most sample bytes per second the device READs (TX_RATE_LIMIT); what it
     // cannot fetch in time plays as late zeros, counted (docs/transmit.md).
     d_plan.rate_limit_kib = rate_limit_kib(args, d_info, d_device->address().to_string());
+    d_plan.controller =
+        controller_args::parse(args, d_info, d_device->address().to_string());
     settle_lead(args);
     settle_emulation(args);
     settle_metadata(args);

@@ -227,6 +227,26 @@ class qa_grc_blocks(gr_unittest.TestCase):
                 make = block.cpp_templates.render("make")
                 self.assertIn("'%s');" % ("" if otw == "same" else otw), make)
 
+    def test_007_device_controller_settings(self):
+        # Controller Policy and Period reach the device in Python and in C++; their
+        # defaults (Leave as is, 0) leave it alone. docs/links.md, "Setting the
+        # controller".
+        block = self.grc_block("rdma_device")
+        self.assertNotIn("set_ctrl_", block.templates.render("make"))
+        self.assertNotIn("set_ctrl_", block.cpp_templates.render("make"))
+        block.params["nchan"].set_value("0")
+        block.params["args"].set_value("'type=emu,name=qa_grc_ctrl'")
+        block.params["ctrl_policy"].set_value("shortest_rtt")
+        block.params["ctrl_period"].set_value("0.002")
+        block.rewrite()
+        blk = self.build(block)
+        self.assertEqual((blk.get_ctrl_policy(), blk.get_ctrl_period()),
+                         ("shortest_rtt", 0.002))
+        del blk
+        make = block.cpp_templates.render("make")
+        self.assertIn('this->blk->set_ctrl_policy("shortest_rtt");', make)
+        self.assertIn("this->blk->set_ctrl_period(0.002);", make)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_grc_blocks)

@@ -98,6 +98,18 @@ public:
     virtual std::string get_time_source() = 0;
     virtual std::vector<std::string> get_time_sources() = 0;
 
+    /*!
+     * The device's controller (sdr::set_ctrl_policy): "none", "water_filling" or
+     * "shortest_rtt" (CTRL_POLICY), and its loop's period in seconds (CTRL_PERIOD_US);
+     * the device's, for every stream, and not timed. docs/links.md, "Setting the
+     * controller".
+     */
+    virtual void set_ctrl_policy(const std::string& name) = 0;
+    virtual std::string get_ctrl_policy() = 0;
+    virtual std::vector<std::string> get_ctrl_policies() = 0;
+    virtual void set_ctrl_period(double seconds) = 0;
+    virtual double get_ctrl_period() = 0;
+
     //! Later settings (setters, and commands without a time) take effect at device time
     //! \p time_ns (ns since the epoch), as gr-uhd's set_command_time.
     virtual void set_command_time(uint64_t time_ns) = 0;

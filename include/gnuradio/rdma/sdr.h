@@ -101,6 +101,20 @@ public:
     //! The command queue's counters: commands.executed, commands.late, commands.queued.
     std::map<std::string, uint64_t> command_counters();
 
+    /*!
+     * The device's controller (docs/links.md, "Software control of the data path";
+     * needs RATE_CONTROL): the policy by which it sets its streams' dequeue rates and
+     * link weights, "none", "water_filling" or "shortest_rtt" (CTRL_POLICY), and the
+     * period of its loop, 1e-6 ... 1 s in whole microseconds (CTRL_PERIOD_US). They
+     * are the device's, for every stream: while any host owns a stream of it, only a
+     * host that owns one may set them (std::runtime_error naming that fix).
+     */
+    static std::vector<std::string> get_ctrl_policies();
+    void set_ctrl_policy(const std::string& name);
+    std::string get_ctrl_policy();
+    void set_ctrl_period(double seconds);
+    double get_ctrl_period();
+
     class impl;
 
 private:

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(ff658ccab4d36383c70a1cddd9658af1) */
+/* BINDTOOL_HEADER_FILE_HASH(d30a0b2067c6f09d5275a2803f33f83b) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -85,6 +85,16 @@ void bind_device(py::module& m)
              D(device, get_time_source))
         .def("get_time_sources", &device::get_time_sources, release(),
              D(device, get_time_sources))
+        .def("set_ctrl_policy", &device::set_ctrl_policy, py::arg("name"), release(),
+             D(device, set_ctrl_policy))
+        .def("get_ctrl_policy", &device::get_ctrl_policy, release(),
+             D(device, get_ctrl_policy))
+        .def("get_ctrl_policies", &device::get_ctrl_policies,
+             D(device, get_ctrl_policies))
+        .def("set_ctrl_period", &device::set_ctrl_period, py::arg("seconds"), release(),
+             D(device, set_ctrl_period))
+        .def("get_ctrl_period", &device::get_ctrl_period, release(),
+             D(device, get_ctrl_period))
         .def("set_command_time", &device::set_command_time, py::arg("time_ns"),
              D(device, set_command_time))
         .def("clear_command_time", &device::clear_command_time,

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(sdr.h)                                                     */
-/* BINDTOOL_HEADER_FILE_HASH(e13fb96acc7978423125cbd89acfc487) */
+/* BINDTOOL_HEADER_FILE_HASH(4cbf0c5d50a376d072c1a2bc8b50c063) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -168,5 +168,18 @@ void bind_sdr(py::module& m)
         .def("command_counters",
              &sdr::command_counters,
              release(),
-             D(sdr, command_counters));
+             D(sdr, command_counters))
+        .def_static("get_ctrl_policies", &sdr::get_ctrl_policies, D(sdr, get_ctrl_policies))
+        .def("set_ctrl_policy",
+             &sdr::set_ctrl_policy,
+             py::arg("name"),
+             release(),
+             D(sdr, set_ctrl_policy))
+        .def("get_ctrl_policy", &sdr::get_ctrl_policy, release(), D(sdr, get_ctrl_policy))
+        .def("set_ctrl_period",
+             &sdr::set_ctrl_period,
+             py::arg("seconds"),
+             release(),
+             D(sdr, set_ctrl_period))
+        .def("get_ctrl_period", &sdr::get_ctrl_period, release(), D(sdr, get_ctrl_period));
 }

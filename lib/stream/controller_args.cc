@@ -1,0 +1,76 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "controller_args.h"
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace rdma {
+
+uint32_t rate_limit_kib(const device_args& args,
+                        const device_info& info,
+                        const std::string& device)
+{
+    const double limit = args.get_double("rate_limit",
+                                         0,
+                                         0,
+                                         double(UINT32_MAX) * regs::ctrl::rate_unit,
+                                         "bytes per second",
+                                         "of sample bytes; 0: none");
+    if (limit > 0 && !info.has(regs::cap::rate_control))
+        throw std::invalid_argument("device args: rate_limit=, but the device at " +
+                                    device +
+                                    " has no RATE_CONTROL (map 1.5): drop rate_limit=");
+    if (limit > 0 && limit < double(regs::ctrl::rate_unit))
+        throw std::invalid_argument(
+            "device args: rate_limit=" + args.get("rate_limit", "") +
+            " is invalid: expected 0 (none) or at least 1024 "
+            "bytes per second (the device counts in KiB/s)");
+    return static_cast<uint32_t>(limit / regs::ctrl::rate_unit);
+}
+
+const std::set<std::string>& controller_args::keys()
+{
+    static const std::set<std::string> k = { "ctrl_policy", "ctrl_period" };
+    return k;
+}
+
+controller_args controller_args::parse(const device_args& args,
+                                       const device_info& info,
+                                       const std::string& device)
+{
+    controller_args c;
+    if (!args.has("ctrl_policy") && !args.has("ctrl_period"))
+        return c;
+    if (!info.has(regs::cap::rate_control))
+        throw std::invalid_argument(
+            "device args: " +
+            std::string(args.has("ctrl_policy") ? "ctrl_policy=" : "ctrl_period=") +
+            ", but the device at " + device +
+            " has no RATE_CONTROL (map 1.5), so no controller to set: drop it");
+    if (args.has("ctrl_policy")) {
+        const std::vector<std::string> names = rate_controller::policies();
+        c.policy = args.get_choice(
+            "ctrl_policy", std::set<std::string>(names.begin(), names.end()), "");
+    }
+    if (args.has("ctrl_period"))
+        c.period_us = rate_controller::period_us(args.get_double(
+            "ctrl_period", 0, 1e-6, 1, "seconds", "the device's control loop period"));
+    return c;
+}
+
+void controller_args::apply(rate_controller& controller) const
+{
+    if (!policy.empty())
+        controller.set_policy(policy);
+    if (period_us)
+        controller.set_period(period_us * 1e-6);
+}
+
+} // namespace rdma
+} // namespace gr
