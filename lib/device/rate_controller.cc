@@ -101,9 +101,8 @@ std::string rate_controller::policy()
     return policy_name(d_device.client().read32(regs::ctrl_base + regs::ctrl::policy));
 }
 
-void rate_controller::set_period(double seconds)
+void rate_controller::set_period_us(uint32_t us)
 {
-    const uint32_t us = period_us(seconds);
     write(regs::ctrl::period_us, us, "CTRL_PERIOD_US = " + std::to_string(us));
 }
 

@@ -45,7 +45,9 @@ public:
 
     void set_policy(const std::string& name);
     std::string policy();
-    void set_period(double seconds);
+    void set_period(double seconds) { set_period_us(period_us(seconds)); }
+    //! \p us as period_us() made it.
+    void set_period_us(uint32_t us);
     double period();
 
 private:

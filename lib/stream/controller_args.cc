@@ -69,7 +69,7 @@ void controller_args::apply(rate_controller& controller) const
     if (!policy.empty())
         controller.set_policy(policy);
     if (period_us)
-        controller.set_period(period_us * 1e-6);
+        controller.set_period_us(period_us);
 }
 
 } // namespace rdma
