@@ -38,6 +38,7 @@ constexpr named_bit capability_table[] = {
     { regs::cap::multi_link, "MULTI_LINK" },
     { regs::cap::shares, "SHARES" },
     { regs::cap::rate_control, "RATE_CONTROL" },
+    { regs::cap::links_continue, "LINKS_CONTINUE" },
 };
 
 constexpr named_bit format_table[] = {

@@ -82,8 +82,12 @@ uint32_t destination_table::validate(const rx_descriptor& d, const link_set* lin
     if (d.transport == regs::transport_type::rc && d.destinations[0].link != 0)
         return ec::bad_transport;
     if (count > 1 || d.shares > 1) {
-        if (d.transport != regs::transport_type::uc || d.first_message || d.queued ||
-            outside)
+        // One share may continue a stream (CAP_LINKS_CONTINUE): from a window boundary,
+        // where its epoch 0 begins. The hosts of several follow one run from 0.
+        const bool first_ok = d.shares > 1 ? d.first_message == 0
+                                           : d.notify_interval == 0 ||
+                                                 d.first_message % d.notify_interval == 0;
+        if (d.transport != regs::transport_type::uc || !first_ok || d.queued || outside)
             return ec::bad_destinations;
         // One share: its used destinations' weights 1..1024. Several: at most 1024
         // each; a share whose weights add up to 0 is not ready (13, below).
@@ -132,6 +136,7 @@ destination_table::destination_table(const rx_descriptor& d,
     : d_links(links),
       d_notify(d.notify_interval),
       d_payload(d.payload_bytes),
+      d_first(d.first_message),
       d_layout(d.shares, d.share_block)
 {
     for (unsigned i = 0; i < max_destinations; i++) {
@@ -168,8 +173,10 @@ destination_table::destination_table(const rx_descriptor& d,
     weights_type w = wanted();
     if (!d_routing)
         w = { static_cast<uint16_t>(std::max<uint32_t>(1, d_dest[0].weight)) };
-    begin_epoch(0, w);
-    record_epoch(0, w, cause::start, 0);
+    // Epoch 0 at the run's first message: a continued stream's schedule starts there.
+    begin_epoch(d_first, w);
+    record_epoch(d_first, w, cause::start, 0);
+    d_scheduled.store(d_first, std::memory_order_release);
     publish_states();
 }
 
@@ -369,7 +376,7 @@ void destination_table::poll(uint64_t scheduled)
     if (d_links)
         look_at_links();
     d_messages[0].store(scheduled, std::memory_order_relaxed);
-    d_scheduled.store(scheduled, std::memory_order_release);
+    d_scheduled.store(d_first + scheduled, std::memory_order_release);
 }
 
 regs::destination_counters destination_table::counters(unsigned d) const

@@ -68,9 +68,9 @@ public:
     //! Several destinations (or shares) are used: every message is routed.
     bool routing() const { return d_routing; }
     message_route route(uint64_t message, size_t packets, uint64_t end) override;
-    //! Messages below \p scheduled have left the converter's queue (sent or dropped): a
-    //! stream of one destination counts them here instead of routing them, and notes
-    //! its links' changes.
+    //! The run's messages below \p scheduled have left the converter's queue (sent or
+    //! dropped): a stream of one destination counts them here instead of routing them,
+    //! and notes its links' changes.
     void poll(uint64_t scheduled);
 
     wire& wire_of(unsigned d) const { return *d_wire[d]; }
@@ -112,6 +112,7 @@ private:
     const link_set* const d_links;
     const uint32_t d_notify;
     const uint32_t d_payload;
+    const uint64_t d_first;             // RX_FIRST_MESSAGE: epoch 0 begins there
     const regs::link_schedule d_layout; // the shares: share_of(), local_index()
     std::array<uint8_t, max_destinations> d_share{}; // DST_SHARE (none: 0xFF)
     std::array<regs::destination_values, max_destinations> d_dest{};

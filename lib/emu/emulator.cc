@@ -122,8 +122,8 @@ emulator::emulator(const emulator_config& config)
         channels.push_back(d_channels.back().get());
     }
     d_commands = std::make_unique<command_queue>(d_clock, channels, config.rx_streams);
-    d_controller =
-        std::make_unique<device_controller>(config.rx_streams, unsigned(d_links.size()), tx_streams);
+    d_controller = std::make_unique<device_controller>(
+        config.rx_streams, unsigned(d_links.size()), tx_streams);
     std::vector<rx_engine*> engines;
     for (unsigned s = 0; s < config.rx_streams; s++) {
         engine_radio radio;
@@ -175,7 +175,7 @@ emulator::emulator(const emulator_config& config)
         regs::cap::metadata | regs::cap::emulator | regs::cap::loss_injection |
         regs::cap::ownership | regs::cap::rf | regs::cap::time_set |
         regs::cap::command_queue | regs::cap::burst_queue | regs::cap::multi_link |
-        regs::cap::shares | regs::cap::rate_control |
+        regs::cap::shares | regs::cap::rate_control | regs::cap::links_continue |
         (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
     device_radio radio;
     radio.clock = &d_clock;

@@ -101,7 +101,7 @@ size_t message_builder::build(uint64_t message,
 void message_builder::skip(uint64_t message)
 {
     if (d_router)
-        d_router->route(message, packets_in(message), total_messages_or_zero());
+        d_router->route(d_first + message, packets_in(message), end_number());
 }
 
 size_t message_builder::rebuild(const resend& r,
@@ -130,7 +130,7 @@ size_t message_builder::emit(const resend& r,
     if (d_router && !first)
         throw std::logic_error("message_builder: a routed message is not built again");
     if (d_router) {
-        route = d_router->route(message, packets, total_messages_or_zero());
+        route = d_router->route(number, packets, end_number());
     } else {
         route.dest_qpn = d.dest_qpn;
         route.first_psn =

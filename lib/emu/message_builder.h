@@ -52,12 +52,12 @@ public:
     uint64_t samples_in(uint64_t message) const override;
     size_t packets_in(uint64_t message) const override;
     bool has_immediate(uint64_t message) const;
-    //! Messages of a finite run; 0 when continuous.
-    uint64_t total_messages_or_zero() const
-    {
-        return d_end == UINT64_MAX ? 0 : total_messages();
-    }
     bool ack_requested(uint64_t message) const override;
+    //! The stream message after a finite run's last (the router's end); 0: continuous.
+    uint64_t end_number() const
+    {
+        return d_end == UINT64_MAX ? 0 : d_first + total_messages();
+    }
 
     /*!
      * Build message \p message into consecutive slots of \p slot_bytes at \p slots and

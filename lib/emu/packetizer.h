@@ -43,9 +43,9 @@ class message_router
 {
 public:
     virtual ~message_router() = default;
-    //! The route of \p message, of \p packets packets, in a run of \p end messages (0:
-    //! continuous). Consumes the destination's PSNs: also for a message lost before the
-    //! wire.
+    //! The route of stream message \p message (RX_FIRST_MESSAGE + the run's index), of
+    //! \p packets packets, in a run that ends before message \p end (0: continuous).
+    //! Consumes the destination's PSNs: also for a message lost before the wire.
     virtual message_route route(uint64_t message, size_t packets, uint64_t end) = 0;
 };
 

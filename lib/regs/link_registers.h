@@ -28,6 +28,11 @@ constexpr uint32_t multi_link = 1u << 14;
 //! Several hosts: RX_SHARES .. RX_SHARE_READY, DST_SHARE and the share blocks (0x9000);
 //! set only with multi_link.
 constexpr uint32_t shares = 1u << 15;
+//! A run over several destinations may continue a stream: RX_FIRST_MESSAGE any
+//! multiple of RX_NOTIFY_INTERVAL, its epoch 0 beginning there (docs/register-map.md,
+//! "Continuing a stream over several destinations"); set only with multi_link and
+//! cap::burst_queue. Without it such a run starts at message 0.
+constexpr uint32_t links_continue = 1u << 17;
 } // namespace cap
 
 // ---- Link n, map 1.5 additions (cap::multi_link)
@@ -197,7 +202,8 @@ namespace error_code {
 //! Several hosts: a share h < RX_SHARES has no used destination that may be active.
 constexpr uint32_t share_not_ready = 13;
 //! Several destinations (DST_QPN of a destination above 0 non-zero) need UC, a run
-//! that starts at message 0 (RX_FIRST_MESSAGE 0, not queued) and weights of the
+//! not queued that starts at message 0 (cap::links_continue: RX_FIRST_MESSAGE a
+//! multiple of RX_NOTIFY_INTERVAL, with one share) and weights of the
 //! destinations that may be active adding up to 1..1024; with RX_SHARES > 1 the same
 //! for every stream (one destination per share too), each share's weights 1..1024,
 //! and no used destination outside the shares.

@@ -49,9 +49,10 @@ const char* describe_error(uint32_t code)
         return "a share has no destination ready: start the host of every share "
                "(share=h/H) first; RX_SHARE_READY says which";
     case error_code::bad_destinations:
-        return "several destinations (or shares) need transport UC, a run from message "
-               "0 (no RX_FIRST_MESSAGE, not queued) and weights adding up to 1..1024 "
-               "(per share), and no used destination outside the shares";
+        return "several destinations (or shares) need transport UC, a run that is not "
+               "queued and starts at message 0 (one share with LINKS_CONTINUE: at a "
+               "multiple of RX_NOTIFY_INTERVAL), weights adding up to 1..1024 (per "
+               "share), and no used destination outside the shares";
     default:
         return "unknown error";
     }

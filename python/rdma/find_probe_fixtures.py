@@ -31,7 +31,8 @@ EMU_LINK_DOWN, EMU_LINK_STRIDE = 0xE400, 0x40
 # ID_CAPABILITIES bit names, as docs/register-map.md and docs/radio.md spell them.
 CAPABILITY_BITS = ["RX_UC", "RX_RC", "TX", "IMMEDIATE", "CLOCK", "METADATA", "EMULATOR",
                    "LOSS_INJECTION", "OWNERSHIP", "RF", "TIME_SET", "COMMAND_QUEUE",
-                   "BURST_QUEUE", "TX_BURSTS", "MULTI_LINK", "SHARES", "RATE_CONTROL"]
+                   "BURST_QUEUE", "TX_BURSTS", "MULTI_LINK", "SHARES", "RATE_CONTROL",
+                   "LINKS_CONTINUE"]
 ID_VERSION, ID_CAPABILITIES = 0x004, 0x008
 
 
