@@ -119,6 +119,14 @@ void destination_progress::set_known(uint64_t messages)
     advance();
 }
 
+void destination_progress::continue_at(uint64_t first)
+{
+    d_frontier.fill(first);
+    d_landed = first;
+    d_known = first;
+    d_held.fill(held_immediate{});
+}
+
 void destination_progress::advance()
 {
     // Each message is passed once over the run: the cost is per message, amortized.

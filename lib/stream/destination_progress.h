@@ -70,6 +70,13 @@ public:
      */
     void set_known(uint64_t messages);
     /*!
+     * A new run continues the stream at local message \p first (its epoch 0 begins
+     * there, in the schedule): every message below it is final, every frontier is
+     * there, and nothing of the new run is known until its epochs are read. The
+     * counters of what was ignored go on.
+     */
+    void continue_at(uint64_t first);
+    /*!
      * Local messages below \p messages are final by the clock (a message of a link that
      * died is never notified): the stream's frontier passes them, and goes on by the
      * destinations' frontiers from there.

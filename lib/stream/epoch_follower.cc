@@ -25,11 +25,21 @@ void epoch_follower::reset(regs::link_schedule& schedule,
     d_programmed = programmed;
     d_weights = programmed;
     d_notify_interval = notify_interval;
+    d_run_first = 0;
     d_followed = 0;
     d_implausible = 0;
     d_changes = 0;
     d_why.clear();
     d_progress->set_known(0);
+}
+
+void epoch_follower::continue_at(uint64_t first, const weights_t& programmed)
+{
+    d_programmed = programmed;
+    d_weights = programmed;
+    d_run_first = first;
+    d_followed = 0;
+    d_changes = 0;
 }
 
 bool epoch_follower::follow(const epoch_snapshot& s, uint64_t possible)
@@ -57,6 +67,8 @@ bool epoch_follower::follow(const epoch_snapshot& s, uint64_t possible)
     }
     if (d_followed == 0)
         return true; // before the device's epoch 0: nothing is known yet
+    // A run that continues the stream is at its first message before it starts.
+    possible = std::max(possible, d_run_first);
     if (s.known_messages > possible)
         d_implausible++;
     d_progress->set_known(std::min(s.known_messages, possible));
@@ -76,9 +88,11 @@ bool epoch_follower::follow_epoch(const regs::epoch_values& e)
         return false;
     }
     try {
-        // Nothing was judged before the device's epoch 0 was known (known = 0): it may
-        // replace the weights the host programmed (a link down at START).
-        d_schedule->begin_epoch(e.number == 0 ? 0 : e.first, w, d_notify_interval);
+        // Nothing of the run was judged before the device's epoch 0 was known (known =
+        // the run's first message): it may replace the weights the host programmed (a
+        // link down at START). It begins where the run does, whatever it says.
+        d_schedule->begin_epoch(
+            e.number == 0 ? d_run_first : e.first, w, d_notify_interval);
     } catch (const std::invalid_argument& x) {
         d_why =
             "the device's epoch " + std::to_string(e.number) + " is not one: " + x.what();

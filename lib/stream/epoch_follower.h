@@ -64,6 +64,12 @@ public:
      * Returns false once the schedule cannot be followed (and from then on).
      */
     bool follow(const epoch_snapshot& s, uint64_t possible);
+    /*!
+     * A new run of the stream from local message \p first (its epoch 0 begins there;
+     * destination_progress::continue_at() moved the progress), its destinations
+     * programmed with \p programmed weights: its epochs are numbered from 0 again.
+     */
+    void continue_at(uint64_t first, const weights_t& programmed);
 
     unsigned change_count() const { return d_changes; }
     const change& change_at(unsigned i) const { return d_change.at(i); }
@@ -86,6 +92,7 @@ private:
     weights_t d_programmed{};
     weights_t d_weights{};
     uint32_t d_notify_interval = 0;
+    uint64_t d_run_first = 0; // the run's first local message: its epoch 0's
     uint32_t d_followed = 0;
     uint64_t d_implausible = 0;
     std::array<change, max_changes> d_change{};

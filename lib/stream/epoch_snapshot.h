@@ -27,6 +27,9 @@ struct epoch_snapshot {
     unsigned kept = 0;        //!< entries in epochs[], oldest first
     std::array<regs::epoch_values, max_kept> epochs{};
     uint32_t links_up = 0; //!< LINK_STATUS bit 0 of link n in bit n (last read)
+    //! link_watch's run when it was read (continue_run() counts them): a snapshot of
+    //! the run before is not the current run's word.
+    uint32_t run = 0;
 };
 
 } // namespace rdma

@@ -63,6 +63,14 @@ void link_accounting::on_final(uint64_t end)
     }
 }
 
+void link_accounting::on_unsent(uint64_t end)
+{
+    if (end <= d_final)
+        return;
+    d_unattributed_messages += end - d_final;
+    d_final = end;
+}
+
 void link_accounting::on_lost(uint64_t first, uint64_t count)
 {
     // A gap may start or end inside a message (a burst's short last one, a partial

@@ -51,6 +51,9 @@ public:
 
     //! Local messages below \p end are final: count each for its link (once).
     void on_final(uint64_t end);
+    //! Local messages from the last final one up to \p end were sent by no run of the
+    //! device (an outage a re-armed run skips): unattributed, not any link's.
+    void on_unsent(uint64_t end);
     //! Items [first, first + count) (local items) were counted lost.
     void on_lost(uint64_t first, uint64_t count);
     //! The loss tracker's gaps (lost_gap): on_lost().

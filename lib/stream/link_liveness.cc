@@ -14,7 +14,7 @@ namespace rdma {
 void link_liveness::reset(int64_t timeout_ns,
                           uint32_t notify_interval,
                           int64_t message_ns,
-                          int64_t now_ns)
+                          int64_t from_ns)
 {
     d_timeout_ns = notify_interval ? timeout_ns : 0;
     d_notify_interval = notify_interval;
@@ -23,7 +23,8 @@ void link_liveness::reset(int64_t timeout_ns,
     d_active = 0;
     d_declared = 0;
     d_frontier.fill(0);
-    d_moved_ns.fill(now_ns);
+    d_moved_ns.fill(from_ns);
+    d_from_ns = from_ns;
 }
 
 void link_liveness::on_epoch(const std::array<uint16_t, max_destinations>& weights,
@@ -49,7 +50,7 @@ void link_liveness::on_epoch(const std::array<uint16_t, max_destinations>& weigh
     const uint32_t joined = active & ~d_active;
     for (unsigned d = 0; d < max_destinations; d++)
         if (joined & (1u << d))
-            d_moved_ns[d] = now_ns;
+            d_moved_ns[d] = std::max(now_ns, d_from_ns);
     d_declared &= ~joined;
     d_active = active;
 }
@@ -61,7 +62,7 @@ uint32_t link_liveness::check(const std::array<uint64_t, max_destinations>& fron
     for (unsigned d = 0; d < max_destinations; d++) {
         if (frontier[d] != d_frontier[d]) {
             d_frontier[d] = frontier[d];
-            d_moved_ns[d] = now_ns;
+            d_moved_ns[d] = std::max(now_ns, d_from_ns);
         }
     }
     if (!d_timeout_ns)

@@ -32,11 +32,14 @@ public:
      * A run whose destinations are declared down after \p timeout_ns of silence (0:
      * never), and never before three of their notification intervals: immediates
      * every \p notify_interval messages (0: none, so never) of \p message_ns each.
+     * Silence counts from \p from_ns at the earliest: now, or a run's first message
+     * due later (a new run that starts ahead of the device's clock carries nothing
+     * before).
      */
     void reset(int64_t timeout_ns,
                uint32_t notify_interval,
                int64_t message_ns,
-               int64_t now_ns);
+               int64_t from_ns);
     /*!
      * A new epoch: which destinations take messages from now (weight > 0), and how
      * often each notifies (a destination of weight w of P carries a message every P/w
@@ -62,6 +65,7 @@ private:
     uint32_t d_declared = 0;
     std::array<uint64_t, max_destinations> d_frontier{};
     std::array<int64_t, max_destinations> d_moved_ns{};
+    int64_t d_from_ns = 0;
 };
 
 } // namespace rdma

@@ -55,6 +55,7 @@ void link_watch::start(uint32_t notify_interval,
         d_link.fill(link_state{});
         d_seen_epochs = 0;
         d_link_reads = 0;
+        d_run = 0;
     }
     d_declared = 0;
     {
@@ -69,6 +70,13 @@ void link_watch::stop()
 {
     d_worker.stop();
     refresh();
+}
+
+void link_watch::continue_run()
+{
+    std::lock_guard<std::mutex> x(d_exchange);
+    d_seen_epochs = 0;
+    d_run++;
 }
 
 void link_watch::refresh()
@@ -153,6 +161,7 @@ void link_watch::read_epochs(snapshot& s)
                w,
                header_words + kept * regs::epoch::entry_words);
     s.epoch_count = w[0];
+    s.run = d_run.load();
     const uint64_t n = d_notify_interval;
     s.known_messages =
         n && scheduled <= UINT64_MAX - n ? (scheduled + n - 1) / n * n : scheduled;

@@ -72,6 +72,14 @@ public:
                path_delay* paths = nullptr);
     //! Stop watching; returns once the thread is idle. Then one last look (refresh()).
     void stop();
+    /*!
+     * The stream goes on in a new run (after its START: a rate change, a re-arm): its
+     * epochs count from 0 again. Snapshots read before are of the last run (their
+     * `run` is not run()); the timed writes and the links' states go on.
+     */
+    void continue_run();
+    //! The run snapshots are read in now: 0, then one more per continue_run().
+    uint32_t run() const { return d_run.load(); }
 
     //! The newest snapshot, if one came since the last take. Never waits.
     bool take(snapshot& out);
@@ -116,6 +124,7 @@ private:
     uint32_t d_seen_epochs = 0;
     uint64_t d_link_reads = 0;
 
+    std::atomic<uint32_t> d_run{ 0 };      // written under d_exchange
     std::atomic<uint32_t> d_declared{ 0 }; // links the data path declared down
     std::atomic<uint64_t> d_failures{ 0 };
     std::atomic<uint64_t> d_path_failures{ 0 };

@@ -504,12 +504,11 @@ void loss_tracker::stopped(uint64_t emitted)
 void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bound)
 {
     const uint64_t P = d_geometry.message_items;
-    const uint64_t N = d_geometry.ring_items;
     const uint64_t S = d_slots.size();
     const uint64_t k = accounted();
-    if (to < k || to % N || written_bound > to)
+    if (to < k || to % P || written_bound > to)
         throw std::logic_error(
-            "loss_tracker: a jump goes forward to a ring boundary the device has not "
+            "loss_tracker: a jump goes forward to a message boundary the device has not "
             "reached");
     const uint64_t lost = std::min(std::max(emitted_upto, k), to) - k;
     d_counts.lost_stopped += lost;
@@ -525,20 +524,21 @@ void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bou
     d_final_messages = std::max(d_final_messages, to / P);
     d_hold_since_w = UINT64_MAX;
     d_in_gap = false;
-    // The new run writes every slot from its start (its message to/P in slot 0): arm
-    // them all now, before it may. Nothing of the old run can land any more (its queue
-    // pair is gone), so no reordering window is kept; what the consumer still held in
-    // a slot is overwritten.
+    // The new run writes every slot from its start (its message to/P in to/P's slot):
+    // arm them all now, before it may. Nothing of the old run can land any more (its
+    // queue pair is gone), so no reordering window is kept; what the consumer still
+    // held in a slot is overwritten.
     d_verify_cursor = d_rearm_cursor = d_commit_cursor = d_release_cursor = slot_cursor{};
     for (uint64_t i = 0; i < S; i++) {
-        evict(i);
-        slot& s = d_slots[i];
+        const uint64_t m = to / P + i;
+        const size_t index = slot_of(m);
+        evict(index);
+        slot& s = d_slots[index];
         s.occupant = UINT64_MAX;
         s.state = slot_state::pending;
         s.armed_for = UINT64_MAX;
-        const uint64_t m = to / P + i;
         if (items_in(m)) {
-            arm(i, items_in(m));
+            arm(index, items_in(m));
             s.armed_for = m;
         }
     }

@@ -131,8 +131,10 @@ public:
     void stopped(uint64_t emitted);
     /*!
      * The device's run ended early (it restarted, or was stopped by someone else) and a
-     * new run continues the stream at device item \p to, a multiple of the ring (so
-     * that item k still lands in slot k mod N). The consumer resumes there, with a time
+     * new run continues the stream at device item \p to, a message boundary where the
+     * new run's messages land as the stream's would (a multiple of the ring for a run
+     * from message 0; any with RX_FIRST_MESSAGE = to / P), so that item k still lands
+     * in slot k mod N. The consumer resumes there, with a time
      * mark. Of the items it skips, those below \p emitted_upto (what the old run
      * emitted, as far as the device told) count as lost_stopped; the rest, which no
      * device produced, as outage_items() (not lost: not emitted). Every slot is re-armed

@@ -29,6 +29,7 @@ class qa_link_liveness : public CppUnit::TestFixture
     CPPUNIT_TEST(test_the_timeout_covers_three_notification_intervals);
     CPPUNIT_TEST(test_an_epoch_that_reactivates_restarts_the_timeout);
     CPPUNIT_TEST(test_timeout_0_or_no_notifications_never_declare);
+    CPPUNIT_TEST(test_silence_counts_from_a_later_run_start);
     CPPUNIT_TEST_SUITE_END();
 
     static weights_t one_one()
@@ -53,6 +54,25 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint32_t(2), l.check(f, 21 * ms));
         f[0] += 4;
         CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 22 * ms)); // once
+    }
+
+    void test_silence_counts_from_a_later_run_start()
+    {
+        // A re-armed run starts 100 ms after the reset: destination 0 notifies first
+        // then, and destination 1 is not blamed for the 100 ms nobody sent anything.
+        link_liveness l;
+        l.reset(20 * ms, 16, message_ns, 100 * ms);
+        l.on_epoch(one_one(), ms);
+        frontiers_t f{};
+        f[0] = f[1] = 3280;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 2 * ms));
+        for (int64_t t = 101 * ms; t <= 120 * ms; t += ms) {
+            f[0] += 4;
+            CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, t));
+        }
+        // Still silent 20 ms after the run's start: now it is.
+        f[0] += 4;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(2), l.check(f, 121 * ms));
     }
 
     void test_a_stream_silent_everywhere_declares_nothing()

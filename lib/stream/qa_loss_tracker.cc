@@ -34,6 +34,7 @@ class qa_loss_tracker : public CppUnit::TestFixture
     CPPUNIT_TEST(test_late_message_within_reorder_window);
     CPPUNIT_TEST(test_consumer_keeping_history_is_not_stalled);
     CPPUNIT_TEST(test_late_consumer_reads_the_burst_tail);
+    CPPUNIT_TEST(test_jump_to_a_message_inside_the_ring);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -252,6 +253,41 @@ public:
         CPPUNIT_ASSERT_EQUAL(b.next, c.delivered + c.lost_gap + c.lost_overwritten);
         CPPUNIT_ASSERT_EQUAL(b.tracker.offset(), c.lost_skipped);
         CPPUNIT_ASSERT(c.lost_overwritten >= H);
+    }
+
+    void test_jump_to_a_message_inside_the_ring()
+    {
+        // A re-armed run over several links numbers its messages from where it starts
+        // (RX_FIRST_MESSAGE): message 21 in slot 21 mod 8 = 5, not at a ring boundary.
+        bench b;
+        for (uint64_t p = 0; p < 10; p++) {
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+            b.consume((p + 1) * P);
+        }
+        // Messages 10 and 11 were emitted and never landed; 12..20 no run produced.
+        b.tracker.jump(21 * P, 12 * P, 12 * P);
+        CPPUNIT_ASSERT_THROW(b.tracker.jump(21 * P + 1, 0, 0), std::logic_error);
+        for (uint64_t p = 21; p < 61; p++) { // five wraps of the new run
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+            b.consume((p + 1) * P);
+        }
+        const auto& c = b.tracker.counts();
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.errors.mismatches);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(50 * P), c.delivered);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2 * P), c.lost_stopped);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0),
+                             c.lost_gap + c.lost_skipped + c.lost_overwritten);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(9 * P), b.tracker.outage_items());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(50 * P), b.next);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(61 * P), b.tracker.device_item(b.next));
+        // The consumer resumes at the new run's first item with a time mark there.
+        bool marked = false;
+        for (const rx_event& e : b.events)
+            marked |= e.type == rx_event::kind::time && e.item == 10 * P &&
+                      e.device_item == 21 * P;
+        CPPUNIT_ASSERT(marked);
     }
 
     void test_late_consumer_reads_the_burst_tail()

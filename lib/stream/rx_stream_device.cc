@@ -295,10 +295,13 @@ bool rx_stream::impl::watch_device()
 
 void rx_stream::impl::rearm()
 {
-    // The stream continues with a new run of the device, at the first ring boundary its
-    // clock has not reached with time to spare: item k still lands in slot k mod N, and
-    // the new run's samples keep this stream's timeline (its START_TIME is t0 + B/rate).
+    // The stream continues with a new run of the device, at the first ring boundary (over
+    // several links: window boundary) its clock has not reached with time to spare:
+    // item k still lands in slot k mod N, and the new run's samples keep this stream's
+    // timeline (its START_TIME is t0 + B/rate).
     try {
+        if (several_links())
+            check_links_continue("re-arming");
         d_watch->stop();
         // What the old run emitted, if the device still knows (its run was stopped, not
         // lost with a restart: then its start time is still ours).
@@ -315,6 +318,7 @@ void rx_stream::impl::rearm()
         d_qp->to_reset();
         drain_completions();
         d_qp.reset();
+        reset_destination_qps();
         // A restarted device has forgotten its owners: the stream is claimed again.
         if (!same_run)
             d_ownership->claim();
@@ -323,7 +327,11 @@ void rx_stream::impl::rearm()
         const int64_t host_now = host_time_ns();
         const int64_t device_now = host_now + d_clock_estimate.offset_ns;
         const stream_clock timeline(d_rate, d_start_time_ns, 0, 0, 0);
-        const uint64_t N = ring_items();
+        // One link: a ring boundary (the new run starts at message 0, in slot 0). Several
+        // number the new run's messages from base: a window boundary, where its epoch 0
+        // may begin.
+        const uint64_t N =
+            several_links() ? d_plan.message_items * links_first_step() : ring_items();
         const uint64_t ahead = timeline.samples_at(device_now + rearm_lead_ns);
         if (ahead == 0)
             throw std::runtime_error("the device's clock is before this stream's start");
@@ -338,8 +346,15 @@ void rx_stream::impl::rearm()
         const uint64_t skipped_from = d_tracker->accounted();
         d_tracker->jump(base, emitted_upto, d_clock.written_bound(host_now));
         d_progress.rebase(base / d_plan.message_items);
+        // The old run's messages count for their links; those of the outage, which no
+        // run sent, for none.
+        note_links_final(std::min(emitted_upto, base));
+        d_link_counts.on_unsent(base / d_plan.message_items);
         d_run_base = base;
-        const uint64_t t0 = program_device(start_time);
+        // Over several links the new run numbers its messages from there; one link's
+        // starts at 0, which lands in the same slots (base is a ring boundary).
+        const uint64_t t0 =
+            program_device(start_time, several_links() ? base / d_plan.message_items : 0);
         if (t0 != start_time)
             throw std::runtime_error("the device started at " + std::to_string(t0) +
                                      " ns, not at the START_TIME asked, " +
@@ -352,6 +367,7 @@ void rx_stream::impl::rearm()
                               host_now,
                               base,
                               t0);
+        continue_links(base / d_plan.message_items);
         d_rearms++;
         d_watch->start();
         const uint64_t outage = base - std::max(emitted_upto, skipped_from);

@@ -75,15 +75,21 @@ void rx_stream::impl::start_link_watch()
     }
     d_link_down_events.fill(0);
     d_link_declared.fill(0);
-    d_liveness.reset(
-        int64_t(d_link_plan.link_timeout_ms) * 1000000,
-        d_plan.notify_interval,
-        static_cast<int64_t>(d_plan.message_items * 1e9 / d_plan.sample_rate),
-        host_time_ns());
+    reset_liveness(host_time_ns());
     // Host feedback only where the device has the register (CAP_RATE_CONTROL).
     d_link_watch->start(d_plan.notify_interval,
                         std::move(writes),
                         d_info.has(regs::cap::rate_control) ? &d_paths : nullptr);
+}
+
+void rx_stream::impl::reset_liveness(int64_t from_ns)
+{
+    // A link is judged silent against its notification windows at the current rate.
+    d_liveness.reset(
+        int64_t(d_link_plan.link_timeout_ms) * 1000000,
+        d_plan.notify_interval,
+        static_cast<int64_t>(d_plan.message_items * 1e9 / d_plan.sample_rate),
+        std::max(from_ns, host_time_ns()));
 }
 
 void rx_stream::impl::stop_link_watch()
@@ -142,6 +148,8 @@ void rx_stream::impl::follow_links()
     link_watch::snapshot s;
     if (!d_error.empty() || !d_link_watch->take(s))
         return;
+    if (s.run != d_link_watch->run())
+        return; // read before the stream's new run began: the last run's word
     std::array<uint64_t, destination_progress::max_destinations> before{};
     for (unsigned d = 0; d < d_link_plan.links; d++)
         before[d] = d_dest_progress.frontier(d);

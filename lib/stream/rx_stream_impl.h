@@ -140,6 +140,13 @@ private:
     void program_destinations();
     void close_destinations();
     void reset_link_progress();
+    // A new run of a stream over several links (rate change, re-arm): the device must
+    // number its messages from \p first_message (CAP_LINKS_CONTINUE).
+    void check_links_continue(const char* what) const;
+    void reset_destination_qps();
+    void continue_links(uint64_t first_message);
+    //! The message numbers a new run over several links may start at: multiples.
+    uint64_t links_first_step() const;
     bool on_destination_completion(const nic::work_completion& wc, uint64_t produced);
     void post_destination_receives();
     void note_links_final(uint64_t final_upto);
@@ -148,6 +155,8 @@ private:
     void make_link_watch();
     void configure_emulated_links();
     void start_link_watch();
+    //! Links judged silent from \p from_ns on (not before now).
+    void reset_liveness(int64_t from_ns);
     void stop_link_watch();
     void follow_links();
     void report_change(const epoch_follower::change& c);

@@ -100,6 +100,59 @@ void rx_stream::impl::reset_link_progress()
     d_tracker->set_gap_observer(&d_link_counts);
 }
 
+void rx_stream::impl::check_links_continue(const char* what) const
+{
+    if (d_info.has(regs::cap::links_continue) && d_info.has(regs::cap::burst_queue))
+        return;
+    throw std::runtime_error(std::string(what) + ": the device at " +
+                             d_device->address().to_string() +
+                             " starts a run over several links at message 0 only (it "
+                             "lacks LINKS_CONTINUE, docs/register-map.md): stop the "
+                             "stream and start it again");
+}
+
+uint64_t rx_stream::impl::links_first_step() const
+{
+    // Epochs begin at window boundaries, and the run's epoch 0 at its first message.
+    return several_links() ? std::max<uint64_t>(d_plan.notify_interval, 1) : 1;
+}
+
+void rx_stream::impl::reset_destination_qps()
+{
+    // The old run's queue pairs go with it (the new one's PSNs start again); the
+    // device's destinations are programmed anew before the next START.
+    for (destination_qp& q : d_destinations)
+        if (q.qp)
+            q.qp->to_reset();
+    drain_completions();
+    nic::work_completion wc[32];
+    for (destination_qp& q : d_destinations) {
+        while (q.cq && q.cq->poll(wc, 32) > 0) {
+        }
+        q.qp.reset();
+    }
+}
+
+void rx_stream::impl::continue_links(uint64_t first_message)
+{
+    // After the new run's START: its schedule begins at first_message with the
+    // programmed weights until the device's epoch 0 is read; the last run's epochs
+    // stay in the schedule for its messages. Links are timed at the new rate.
+    if (!several_links())
+        return;
+    std::array<uint16_t, regs::link_schedule::max_destinations> w{};
+    for (size_t d = 0; d < d_link_weights.size(); d++)
+        w[d] = d_link_weights[d];
+    d_schedule.begin_epoch(first_message, w, d_plan.notify_interval);
+    d_dest_progress.continue_at(first_message);
+    d_follower.continue_at(first_message, w);
+    if (d_link_watch)
+        d_link_watch->continue_run();
+    // The run starts ahead of the device's clock: no link carries anything before its
+    // first message is due.
+    reset_liveness(d_clock.host_time_final(first_message * d_plan.message_items));
+}
+
 void rx_stream::impl::open_destination_nics(const device_args& args)
 {
     // nic_addr=A+B: destination d's QP on a NIC of its own at address d (several soft

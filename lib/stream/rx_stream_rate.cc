@@ -37,11 +37,10 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
     if (d_plan.num_samples || d_plan.queued)
         throw std::invalid_argument("change_rate: a finite burst keeps its rate (queued "
                                     "bursts too: stop and start at the new rate)");
-    // The new run would start at a message other than 0, which several destinations
-    // cannot (docs/register-map.md, START error 14).
+    // The new run starts at a message other than 0: over several destinations only a
+    // device with LINKS_CONTINUE can (docs/register-map.md, START error 14).
     if (several_links())
-        throw std::invalid_argument("change_rate: a stream over several links (links=) "
-                                    "keeps its rate: stop and start at the new rate");
+        check_links_continue("change_rate");
     // The hosts of the other shares follow one run of the device at one rate.
     if (d_share_plan.split())
         throw std::invalid_argument("change_rate: a stream split over several hosts "
@@ -76,12 +75,15 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
         std::max(d_clock.written_bound(now + stop_lead_ns), d_tracker->accounted());
     uint64_t item = (soonest + step - 1) / step * step;
     if (at_item) {
-        if (at_item % P || at_item < soonest)
+        // Over several links the new run's epoch 0 begins at a window boundary.
+        const uint64_t boundary = P * links_first_step();
+        if (at_item % boundary || at_item < soonest)
             throw std::invalid_argument(
-                "change_rate: item " + std::to_string(at_item) +
-                " is not a message boundary (a multiple of " + std::to_string(P) +
-                ") at least " + std::to_string(soonest) + " (the device is there by " +
-                "the time the STOP reaches it)");
+                "change_rate: item " + std::to_string(at_item) + " is not a " +
+                (boundary == P ? "message boundary" : "notification window boundary") +
+                " (a multiple of " + std::to_string(boundary) + ") at least " +
+                std::to_string(soonest) + " (the device is there by the time the " +
+                "STOP reaches it)");
         item = at_item;
     }
     const uint64_t stop_ns = d_clock.time_of(item);
@@ -140,6 +142,10 @@ void rx_stream::impl::restart_at_new_rate()
     d_qp->to_reset();
     drain_completions();
     d_qp.reset();
+    // Every message of the old run is final: each counts for its link before the new
+    // run's schedule begins.
+    note_links_final(c.item);
+    reset_destination_qps();
     d_rate = c.ratio;
     d_plan.sample_rate = c.rate;
     d_signal.sample_rate = c.rate;
@@ -153,6 +159,7 @@ void rx_stream::impl::restart_at_new_rate()
     if (d_metadata)
         d_metadata->continue_at(c.item, c.t1_ns, d_rate);
     d_run_base = c.item;
+    continue_links(c.item / d_plan.message_items);
     rx_event e;
     e.type = rx_event::kind::time;
     e.cause = rx_event::reason::rate_changed;

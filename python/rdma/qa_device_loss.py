@@ -35,10 +35,11 @@ class daemon:
     """gr-rdma-emu on loopback, on the port given (so that a restart is the same
     device to the host)."""
 
-    def __init__(self, port):
+    def __init__(self, port, links=1):
         self.port = port
         self.proc = subprocess.Popen(
-            [EMU, "--control", "127.0.0.1:%d" % port, "--link", "127.0.0.1"],
+            [EMU, "--control", "127.0.0.1:%d" % port, "--link", "127.0.0.1",
+             "--links", str(links)],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         banner = self.proc.stdout.readline()  # once its AXIoE server listens
         assert "AXIoE on" in banner, banner
@@ -170,6 +171,61 @@ class qa_device_loss(gr_unittest.TestCase):
         self.assertEqual(c["host.rearms"], 1)
         self.assertEqual(c["host.outage_items"], outage[0]["count"])
         self.assertIn("restarted", s.device_note())
+
+    def test_restarted_device_with_wait_is_rearmed_over_two_links(self):
+        # A stream over two links re-armed: the new run continues the stream's message
+        # numbers (RX_FIRST_MESSAGE with LINKS_CONTINUE) from a window boundary (not
+        # a ring boundary: its messages land in their own slots), its schedule over
+        # both links from there; the ramp goes on from that item, and the outage's
+        # messages count for no link.
+        self.dev.kill()
+        self.dev = daemon(self.port, links=2)
+        s = self.stream(",on_device_loss=wait,links=2,weights=1:1,notify=16")
+        s.start()
+        self.drain(s, 0.5)
+        self.dev.kill()
+        events = self.drain(s, 1.0)
+        self.dev = daemon(self.port, links=2)  # the same device, restarted
+        events += self.drain(s, 5.0, lambda s, ev: "device_outage" in self.causes(ev))
+        self.assertEqual(s.error(), "")
+        outage = [e for e in events if e["cause"] == "device_outage"]
+        self.assertEqual(len(outage), 1, self.causes(events))
+        base = outage[0]["value"]
+        P = s.payload_bytes() // 4
+        self.assertEqual(base % (16 * P), 0)
+        before = s.read_counters()
+        got = mismatches = 0
+        deadline = time.monotonic() + 5
+        while got < 200000 and time.monotonic() < deadline:
+            x = s.recv(1 << 16, 0.05)
+            if len(x) and s.first_item >= outage[0]["item"]:
+                want = ramp_sc16(base + s.first_item - outage[0]["item"], len(x))
+                data = np.frombuffer(x, dtype=np.uint32)
+                mismatches += int(np.count_nonzero(data != want))
+                got += len(x)
+            s.release(len(x))
+        gaps = [e for e in s.events() if e["type"] == "gap"]
+        s.stop()
+        self.assertEqual(s.error(), "")
+        self.assertGreaterEqual(got, 200000)
+        self.assertEqual(mismatches, 0)
+        self.assertEqual(gaps, [])
+        c = s.read_counters()
+        self.assertEqual(c["host.rearms"], 1)
+        # Both links carry the new run, half each, and lose nothing of it.
+        new0 = c["host.link0.messages"] - before["host.link0.messages"]
+        new1 = c["host.link1.messages"] - before["host.link1.messages"]
+        self.assertGreater(new0, 0)
+        self.assertLessEqual(abs(new0 - new1), 1,
+                             {k: v for k, v in c.items() if k.startswith("host.")})
+        for n in (0, 1):
+            self.assertGreater(c["host.link%d.frontier" % n], base // P)
+        self.assertEqual(c["host.link0.lost_samples"] + c["host.link1.lost_samples"],
+                         before["host.link0.lost_samples"] +
+                         before["host.link1.lost_samples"])
+        # The outage's messages, sent by no run: no link's.
+        self.assertGreaterEqual(c["host.links_unattributed_messages"] * P,
+                                outage[0]["count"] - P)
 
     def test_rx_source_ends_when_the_device_restarts(self):
         # rx_source cannot skip to the ring boundary a re-armed run starts at (its

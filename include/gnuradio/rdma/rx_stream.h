@@ -98,12 +98,13 @@ public:
     /*!
      * Change the sample rate of the running stream without losing a sample
      * (docs/radio.md, "Continuing a stream in a new run"): the device stops exactly
-     * before item \p at_item (a message boundary; 0: the first far enough ahead) and a
-     * new run at \p rate takes that item at device time \p at_ns (0: 0.1 s after the
-     * stop). The items keep coming as one sequence; a time event (reason rate_changed,
-     * value: the new rate in mS/s) marks the item. Call it from the thread that
-     * consumes (recv() or wait_items()): the change advances there. Needs a continuous
-     * stream on a device with COMMAND_QUEUE and BURST_QUEUE; throws
+     * before item \p at_item (a message boundary, with links= a notification window
+     * boundary; 0: the first far enough ahead) and a new run at \p rate takes that
+     * item at device time \p at_ns (0: 0.1 s after the stop). The items keep coming as
+     * one sequence; a time event (reason rate_changed, value: the new rate in mS/s)
+     * marks the item. Call it from the thread that consumes (recv() or wait_items()):
+     * the change advances there. Needs a continuous stream on a device with
+     * COMMAND_QUEUE and BURST_QUEUE (with links=, LINKS_CONTINUE too); throws
      * std::invalid_argument (a rate the ring cannot hold, an item too soon or not on a
      * message boundary) or std::runtime_error (the device cannot) naming the fix.
      */

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(4c9682392cf53daf49a847b59878177d) */
+/* BINDTOOL_HEADER_FILE_HASH(330c652bf93a024531da5063ec8d5511) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
