@@ -204,9 +204,10 @@ bool destination_table::every_share_has(const weights_type& w, bool used_only) c
 
 void destination_table::begin_epoch(uint64_t first, const weights_type& w)
 {
-    // Every share from the same local index on: none has scheduled it yet.
+    // Every share from the same local index on: none has scheduled it yet. One
+    // destination routes nothing: its epoch 0 begins at any first message.
     for (unsigned h = 0; h < d_layout.shares(); h++)
-        d_schedule[h].begin_epoch(first, of_share(w, h), d_notify);
+        d_schedule[h].begin_epoch(first, of_share(w, h), d_routing ? d_notify : 0);
 }
 
 destination_table::weights_type destination_table::wanted() const

@@ -80,6 +80,17 @@ public:
                              emu::destination_table::validate(shared, nullptr));
         shared.first_message = 0;
         CPPUNIT_ASSERT_EQUAL(ec::none, emu::destination_table::validate(shared, nullptr));
+        // One destination routes nothing: a run may continue from any message, and
+        // its epoch 0 says where.
+        emu::rx_descriptor one = two_destinations(37);
+        one.destinations[1] = regs::destination_values{};
+        CPPUNIT_ASSERT_EQUAL(ec::none, emu::destination_table::validate(one, nullptr));
+        emu::inproc_wire fallback(socket_address::parse("127.0.0.1:0"));
+        emu::destination_table t(one, nullptr, fallback);
+        CPPUNIT_ASSERT(!t.routing());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(37), t.epoch_entry(0).first);
+        t.poll(5);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(42), t.scheduled());
     }
 
     void test_the_schedule_begins_at_the_first_message()

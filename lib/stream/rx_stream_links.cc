@@ -219,17 +219,7 @@ void rx_stream::impl::program_destinations()
 
 void rx_stream::impl::close_destinations()
 {
-    for (destination_qp& q : d_destinations) {
-        if (q.qp)
-            q.qp->to_reset();
-    }
-    drain_completions();
-    nic::work_completion wc[32];
-    for (destination_qp& q : d_destinations) {
-        while (q.cq && q.cq->poll(wc, 32) > 0) {
-        }
-        q.qp.reset();
-    }
+    reset_destination_qps();
     // A later run of this stream by a host of one link must not find them used.
     try {
         for (size_t i = 0; i < d_destinations.size(); i++)

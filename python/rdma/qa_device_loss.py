@@ -86,6 +86,22 @@ class qa_device_loss(gr_unittest.TestCase):
         return events
 
     @staticmethod
+    def check_ramp_after(s, item, first, want_items=200000):
+        """Consume up to want_items from the stream's item `item` on (5 s at most),
+        each the ramp from `first` on (a lost one reads 0); returns (items, mismatches)."""
+        got = mismatches = 0
+        deadline = time.monotonic() + 5
+        while got < want_items and time.monotonic() < deadline:
+            x = s.recv(1 << 16, 0.05)
+            if len(x) and s.first_item >= item:
+                want = ramp_sc16(first + s.first_item - item, len(x))
+                data = np.frombuffer(x, dtype=np.uint32)
+                mismatches += int(np.count_nonzero((data != want) & (data != 0)))
+                got += len(x)
+            s.release(len(x))
+        return got, mismatches
+
+    @staticmethod
     def causes(events):
         return [e["cause"] for e in events if e["type"] == "device"]
 
@@ -151,16 +167,7 @@ class qa_device_loss(gr_unittest.TestCase):
         self.assertGreater(outage[0]["count"], 0)
         # After the outage the stream goes on: the new run's ramp, from its sample 0,
         # at this stream's item outage["item"] onwards.
-        got = mismatches = 0
-        deadline = time.monotonic() + 5
-        while got < 200000 and time.monotonic() < deadline:
-            x = s.recv(1 << 16, 0.05)
-            if len(x) and s.first_item >= outage[0]["item"]:
-                want = ramp_sc16(s.first_item - outage[0]["item"], len(x))
-                data = np.frombuffer(x, dtype=np.uint32)
-                mismatches += int(np.count_nonzero((data != want) & (data != 0)))
-                got += len(x)
-            s.release(len(x))
+        got, mismatches = self.check_ramp_after(s, outage[0]["item"], 0)
         gaps = [e for e in s.events() if e["type"] == "gap"]
         s.stop()
         self.assertEqual(s.error(), "")
@@ -194,16 +201,7 @@ class qa_device_loss(gr_unittest.TestCase):
         P = s.payload_bytes() // 4
         self.assertEqual(base % (16 * P), 0)
         before = s.read_counters()
-        got = mismatches = 0
-        deadline = time.monotonic() + 5
-        while got < 200000 and time.monotonic() < deadline:
-            x = s.recv(1 << 16, 0.05)
-            if len(x) and s.first_item >= outage[0]["item"]:
-                want = ramp_sc16(base + s.first_item - outage[0]["item"], len(x))
-                data = np.frombuffer(x, dtype=np.uint32)
-                mismatches += int(np.count_nonzero(data != want))
-                got += len(x)
-            s.release(len(x))
+        got, mismatches = self.check_ramp_after(s, outage[0]["item"], base)
         gaps = [e for e in s.events() if e["type"] == "gap"]
         s.stop()
         self.assertEqual(s.error(), "")
