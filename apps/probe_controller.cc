@@ -68,7 +68,9 @@ std::string joined(const std::vector<std::string>& parts)
 }
 
 // Their weights in force.
-void add_weights(report_node& n, axioe::client& c, unsigned s,
+void add_weights(report_node& n,
+                 axioe::client& c,
+                 unsigned s,
                  const std::vector<unsigned>& shown)
 {
     std::vector<std::string> text;
@@ -89,14 +91,17 @@ void add_weights(report_node& n, axioe::client& c, unsigned s,
 }
 
 // The host's feedback, DST_PATH_NS: the RTTs policy 2 weighs by.
-void add_paths(report_node& n, axioe::client& c, unsigned s,
+void add_paths(report_node& n,
+               axioe::client& c,
+               unsigned s,
                const std::vector<unsigned>& shown)
 {
     std::vector<std::string> text;
     std::string json;
     for (unsigned d : shown) {
         uint32_t ns = 0;
-        const status st = try_read(c, regs::rx_dest_reg(s, d, regs::dst::path_ns), &ns, 1);
+        const status st =
+            try_read(c, regs::rx_dest_reg(s, d, regs::dst::path_ns), &ns, 1);
         if (st != status::okay) {
             n.add_raw("paths",
                       st == status::decerr ? "not reported by this device"
@@ -112,8 +117,11 @@ void add_paths(report_node& n, axioe::client& c, unsigned s,
 }
 
 // A stream's limit and rate registers; the first refusal, or okay.
-status read_rates(
-    axioe::client& c, uint32_t limit_reg, uint32_t rate_reg, uint32_t& limit, uint32_t& rate)
+status read_rates(axioe::client& c,
+                  uint32_t limit_reg,
+                  uint32_t rate_reg,
+                  uint32_t& limit,
+                  uint32_t& rate)
 {
     const status a = try_read(c, limit_reg, &limit, 1);
     return a != status::okay ? a : try_read(c, rate_reg, &rate, 1);
@@ -175,14 +183,21 @@ void add_controller(report_node& device, axioe::client& c, const device_identity
         n.add("NAK cuts", regs::join_words(cuts[0], cuts[1]));
     else
         n.add_raw("NAK cuts", "not reported by this device", "null");
+    if (id.has(regs::cap::tx)) {
+        if (try_read(c, regs::ctrl_base + regs::ctrl::tx_nak_cuts_lo, cuts, 2) ==
+            status::okay)
+            n.add("TX NAK cuts", regs::join_words(cuts[0], cuts[1]));
+        else
+            n.add_raw("TX NAK cuts", "not reported by this device", "null");
+    }
     report_node& streams = n.child("Streams", true);
     const uint32_t count = std::min(id.num_rx_streams, regs::ctrl::max_streams);
     for (uint32_t s = 0; s < count; s++) {
         report_node& r = streams.child(fmt::format("Stream {}", s));
         r.add_json("index", std::to_string(s));
         uint32_t limit = 0, rate = 0;
-        const status st =
-            read_rates(c, regs::ctrl_rate_limit_reg(s), regs::ctrl_rate_reg(s), limit, rate);
+        const status st = read_rates(
+            c, regs::ctrl_rate_limit_reg(s), regs::ctrl_rate_reg(s), limit, rate);
         if (st != status::okay) {
             refused(r, st);
             continue;

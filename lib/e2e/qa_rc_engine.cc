@@ -73,6 +73,10 @@ public:
         CPPUNIT_ASSERT_EQUAL(0u, stream);
         counts.push_back(count);
     }
+    void rereads(unsigned, uint64_t) override
+    {
+        CPPUNIT_FAIL("an RX engine reported TX re-reads");
+    }
     std::vector<uint64_t> reported()
     {
         std::lock_guard<std::mutex> lock(mutex);

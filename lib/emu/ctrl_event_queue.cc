@@ -18,11 +18,17 @@ unsigned ctrl_event_queue::queue_of(unsigned stream, unsigned link)
     return stream * ctrl_max_links + link;
 }
 
+unsigned ctrl_event_queue::tx_queue_of(unsigned t)
+{
+    return t < ctrl_max_tx_streams ? ctrl_rx_queues + t : ctrl_max_queues;
+}
+
 void ctrl_event_queue::post(const ctrl_event& e)
 {
     const unsigned kind = unsigned(e.kind);
-    const unsigned link = ctrl_stream_kind(e.kind) ? 0 : e.link;
-    const unsigned q = queue_of(e.stream, link);
+    const bool tx = ctrl_tx_kind(e.kind);
+    const unsigned link = ctrl_stream_kind(e.kind) || tx ? 0 : e.link;
+    const unsigned q = tx ? tx_queue_of(e.stream) : queue_of(e.stream, link);
     if (kind >= ctrl_kinds || q == ctrl_max_queues) {
         d_rejected++;
         return;

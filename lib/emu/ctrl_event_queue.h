@@ -21,8 +21,10 @@ namespace emu {
 constexpr unsigned ctrl_max_streams = 16;
 constexpr unsigned ctrl_max_links = 8;
 constexpr unsigned ctrl_max_tx_streams = 8;
-//! One queue per (stream, link): a stream's destination on that link.
-constexpr unsigned ctrl_max_queues = ctrl_max_streams * ctrl_max_links;
+//! One queue per (stream, link): a stream's destination on that link; then one per TX
+//! stream (its READs leave on one link).
+constexpr unsigned ctrl_rx_queues = ctrl_max_streams * ctrl_max_links;
+constexpr unsigned ctrl_max_queues = ctrl_rx_queues + ctrl_max_tx_streams;
 
 /*!
  * What an event reports. Every kind carries a state, not a change (a counter's running
@@ -36,8 +38,9 @@ enum class ctrl_kind : uint8_t {
     host = 3,   //!< stream: the host's rate limit, bytes/s (0: none); a register write
     demand = 4, //!< stream: the converter's rate, bytes/s
     weight = 5, //!< destination: the weight the host wrote (DST_WEIGHT)
+    reread = 6, //!< TX stream (the event's stream): sample READs sent again so far
 };
-constexpr unsigned ctrl_kinds = 6;
+constexpr unsigned ctrl_kinds = 7;
 
 //! Kinds about the stream, not one of its destinations: their queue is (stream, 0),
 //! whatever link the event names, so that two of them never wait in two queues and
@@ -46,6 +49,8 @@ constexpr bool ctrl_stream_kind(ctrl_kind k)
 {
     return k == ctrl_kind::host || k == ctrl_kind::demand;
 }
+//! Kinds about a TX stream: their queue is the TX stream's (its link is not named).
+constexpr bool ctrl_tx_kind(ctrl_kind k) { return k == ctrl_kind::reread; }
 
 struct ctrl_event {
     ctrl_kind kind = ctrl_kind::nak;
@@ -84,6 +89,8 @@ class ctrl_event_queue
 public:
     //! The queue of (\p stream, \p link), or ctrl_max_queues if out of range.
     static unsigned queue_of(unsigned stream, unsigned link);
+    //! The queue of TX stream \p t, or ctrl_max_queues if out of range.
+    static unsigned tx_queue_of(unsigned t);
 
     /*!
      * Record \p e (O(1)). An event naming a stream, link or kind out of range is

@@ -14,6 +14,11 @@ namespace emu {
 
 void ctrl_model::apply(const ctrl_record& r)
 {
+    if (r.has(ctrl_kind::reread)) { // a TX stream's queue holds nothing else
+        if (r.stream < ctrl_max_tx_streams)
+            d_tx_rereads[r.stream] = r.get(ctrl_kind::reread);
+        return;
+    }
     if (r.stream >= ctrl_max_streams || r.link >= ctrl_max_links)
         return;
     ctrl_stream_state& s = d_streams[r.stream];
@@ -108,6 +113,32 @@ water_filling_input ctrl_model::tx_filling_input() const
     in.links = links;
     in.capacity = d_capacity;
     return in;
+}
+
+ctrl_loss_counts ctrl_model::rx_losses() const
+{
+    ctrl_loss_counts c;
+    for (unsigned s = 0; s < ctrl_max_streams; s++) {
+        c.in_use[s] = d_streams[s].links;
+        for (unsigned l = 0; l < ctrl_max_links; l++)
+            c.count[s][l] = d_streams[s].dst[l].naks;
+    }
+    return c;
+}
+
+ctrl_loss_counts ctrl_model::tx_losses() const
+{
+    // A TX stream's count belongs to the link it READs over now; on the others it
+    // stays as it is, so that no link sees it change.
+    ctrl_loss_counts c;
+    for (unsigned t = 0; t < ctrl_max_tx_streams; t++) {
+        const uint8_t link = d_tx[t].link;
+        if (link == ctrl_tx_state::no_tx_link)
+            continue;
+        c.in_use[t] = 1u << link;
+        c.count[t][link] = d_tx_rereads[t];
+    }
+    return c;
 }
 
 } // namespace emu

@@ -33,11 +33,22 @@ struct ctrl_stream_state {
     std::array<ctrl_destination_state, ctrl_max_links> dst{};
 };
 
+/*!
+ * Loss signals per (stream, link) for the NAK backoff: a running count (RX: NAKs +
+ * retransmits of a destination; TX: re-reads of a stream's READs) and whether the
+ * stream uses that link now (bit l of in_use[s]).
+ */
+struct ctrl_loss_counts {
+    std::array<std::array<uint64_t, ctrl_max_links>, ctrl_max_streams> count{};
+    std::array<uint32_t, ctrl_max_streams> in_use{};
+};
+
 //! A TX stream's READs: their RESPONSEs come back over one link (the other direction).
 struct ctrl_tx_state {
-    uint8_t link = no_tx_link; //!< the link its requests leave on; no_tx_link: not running
-    uint64_t demand = 0;       //!< the converter's rate in bytes/s on the link
-    uint64_t host_limit = 0;   //!< the host's TX_RATE_LIMIT in bytes/s on the link; 0 none
+    uint8_t link =
+        no_tx_link;          //!< the link its requests leave on; no_tx_link: not running
+    uint64_t demand = 0;     //!< the converter's rate in bytes/s on the link
+    uint64_t host_limit = 0; //!< the host's TX_RATE_LIMIT in bytes/s on the link; 0 none
     static constexpr uint8_t no_tx_link = 0xFF;
 };
 
@@ -81,9 +92,17 @@ public:
      */
     water_filling_input tx_filling_input() const;
 
+    //! The RX streams' NAK counts per destination, for the backoff.
+    ctrl_loss_counts rx_losses() const;
+    //! The TX streams' re-read counts, on the link each READs over.
+    ctrl_loss_counts tx_losses() const;
+    uint64_t tx_rereads(unsigned t) const { return d_tx_rereads[t]; }
+
 private:
     std::array<ctrl_stream_state, ctrl_max_streams> d_streams{};
     std::array<ctrl_tx_state, ctrl_max_tx_streams> d_tx{};
+    // Events, not configuration: set_tx() (START, the host's writes) keeps them.
+    std::array<uint64_t, ctrl_max_tx_streams> d_tx_rereads{};
     std::array<double, ctrl_max_links> d_capacity = filled(unlimited);
 
     static std::array<double, ctrl_max_links> filled(double v)

@@ -15,7 +15,7 @@ namespace rdma {
 namespace emu {
 
 /*!
- * What an RX engine tells the device's controller from its own thread
+ * What an RX or TX engine tells the device's controller from its own thread
  * (device_controller; docs/register-map.md, "Controller"): a state, never a change,
  * so the controller may keep the latest. Must return at once (O(1), no allocation).
  */
@@ -25,6 +25,8 @@ public:
     virtual ~ctrl_sink() = default;
     //! RC: the stream's NAKs received + packets resent so far, when it changed.
     virtual void naks(unsigned stream, uint64_t count) = 0;
+    //! TX stream \p t's sample READs sent again so far (TX_REREADS), when it changed.
+    virtual void rereads(unsigned t, uint64_t count) = 0;
 };
 
 } // namespace emu

@@ -100,7 +100,8 @@ uint32_t device_controller::rate_limit(unsigned s) const
 
 uint32_t device_controller::kib_rounded_up(uint64_t bytes_per_s)
 {
-    const uint64_t kib = (bytes_per_s + regs::ctrl::rate_unit - 1) / regs::ctrl::rate_unit;
+    const uint64_t kib =
+        (bytes_per_s + regs::ctrl::rate_unit - 1) / regs::ctrl::rate_unit;
     return uint32_t(std::min<uint64_t>(kib, UINT32_MAX));
 }
 
@@ -131,9 +132,8 @@ uint32_t device_controller::tx_rate_limit(unsigned t) const
 
 uint32_t device_controller::tx_rate(unsigned t) const
 {
-    return t < d_tx_streams
-               ? kib_rounded_up(d_tx_rate[t].load(std::memory_order_relaxed))
-               : 0;
+    return t < d_tx_streams ? kib_rounded_up(d_tx_rate[t].load(std::memory_order_relaxed))
+                            : 0;
 }
 
 device_controller::counts device_controller::counters() const
@@ -144,6 +144,7 @@ device_controller::counts device_controller::counters() const
     c.coalesced = d_ctrl.queue().coalesced();
     c.runs = d_ctrl.runs();
     c.nak_cuts = d_ctrl.backoff().cuts();
+    c.tx_nak_cuts = d_ctrl.tx_backoff().cuts();
     return c;
 }
 
@@ -194,6 +195,13 @@ void device_controller::naks(unsigned s, uint64_t count)
     std::lock_guard<std::mutex> lock(d_mutex);
     if (s < d_streams)
         post({ ctrl_kind::nak, uint8_t(s), 0, count });
+}
+
+void device_controller::rereads(unsigned t, uint64_t count)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (t < d_tx_streams)
+        post({ ctrl_kind::reread, uint8_t(t), 0, count });
 }
 
 void device_controller::stream_started(unsigned s, const ctrl_run& run)
@@ -257,6 +265,8 @@ void device_controller::tx_stream_started(unsigned t, const ctrl_tx_run& run)
         return;
     d_tx_runs[t] = run;
     post_tx(t);
+    // The run's requester counts its re-reads from 0: the last run's are not new ones.
+    post({ ctrl_kind::reread, uint8_t(t), 0, 0 });
     d_tx_rate[t].store(uint64_t(d_tx_limit_kib[t]) * regs::ctrl::rate_unit,
                        std::memory_order_relaxed);
 }
@@ -326,13 +336,12 @@ void device_controller::loop()
             apply();
             continue;
         }
-        const bool streaming =
-            std::any_of(d_runs.begin(),
-                        d_runs.end(),
-                        [](const ctrl_run& r) { return r.engine; }) ||
-            std::any_of(d_tx_runs.begin(), d_tx_runs.end(), [](const ctrl_tx_run& r) {
-                return r.engine;
-            });
+        const bool streaming = std::any_of(d_runs.begin(),
+                                           d_runs.end(),
+                                           [](const ctrl_run& r) { return r.engine; }) ||
+                               std::any_of(d_tx_runs.begin(),
+                                           d_tx_runs.end(),
+                                           [](const ctrl_tx_run& r) { return r.engine; });
         const int64_t next = d_ctrl.next_run_ns();
         int64_t wait = next == INT64_MAX ? INT64_MAX : next - now;
         if (streaming)

@@ -88,7 +88,7 @@ public:
     uint32_t tx_rate_limit(unsigned t) const;
     uint32_t tx_rate(unsigned t) const;
     struct counts {
-        uint64_t events = 0, coalesced = 0, runs = 0, nak_cuts = 0;
+        uint64_t events = 0, coalesced = 0, runs = 0, nak_cuts = 0, tx_nak_cuts = 0;
     };
     counts counters() const;
 
@@ -103,6 +103,8 @@ public:
     void path_written(unsigned s, unsigned d, uint32_t ns);
     //! RC: stream \p s's NAKs + retransmits so far (from its engine's thread).
     void naks(unsigned s, uint64_t count) override;
+    //! TX stream \p t's re-reads so far (from its engine's thread).
+    void rereads(unsigned t, uint64_t count) override;
     void stream_started(unsigned s, const ctrl_run& run);
     void stream_stopped(unsigned s);
     void tx_stream_started(unsigned t, const ctrl_tx_run& run);

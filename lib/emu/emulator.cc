@@ -143,6 +143,7 @@ emulator::emulator(const emulator_config& config)
         d_tx.push_back(
             std::make_unique<tx_engine>(t, *d_link, *d_acks, &d_clock, d_metadata.get()));
         d_tx.back()->set_rate_source(d_controller->tx_read_rate(t));
+        d_tx.back()->set_ctrl_sink(d_controller.get());
         tx.push_back(d_tx.back().get());
     }
 

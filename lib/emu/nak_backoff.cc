@@ -13,7 +13,7 @@ namespace gr {
 namespace rdma {
 namespace emu {
 
-void nak_backoff::apply(const ctrl_model& model,
+void nak_backoff::apply(const ctrl_loss_counts& losses,
                         const water_filling_result& last,
                         bool have_last,
                         water_filling_input& in)
@@ -22,10 +22,9 @@ void nak_backoff::apply(const ctrl_model& model,
         bool naked = false;
         double asked = 0; // the demand of the streams that may use the link
         for (unsigned s = 0; s < ctrl_max_streams; s++) {
-            const ctrl_stream_state& st = model.stream(s);
-            const uint64_t now = st.dst[l].naks;
+            const uint64_t now = losses.count[s][l];
             // Only a destination in use counts; a count that went down restarted.
-            if ((st.links >> l & 1) && now > d_naks[s][l])
+            if ((losses.in_use[s] >> l & 1) && now > d_naks[s][l])
                 naked = true;
             d_naks[s][l] = now;
             if (s < in.streams && (in.links_of[s] >> l & 1))
@@ -49,11 +48,9 @@ void nak_backoff::apply(const ctrl_model& model,
     }
 }
 
-void nak_backoff::observe(const ctrl_model& model)
+void nak_backoff::observe(const ctrl_loss_counts& losses)
 {
-    for (unsigned s = 0; s < ctrl_max_streams; s++)
-        for (unsigned l = 0; l < ctrl_max_links; l++)
-            d_naks[s][l] = model.stream(s).dst[l].naks;
+    d_naks = losses.count;
     d_estimate = unlimited();
 }
 

@@ -28,8 +28,10 @@ namespace emu {
  * that a stream is slowed, not starved. Multiplicative both ways: water filling, not
  * the backoff, makes the shares of one link fair.
  *
- * The NAK counts are the engines' running counts per destination; one that went down
- * (a new run of the stream) is a new start, not NAKs. No allocation.
+ * The counts are the engines' running counts per (stream, link): an RX stream's NAKs
+ * + retransmits per destination, or a TX stream's re-reads on the link its READ
+ * RESPONSEs come back over (one instance per direction: a link is full duplex). One
+ * that went down (a new run of the stream) is a new start, not NAKs. No allocation.
  */
 class nak_backoff
 {
@@ -39,16 +41,17 @@ public:
     static constexpr double floor_share = 1.0 / 64;
 
     /*!
-     * One run: update each link from \p model's NAK counts and \p last (the previous
-     * filling; \p have_last false: none), and bound \p in's capacities by the estimates.
+     * One run: update each link from the loss counts \p losses and \p last (the
+     * previous filling; \p have_last false: none), and bound \p in's capacities by
+     * the estimates.
      */
-    void apply(const ctrl_model& model,
+    void apply(const ctrl_loss_counts& losses,
                const water_filling_result& last,
                bool have_last,
                water_filling_input& in);
-    //! Another policy runs: follow the NAK counts (so that water filling, once back,
-    //! sees only the NAKs that come after) and forget every cut.
-    void observe(const ctrl_model& model);
+    //! Another policy runs: follow the counts (so that water filling, once back, sees
+    //! only the losses that come after) and forget every cut.
+    void observe(const ctrl_loss_counts& losses);
     //! Some link is below what it is asked to carry: runs must continue to regain it.
     bool recovering() const;
     //! The estimate of \p link, bytes/s (+infinity: not cut).

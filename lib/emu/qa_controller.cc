@@ -125,7 +125,7 @@ public:
         CPPUNIT_ASSERT_EQUAL(0u, axi.read32(regs::ctrl_tx_rate_limit_reg(1)));
         CPPUNIT_ASSERT_EQUAL(0u, axi.read32(regs::ctrl_tx_rate_reg(7)));
         // The holes of the block, and what lies past it.
-        for (uint32_t hole : { 0x28u, 0x3Cu })
+        for (uint32_t hole : { 0x30u, 0x3Cu })
             CPPUNIT_ASSERT(status_of([&] { axi.read32(base + hole); }) ==
                            axioe::status::decerr);
         CPPUNIT_ASSERT(status_of([&] { axi.read32(base + 0x100); }) ==

@@ -137,7 +137,22 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(1), q.events());
         CPPUNIT_ASSERT_EQUAL(size_t(1), q.pending());
         CPPUNIT_ASSERT_EQUAL(ctrl_max_queues, ctrl_event_queue::queue_of(16, 0));
-        CPPUNIT_ASSERT_EQUAL(ctrl_max_queues - 1, ctrl_event_queue::queue_of(15, 7));
+        CPPUNIT_ASSERT_EQUAL(ctrl_rx_queues - 1, ctrl_event_queue::queue_of(15, 7));
+        // The TX streams' queues come after the RX streams' (stream, link) ones.
+        CPPUNIT_ASSERT_EQUAL(ctrl_rx_queues, ctrl_event_queue::tx_queue_of(0));
+        CPPUNIT_ASSERT_EQUAL(ctrl_max_queues - 1,
+                             ctrl_event_queue::tx_queue_of(ctrl_max_tx_streams - 1));
+        CPPUNIT_ASSERT_EQUAL(ctrl_max_queues,
+                             ctrl_event_queue::tx_queue_of(ctrl_max_tx_streams));
+        q.post({ ctrl_kind::reread, ctrl_max_tx_streams, 0, 1 });
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), q.rejected());
+        // A TX stream's re-reads: its own queue, whatever link the event names.
+        q.post({ ctrl_kind::reread, 0, 5, 1 });
+        CPPUNIT_ASSERT_EQUAL(size_t(2), q.pending());
+        std::vector<ctrl_record> out(ctrl_max_queues);
+        CPPUNIT_ASSERT_EQUAL(size_t(2), q.take(out.data()));
+        CPPUNIT_ASSERT(out[1].has(ctrl_kind::reread));
+        CPPUNIT_ASSERT_EQUAL(uint8_t(0), out[1].link);
     }
 
     void test_reset()

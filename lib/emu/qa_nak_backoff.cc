@@ -39,6 +39,7 @@ class qa_nak_backoff : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_cut_link_is_shared_fairly);
     CPPUNIT_TEST(test_repeated_naks_stop_at_the_floor);
     CPPUNIT_TEST(test_other_policies_do_not_cut);
+    CPPUNIT_TEST(test_tx_rereads_cut_the_links_other_direction);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -72,6 +73,50 @@ public:
         CPPUNIT_ASSERT(!c.output(0).limited);
         CPPUNIT_ASSERT(!c.backoff().recovering());
         CPPUNIT_ASSERT_EQUAL(INT64_MAX, c.next_run_ns());
+    }
+
+    void test_tx_rereads_cut_the_links_other_direction()
+    {
+        // An RX stream and a TX stream on link 0: the TX stream's re-reads cut what its
+        // READs may take of the link's other direction, not the RX stream's rate.
+        rate_controller c;
+        one_stream(c);
+        ctrl_tx_state tx;
+        tx.link = 0;
+        tx.demand = uint64_t(80 * M);
+        c.set_tx(0, tx);
+        CPPUNIT_ASSERT(c.tick(0));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(80 * M, c.tx_output(0).rate, 1.0);
+        c.post({ ctrl_kind::reread, 0, 0, 4 });
+        CPPUNIT_ASSERT(c.tick(1 * ms));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(40 * M, c.tx_output(0).rate, 1.0);
+        CPPUNIT_ASSERT(c.tx_output(0).limited);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.tx_backoff().cuts());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.backoff().cuts());
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(100 * M, c.output(0).rate, 1.0);
+        // A START (set_tx) keeps the count: the same count again is no re-read.
+        c.set_tx(0, tx);
+        c.post({ ctrl_kind::reread, 0, 0, 4 });
+        CPPUNIT_ASSERT(c.tick(2 * ms));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.tx_backoff().cuts());
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(45 * M, c.tx_output(0).rate, 1.0);
+        // Runs without re-reads give it back, as on the RX side.
+        int64_t t = 2 * ms;
+        while (c.tx_backoff().recovering() && t < 100 * ms)
+            CPPUNIT_ASSERT(c.tick(t += 1 * ms));
+        CPPUNIT_ASSERT(!c.tx_backoff().recovering());
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(80 * M, c.tx_output(0).rate, 1.0);
+        // Policy 0 follows the count and cuts nothing.
+        CPPUNIT_ASSERT(c.set_policy(0));
+        c.post({ ctrl_kind::reread, 0, 0, 9 });
+        CPPUNIT_ASSERT(c.tick(t += 1 * ms));
+        CPPUNIT_ASSERT(c.set_policy(1));
+        CPPUNIT_ASSERT(c.tick(t += 1 * ms));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), c.tx_backoff().cuts());
+        // An event for a TX stream the controller has no room for is rejected.
+        const uint64_t rejected = c.queue().rejected();
+        c.post({ ctrl_kind::reread, uint8_t(ctrl_max_tx_streams), 0, 1 });
+        CPPUNIT_ASSERT_EQUAL(rejected + 1, c.queue().rejected());
     }
 
     void test_a_count_that_did_not_grow_cuts_nothing()

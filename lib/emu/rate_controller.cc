@@ -61,8 +61,9 @@ bool rate_controller::tick(int64_t now_ns)
     for (size_t i = 0; i < n; i++)
         d_model.apply(d_records[i]);
     compute();
-    // A link regaining what NAKs cut needs runs, events or not.
-    d_dirty = d_policy == ctrl_policy::water_filling && d_backoff.recovering();
+    // A link regaining what NAKs or re-reads cut needs runs, events or not.
+    d_dirty = d_policy == ctrl_policy::water_filling &&
+              (d_backoff.recovering() || d_tx_backoff.recovering());
     d_ran = true;
     d_last_run_ns = now_ns;
     d_runs++;
@@ -74,11 +75,11 @@ void rate_controller::compute()
     d_computations++;
     if (d_policy == ctrl_policy::water_filling) {
         water_filling_input in = d_model.filling_input();
-        d_backoff.apply(d_model, d_filled, d_have_filling, in);
+        d_backoff.apply(d_model.rx_losses(), d_filled, d_have_filling, in);
         water_filling::compute(in, d_filled);
         d_have_filling = true;
     } else {
-        d_backoff.observe(d_model);
+        d_backoff.observe(d_model.rx_losses());
         d_have_filling = false;
     }
     for (unsigned s = 0; s < ctrl_max_streams; s++) {
@@ -123,11 +124,18 @@ void rate_controller::compute()
 
 void rate_controller::compute_tx()
 {
-    // Part of the run's one computation. No NAK backoff: a TX stream's lost READ
-    // RESPONSEs are re-read by its requester, and are not posted as events.
+    // Part of the run's one computation. A TX stream's re-reads (its requester read
+    // lost RESPONSEs again) are its link's NAKs, in the other direction.
     const bool filling = d_policy == ctrl_policy::water_filling;
-    if (filling)
-        water_filling::compute(d_model.tx_filling_input(), d_tx_filled);
+    if (filling) {
+        water_filling_input in = d_model.tx_filling_input();
+        d_tx_backoff.apply(d_model.tx_losses(), d_tx_filled, d_have_tx_filling, in);
+        water_filling::compute(in, d_tx_filled);
+        d_have_tx_filling = true;
+    } else {
+        d_tx_backoff.observe(d_model.tx_losses());
+        d_have_tx_filling = false;
+    }
     for (unsigned t = 0; t < ctrl_max_tx_streams; t++) {
         ctrl_output& o = d_tx_out[t];
         o = ctrl_output();

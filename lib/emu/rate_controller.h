@@ -94,8 +94,11 @@ public:
     uint64_t runs() const { return d_runs; } //!< CTRL_RUNS
     //! Policy computations: one per run.
     uint64_t computations() const { return d_computations; }
-    //! Water filling's NAK backoff: the links' estimates and its cuts.
+    //! Water filling's NAK backoff: the links' estimates and its cuts (CTRL_NAK_CUTS).
     const nak_backoff& backoff() const { return d_backoff; }
+    //! The same for the links' other direction, from the TX streams' re-reads
+    //! (CTRL_TX_NAK_CUTS).
+    const nak_backoff& tx_backoff() const { return d_tx_backoff; }
 
 private:
     void compute();
@@ -106,10 +109,12 @@ private:
     std::array<ctrl_output, ctrl_max_streams> d_out{};
     std::array<ctrl_output, ctrl_max_tx_streams> d_tx_out{};
     water_filling_result d_tx_filled;
+    bool d_have_tx_filling = false;
     std::array<ctrl_record, ctrl_max_queues> d_records{}; // take()'s room
     water_filling_result d_filled;
     bool d_have_filling = false; // d_filled is the last run's (water filling ran)
     nak_backoff d_backoff;
+    nak_backoff d_tx_backoff;
     ctrl_policy d_policy = ctrl_policy::none;
     uint32_t d_period_us = default_period_us;
     bool d_dirty = false;

@@ -72,6 +72,10 @@ status register_file::read_ctrl(const regs::decoded_address& a, uint32_t& value)
     case c::nak_cuts_lo + 4:
         value = word(n.nak_cuts, c::nak_cuts_lo);
         return status::okay;
+    case c::tx_nak_cuts_lo:
+    case c::tx_nak_cuts_lo + 4:
+        value = word(n.tx_nak_cuts, c::tx_nak_cuts_lo);
+        return status::okay;
     default:
         break;
     }
@@ -121,8 +125,8 @@ void register_file::ctrl_started(unsigned s, const rx_descriptor& d)
         if (i == 0 || d.destinations[i].used()) {
             run.link[i] =
                 uint8_t(i == 0 ? d.destinations[0].link : d.destinations[i].link);
-            run.path_ns[i] = d_dest_words[s * regs::rx_dest_per_stream + i]
-                                         [regs::dst::path_ns / 4];
+            run.path_ns[i] =
+                d_dest_words[s * regs::rx_dest_per_stream + i][regs::dst::path_ns / 4];
         }
     d_controller->stream_started(s, run);
 }

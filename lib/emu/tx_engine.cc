@@ -137,6 +137,7 @@ uint32_t tx_engine::start(const tx_descriptor& d)
     d_rtt_reg = 0;
     d_limiter = dequeue_limiter(); // a run's rate starts with no credit and no debt
     d_rereads_charged = 0;
+    d_rereads_reported = 0; // a new requester counts from 0: the controller's new start
     d_status = regs::status::running;
     d_thread.begin(lock);
     return regs::error_code::none;
@@ -248,7 +249,19 @@ int64_t tx_engine::step(int64_t now)
     wake = std::min(wake, d_reports.next_due());
     d_reads = d_rq->sample_reads();
     d_rereads = d_rq->rereads();
+    report_rereads();
     return wake;
+}
+
+void tx_engine::report_rereads()
+{
+    // Once per pass at most, and only on a change: the controller keeps the latest
+    // count, so several re-reads between two passes are one event.
+    const uint64_t n = d_rq->rereads();
+    if (!d_ctrl_sink || n == d_rereads_reported)
+        return;
+    d_rereads_reported = n;
+    d_ctrl_sink->rereads(d_index, n);
 }
 
 uint64_t tx_engine::samples_in(uint64_t m) const

@@ -10,6 +10,7 @@
 
 #include "../util/log.h"
 #include "ack_receiver.h"
+#include "ctrl_sink.h"
 #include "dequeue_limiter.h"
 #include "device_clock.h"
 #include "metadata_sink.h"
@@ -89,6 +90,9 @@ public:
     {
         d_rate_source = bytes_per_s;
     }
+    //! Who hears of its re-reads (the device's controller: its NAK backoff). Set
+    //! before the first START.
+    void set_ctrl_sink(ctrl_sink* sink) { d_ctrl_sink = sink; }
     //! Converter ticks evaluated so far: samples played, late, underflow and idle zeros.
     uint64_t ticks() const { return d_ticks_done.load(); }
 
@@ -124,6 +128,7 @@ private:
     void finish();
     void update_lead();
     uint64_t samples_in(uint64_t m) const;
+    void report_rereads();
     uint64_t window() const;                // the first message the FIFO has no slot for
     int64_t tick_time(uint64_t tick) const; // oscillator instant of converter tick
     uint64_t device_time(uint64_t tick) const;
@@ -188,6 +193,8 @@ private:
     const std::atomic<uint64_t>* d_rate_source = nullptr;
     dequeue_limiter d_limiter;
     uint64_t d_rereads_charged = 0; // re-reads the limiter has taken
+    ctrl_sink* d_ctrl_sink = nullptr;
+    uint64_t d_rereads_reported = 0; // last told to d_ctrl_sink
 
     // Queued mode: the entries pushed, not taken up (AXIoE pushes, the thread pops).
     mutable std::mutex d_queue_mutex;

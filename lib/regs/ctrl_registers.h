@@ -36,6 +36,8 @@ constexpr uint32_t events_lo = 0x08;    // ro 64: events that arrived
 constexpr uint32_t coalesced_lo = 0x10; // ro 64: of those, replaced while pending
 constexpr uint32_t runs_lo = 0x18;      // ro 64: runs of the loop
 constexpr uint32_t nak_cuts_lo = 0x20;  // ro 64: runs that cut a link for new NAKs
+//! With cap::tx, ro 64: runs that cut a link's READ RESPONSEs for new re-reads.
+constexpr uint32_t tx_nak_cuts_lo = 0x28;
 //! With cap::tx: TX_RATE_LIMIT of TX stream t at tx_rate_limit + 4 t (rw, KiB/s of
 //! sample bytes READ; 0 none), CTRL_TX_RATE at tx_rate + 4 t (ro: what the device
 //! holds its READs to).
@@ -67,7 +69,10 @@ constexpr uint32_t ctrl_tx_rate_limit_reg(unsigned t)
 {
     return ctrl_base + ctrl::tx_rate_limit + 4 * t;
 }
-constexpr uint32_t ctrl_tx_rate_reg(unsigned t) { return ctrl_base + ctrl::tx_rate + 4 * t; }
+constexpr uint32_t ctrl_tx_rate_reg(unsigned t)
+{
+    return ctrl_base + ctrl::tx_rate + 4 * t;
+}
 
 } // namespace regs
 } // namespace rdma

@@ -420,6 +420,7 @@ inline constexpr register_info register_table[] = {
     ROW(ctrl,     0x10, "CTRL_COALESCED",      64, RO, 0, detail::rc, V, 0, "events replaced while pending"),
     ROW(ctrl,     0x18, "CTRL_RUNS",           64, RO, 0, detail::rc, V, 0, "runs of the loop since reset"),
     ROW(ctrl,     0x20, "CTRL_NAK_CUTS",       64, RO, 0, detail::rc, V, 0, "links cut by water filling for new NAKs"),
+    ROW(ctrl,     0x28, "CTRL_TX_NAK_CUTS",    64, RO, 0, detail::rc_tx, V, 0, "links' READ RESPONSEs cut by water filling for new re-reads"),
     { block::ctrl, 0x40, "TX_RATE_LIMIT", 32, 8, access::rw, 0, detail::rc_tx, reset_kind::value, 0,
       "TX stream t at 4 t: the host's limit of its READs, KiB/s of sample bytes; 0 none" },
     { block::ctrl, 0x60, "CTRL_TX_RATE", 32, 8, access::ro, 0, detail::rc_tx, reset_kind::value, 0,

@@ -52,6 +52,7 @@ class qa_find_probe(two_daemons, gr_unittest.TestCase):
         # RATE_CONTROL: the controller as reset, a line per stream.
         self.assertIn("\n  Controller\n    policy: none (0)\n    period: 1000 us\n"
                       "    events: 0\n    coalesced: 0\n    runs: 0\n    NAK cuts: 0\n"
+                      "    TX NAK cuts: 0\n"
                       "    Stream 0\n      rate limit: none\n      rate: none\n"
                       "      weights: 0:1 (destination:weight)\n"
                       "      paths: 0:none (destination:ns)\n", out)
@@ -92,8 +93,8 @@ class qa_find_probe(two_daemons, gr_unittest.TestCase):
         ctrl = d["controller"]
         self.assertEqual((ctrl["policy"], ctrl["policy_code"], ctrl["period_us"]),
                          ("none", 0, 1000))
-        self.assertEqual((ctrl["events"], ctrl["coalesced"], ctrl["runs"], ctrl["nak_cuts"]),
-                         (0, 0, 0, 0))
+        self.assertEqual((ctrl["events"], ctrl["coalesced"], ctrl["runs"], ctrl["nak_cuts"],
+                          ctrl["tx_nak_cuts"]), (0, 0, 0, 0, 0))
         self.assertEqual(ctrl["streams"], [{"index": 0, "rate_limit_bytes_per_s": 0,
                                             "rate_bytes_per_s": 0,
                                             "weights": [{"destination": 0, "weight": 1}],
