@@ -42,7 +42,15 @@ class qa_stream_shares : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_running_share_keeps_its_rate_and_the_fault_log);
     CPPUNIT_TEST_SUITE_END();
 
-    emu::emulator dev{ emu::emulator_config{} };
+    //! Three links, so that links= is refused for what a share allows, not for them.
+    static emu::emulator_config three_links()
+    {
+        emu::emulator_config c;
+        for (int n = 1; n < 3; n++)
+            c.more_links.push_back(socket_address::parse("127.0.0.1:0"));
+        return c;
+    }
+    emu::emulator dev{ three_links() };
 
     std::string args(const std::string& more) const
     {
@@ -61,6 +69,10 @@ public:
             { "share=1/2,on_device_loss=wait", "drop on_device_loss=wait" },
             { "share=1/2,rate_limit=1e6", "rate_limit= goes to share 0's host" },
             { "share=2/2", "0 <= h < H <= 8" },
+            // Three hosts have two destinations each of the device's eight.
+            { "share=1/3,links=3", "give links=2 or fewer" },
+            { "share=1/2,links=2,emu_link_down=1@0.1",
+              "emu_link_* go to share 0's host" },
         };
         for (const auto& c : cases) {
             const std::string what =

@@ -26,10 +26,12 @@ link_watch::link_watch(device_controller& device,
                        unsigned stream,
                        unsigned links,
                        std::chrono::microseconds period,
-                       std::chrono::milliseconds retry)
+                       std::chrono::milliseconds retry,
+                       const destinations& mine)
     : d_device(device),
       d_stream(stream),
       d_links(std::min(links, max_links)),
+      d_mine(mine),
       d_retry_ns(std::chrono::nanoseconds(retry).count()),
       d_worker(thread_role::host, "rdma-links", period, [this] { beat(); })
 {
@@ -174,7 +176,12 @@ void link_watch::read_epochs(snapshot& s)
         if (e.number != k)
             continue; // overwritten since (or a device that lies): the data path sees
                       // the epoch is missing
-        s.epochs[s.kept++] = e;
+        regs::epoch_values& mine = s.epochs[s.kept++];
+        mine = e;
+        // A share's host names its destinations from 0.
+        for (unsigned d = 0; d < mine.weights.size(); d++)
+            mine.weights[d] =
+                d_mine.first + d < e.weights.size() ? e.weights[d_mine.first + d] : 0;
     }
 }
 
@@ -204,7 +211,13 @@ void link_watch::control_links(const snapshot& s, int64_t now)
     for (unsigned n = 0; n < d_links; n++) {
         link_state& l = d_link[n];
         if ((declared & (1u << n)) && !l.out_by_host) {
-            c.write32(regs::link_reg(n, regs::link::control), regs::link_control::down);
+            try {
+                declare(n, true);
+            } catch (const axioe::error&) {
+                if (!d_mine.by_weight)
+                    throw;
+                continue; // the share's last destination: the device keeps it
+            }
             // Declared again soon after a rejoin: it is not well yet, wait longer.
             l.backoff = now - l.rejoined_ns < d_retry_ns * int64_t(l.backoff)
                             ? std::min(l.backoff * 2, max_backoff)
@@ -213,15 +226,41 @@ void link_watch::control_links(const snapshot& s, int64_t now)
             l.retry_at_ns = now + d_retry_ns * int64_t(l.backoff);
             continue;
         }
-        const bool up = s.links_up & (1u << n);
-        const bool give_back = (l.out_by_host && now >= l.retry_at_ns) ||
-                               (l.out_by_device && !l.out_by_host);
-        if (give_back && up) {
-            c.write32(regs::link_reg(n, regs::link::control), regs::link_control::up);
-            l.out_by_host = l.out_by_device = false;
-            l.rejoined_ns = now;
+        const bool host_retry = l.out_by_host && now >= l.retry_at_ns;
+        const bool device_took = l.out_by_device && !l.out_by_host;
+        if (!(s.links_up & (1u << n)) || !(host_retry || device_took))
+            continue;
+        if (host_retry)
+            declare(n, false);
+        // A link the device took out comes back by LINK_CONTROL = 1, a request that
+        // the device use it again for every stream (a share's host asks it too; a
+        // device that refuses it a share's host leaves to share 0's).
+        if (l.out_by_device && (device_took || d_mine.by_weight)) {
+            try {
+                c.write32(regs::link_reg(n, regs::link::control), regs::link_control::up);
+            } catch (const axioe::error&) {
+                if (!d_mine.by_weight)
+                    throw;
+            }
         }
+        l.out_by_host = l.out_by_device = false;
+        l.rejoined_ns = now;
     }
+}
+
+void link_watch::declare(unsigned link, bool down)
+{
+    axioe::client& c = d_device.client();
+    if (!d_mine.by_weight) {
+        c.write32(regs::link_reg(link, regs::link::control),
+                  down ? regs::link_control::down : regs::link_control::up);
+        return;
+    }
+    // The share's own destination on that link; the device refuses (SLVERR) a weight
+    // that would leave the share without one, and the link then stays.
+    const unsigned d = d_mine.first + link;
+    c.write32(regs::rx_dest_reg(d_stream, d, regs::dst::weight),
+              down ? 0 : d_mine.weights.at(link));
 }
 
 void link_watch::tell_paths(int64_t now)
@@ -236,7 +275,8 @@ void link_watch::tell_paths(int64_t now)
             uint32_t ns = 0;
             if (d_paths->due(d, now, ns))
                 d_device.client().write32(
-                    regs::rx_dest_reg(d_stream, d, regs::dst::path_ns), ns);
+                    regs::rx_dest_reg(d_stream, d_mine.first + d, regs::dst::path_ns),
+                    ns);
         }
     } catch (const std::exception&) {
         d_paths = nullptr;

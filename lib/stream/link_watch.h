@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_STREAM_LINK_WATCH_H
 
 #include "../device/device_controller.h"
+#include "../regs/link_schedule.h"
 #include "../util/periodic_worker.h"
 #include "epoch_snapshot.h"
 #include "path_delay.h"
@@ -23,6 +24,14 @@
 namespace gr {
 namespace rdma {
 
+//! Whose destinations a link_watch watches: the stream's (from 0, declared down by
+//! LINK_CONTROL) or one share's (from \p first, declared down by their own weights).
+struct watched_destinations {
+    unsigned first = 0;
+    bool by_weight = false;
+    std::array<uint16_t, regs::link_schedule::max_destinations> weights{};
+};
+
 /*!
  * The host's view of the schedule of one RX stream spread over several device links
  * (docs/links.md, "Failover"): a thread ("rdma-links", charged to the host) reads the
@@ -36,6 +45,12 @@ namespace rdma {
  * (LINK_CONTROL = 1) as soon as its LINK_STATUS reads up again; a link the host
  * declared down is tried again after the retry time, doubled after each declaration
  * that follows a rejoin within that time (at most 64 times), if its status is up.
+ *
+ * The host of share h >= 1 (docs/links.md, "Several hosts") has destinations
+ * first .. first + links - 1, destination first + n on link n: the snapshot names them
+ * 0 .. links - 1, and the host declares its own destination down by its DST_WEIGHT
+ * (0, and its weight again to rejoin), since LINK_CONTROL would take the link from
+ * every share.
  */
 class link_watch
 {
@@ -44,6 +59,7 @@ public:
     static constexpr unsigned max_links = 16;
 
     using snapshot = epoch_snapshot;
+    using destinations = watched_destinations;
 
     //! A register write at a time after start() (the emulator's faults).
     struct timed_write {
@@ -56,7 +72,8 @@ public:
                unsigned stream,
                unsigned links,
                std::chrono::microseconds period,
-               std::chrono::milliseconds retry);
+               std::chrono::milliseconds retry,
+               const destinations& mine = destinations{});
     ~link_watch();
     link_watch(const link_watch&) = delete;
     link_watch& operator=(const link_watch&) = delete;
@@ -83,7 +100,8 @@ public:
 
     //! The newest snapshot, if one came since the last take. Never waits.
     bool take(snapshot& out);
-    //! The host declares \p link down: LINK_CONTROL = 2 at the next beat.
+    //! The host declares \p link down: LINK_CONTROL = 2 (a share's host: its
+    //! destination's DST_WEIGHT = 0) at the next beat.
     void declare_down(unsigned link);
 
     //! Exchanges that failed (the snapshot then stays as it was).
@@ -100,10 +118,12 @@ private:
     void control_links(const snapshot& s, int64_t now);
     void do_due_writes(int64_t now);
     void tell_paths(int64_t now);
+    void declare(unsigned link, bool down);
 
     device_controller& d_device;
     const unsigned d_stream;
     const unsigned d_links;
+    const destinations d_mine;
     const int64_t d_retry_ns;
 
     // The thread's own (and refresh()'s, under d_exchange).
@@ -115,7 +135,7 @@ private:
     int64_t d_start_ns = 0;
     struct link_state {
         bool out_by_device = false; //!< an epoch took it out: give it back once up
-        bool out_by_host = false;   //!< we wrote LINK_CONTROL = 2
+        bool out_by_host = false;   //!< we wrote LINK_CONTROL = 2 (or DST_WEIGHT = 0)
         int64_t retry_at_ns = 0;
         int64_t rejoined_ns = INT64_MIN / 2;
         unsigned backoff = 1;

@@ -38,12 +38,18 @@ void rx_stream::impl::make_link_watch()
             "device args: emu_link_* act on the links of the built-in emulator; the "
             "device at " +
             d_device->address().to_string() + " is not one: drop them");
-    d_link_watch = std::make_unique<link_watch>(
-        *d_device,
-        d_plan.stream_index,
-        d_link_plan.links,
-        link_watch_period,
-        std::chrono::milliseconds(d_link_plan.link_retry_ms));
+    link_watch::destinations mine;
+    mine.first = share_destination();
+    mine.by_weight = follows_share(); // LINK_CONTROL would act for every share
+    for (size_t n = 0; n < d_link_weights.size() && n < mine.weights.size(); n++)
+        mine.weights[n] = d_link_weights[n];
+    d_link_watch =
+        std::make_unique<link_watch>(*d_device,
+                                     d_plan.stream_index,
+                                     d_link_plan.links,
+                                     link_watch_period,
+                                     std::chrono::milliseconds(d_link_plan.link_retry_ms),
+                                     mine);
 }
 
 void rx_stream::impl::configure_emulated_links()
@@ -154,9 +160,13 @@ void rx_stream::impl::follow_links()
     for (unsigned d = 0; d < d_link_plan.links; d++)
         before[d] = d_dest_progress.frontier(d);
     // No further than the device can have scheduled by now, and the window it is in.
+    // EPOCH_SCHEDULED is share 0's count of local messages, which leads share h's by
+    // up to a block (docs/register-map.md, "Shares").
     const uint64_t window = std::max<uint64_t>(d_plan.notify_interval, 1);
+    const uint64_t lead = follows_share() ? d_share_plan.block : 0;
     const uint64_t possible =
-        (d_clock.written_bound(host_time_ns()) / d_plan.message_items + 1 + window) /
+        (d_clock.written_bound(host_time_ns()) / d_plan.message_items + 1 + lead +
+         window) /
         window * window;
     const uint32_t epochs_before = d_follower.followed();
     const bool followed = d_follower.follow(s, possible);
@@ -182,10 +192,12 @@ void rx_stream::impl::follow_links()
             continue;
         d_link_declared[d]++;
         d_logger->warn("RX stream {}: link {} has carried nothing for {} ms while the "
-                       "others did: the host declares it down (LINK_CONTROL = 2)",
+                       "others did: the host declares it down ({})",
                        d_plan.stream_index,
                        d,
-                       d_liveness.timeout_ns(d) / 1000000);
+                       d_liveness.timeout_ns(d) / 1000000,
+                       follows_share() ? "its destination's DST_WEIGHT = 0"
+                                       : "LINK_CONTROL = 2");
         d_link_watch->declare_down(d);
     }
 }

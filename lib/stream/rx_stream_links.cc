@@ -16,6 +16,7 @@
 #include "../nic/nic_registry.h"
 #include "psn.h"
 #include "rx_stream_impl.h"
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -94,9 +95,14 @@ void rx_stream::impl::reset_link_progress()
                           d_plan.notify_interval,
                           static_cast<uint32_t>(rdma::item_size(d_plan.format)));
     d_link_counts.reset(d_schedule, link_of, ipm, d_plan.num_samples);
-    // Nothing is known until the device's epochs are read (link_watch).
+    // Nothing is known until the device's epochs are read (link_watch). A share's
+    // host gives its destinations their weights one by one, and START may come
+    // between: only the first is sure to be in the device's epoch 0.
+    std::array<uint16_t, regs::link_schedule::max_destinations> sure = w;
+    if (follows_share())
+        std::fill(sure.begin() + 1, sure.end(), uint16_t(0));
     d_follower.reset(
-        d_schedule, d_dest_progress, d_link_plan.links, w, d_plan.notify_interval);
+        d_schedule, d_dest_progress, d_link_plan.links, sure, d_plan.notify_interval);
     d_tracker->set_gap_observer(&d_link_counts);
 }
 
@@ -197,9 +203,12 @@ void rx_stream::impl::program_destinations()
     // every destination's link and weight (docs/register-map.md, "RX destinations").
     axioe::client& c = d_device->client();
     const unsigned s = d_plan.stream_index;
+    const unsigned first = share_destination(); // 0 but for the host of share h >= 1
     for (size_t i = 0; i < d_destinations.size(); i++) {
-        const unsigned d = static_cast<unsigned>(i + 1);
+        const unsigned d = first + static_cast<unsigned>(i + 1);
         const destination_qp& q = d_destinations[i];
+        if (follows_share()) // not ready before all are programmed (program_share)
+            c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), 0);
         const socket_address nic = (q.nic ? *q.nic : *d_nic).roce_address();
         c.write32(regs::rx_dest_reg(s, d, regs::dst::ipv4), nic.ip());
         c.write32(regs::rx_dest_reg(s, d, regs::dst::udp_port), nic.port());
@@ -211,10 +220,10 @@ void rx_stream::impl::program_destinations()
                   reinterpret_cast<uintptr_t>(d_ring->base()));
         c.write64(regs::rx_dest_reg(s, d, regs::dst::ring_bytes_lo), d_ring->bytes());
     }
-    for (unsigned d = 0; d < d_link_weights.size(); d++) {
-        c.write32(regs::rx_dest_reg(s, d, regs::dst::link), d);
-        c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), d_link_weights[d]);
-    }
+    for (unsigned n = 0; n < d_link_weights.size(); n++)
+        c.write32(regs::rx_dest_reg(s, first + n, regs::dst::link), n);
+    for (unsigned n = 0; n < d_link_weights.size(); n++)
+        c.write32(regs::rx_dest_reg(s, first + n, regs::dst::weight), d_link_weights[n]);
 }
 
 void rx_stream::impl::close_destinations()
@@ -224,7 +233,9 @@ void rx_stream::impl::close_destinations()
     try {
         for (size_t i = 0; i < d_destinations.size(); i++)
             d_device->client().write32(
-                regs::rx_dest_reg(d_plan.stream_index, unsigned(i + 1), regs::dst::qpn),
+                regs::rx_dest_reg(d_plan.stream_index,
+                                  share_destination() + unsigned(i + 1),
+                                  regs::dst::qpn),
                 0);
     } catch (const std::exception& e) {
         d_logger->warn("RX stream {}: its destinations 1.. could not be cleared: {}",

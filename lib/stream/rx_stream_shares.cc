@@ -38,9 +38,16 @@ void rx_stream::impl::settle_shares(const device_args& args)
     const auto refuse = [&](const std::string& why) {
         throw std::invalid_argument(what + " " + why);
     };
-    if (d_link_plan.several())
-        refuse("takes one link per host: drop links= (each host's share goes over one "
-               "destination)");
+    const unsigned per_share = regs::destinations_per_share(d_share_plan.shares);
+    if (d_link_plan.links > per_share)
+        refuse("gives each host " + std::to_string(per_share) +
+               " destination(s) of the device's 8: give links=" +
+               std::to_string(per_share) + " or fewer");
+    if (!d_share_plan.leads() && d_link_plan.several() &&
+        (!d_link_plan.faults.empty() || !d_link_plan.emu_delay_us.empty() ||
+         !d_link_plan.emu_reorder_us.empty()))
+        refuse("does not own the stream: emu_link_* go to share 0's host (the "
+               "emulator's links are every share's)");
     if (d_plan.rc)
         refuse("streams UC only: drop transport=rc");
     if (d_plan.queued)
@@ -57,7 +64,8 @@ void rx_stream::impl::settle_shares(const device_args& args)
     d_plan.num_samples = d_share.local_below(d_plan.num_samples);
     if (!d_share_plan.leads()) {
         d_ownership->own_share(d_share_plan.share);
-        choose_share_link();
+        if (!d_link_plan.several()) // else destination h*D + n goes over link n
+            choose_share_link();
     }
 }
 
@@ -225,8 +233,13 @@ uint64_t rx_stream::impl::program_share(uint32_t psn)
               reinterpret_cast<uintptr_t>(d_ring->base()));
     c.write64(regs::rx_dest_reg(s, d, regs::dst::ring_bytes_lo), d_ring->bytes());
     c.write32(regs::rx_dest_reg(s, d, regs::dst::link), d_share_link);
-    c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), 1);
+    // Over several links every destination is programmed before any has a weight:
+    // share 0's host may START as soon as one has, and START latches which are used
+    // (the weights written after it open epochs).
+    c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), several_links() ? 0 : 1);
     c.write32(regs::rx_dest_reg(s, d, regs::dst::qpn), d_qp->qpn());
+    if (several_links())
+        program_destinations();
     d_logger->info("RX stream {}: {} ready (destination {}, device link {}); waiting for "
                    "share 0's host to start the stream",
                    s,

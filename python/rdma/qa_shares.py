@@ -19,6 +19,7 @@ import tempfile
 import time
 import unittest
 
+from find_probe_fixtures import read_word
 from gnuradio.rdma import combine_reports
 from gnuradio.rdma.rx_report import local_below
 
@@ -30,6 +31,7 @@ PYTHON = sys.executable
 IPM = 1024       # sc16 samples per message: payload=4096
 BLOCK = 16       # messages per block (share_block= default)
 MESSAGES = 6000  # 1.5 s of stream at 4 MS/s
+LINK1_DOWN_EVENTS = 0x1000 + 0x100 * 1 + 0x3C  # docs/register-map.md, "Link control"
 
 
 def free_udp_port():
@@ -42,16 +44,24 @@ class qa_shares(unittest.TestCase):
 
     def setUp(self):
         self.port = free_udp_port()
-        self.daemon = subprocess.Popen(
-            [EMU, "--control", "127.0.0.1:%d" % self.port, "--link", "127.0.0.1"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.daemon.stdout.readline()  # it listens once it has said so
+        self.start_daemon(links=1)
         self.tmp = tempfile.TemporaryDirectory()
 
-    def tearDown(self):
+    def start_daemon(self, links):
+        self.daemon = subprocess.Popen(
+            [EMU, "--control", "127.0.0.1:%d" % self.port, "--link", "127.0.0.1",
+             "--links", str(links)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.daemon.stdout.readline()  # it listens once it has said so
+
+    def stop_daemon(self):
         if self.daemon.poll() is None:
             self.daemon.kill()
         self.daemon.wait()
+        self.daemon.stdout.close()
+
+    def tearDown(self):
+        self.stop_daemon()
         self.tmp.cleanup()
 
     def args(self, share, extra=""):
@@ -71,9 +81,9 @@ class qa_shares(unittest.TestCase):
             f.write(out)
         return proc.returncode, out, err, path
 
-    def run_two_hosts(self, samples, extra0=""):
+    def run_two_hosts(self, samples, extra0="", extra1=""):
         # Share 1's host first: it waits for share 0's layout, share 0's for it.
-        second = self.start_host("1/2", samples)
+        second = self.start_host("1/2", samples, extra1)
         first = self.start_host("0/2", samples, extra0)
         return self.finish(first, "share0.json"), self.finish(second, "share1.json")
 
@@ -131,6 +141,100 @@ class qa_shares(unittest.TestCase):
         self.assertEqual(combined["samples_emitted"], samples)
         self.assertEqual(combined["samples_lost"], 4 * IPM)
         self.assertEqual(combined["samples_delivered"], samples - 4 * IPM)
+
+    def test_each_host_over_two_links(self):
+        # Share 0's host takes destinations 0 and 1 at 3:1 (local messages 0 1 3 on
+        # link 0, 2 on link 1), share 1's destinations 4 and 5 at 1:1. The emulator
+        # drops stream messages 5 and 6 (share 0's local 5, link 0, and 6, link 1) and
+        # 340 and 341 (share 1's local 164 and 165: one on each link).
+        self.stop_daemon()
+        self.start_daemon(links=2)
+        samples = IPM * MESSAGES
+        results = self.run_two_hosts(samples, ",links=2,weights=3:1,drop=5:6:340:341",
+                                     ",links=2,weights=1:1")
+        for h, (rc, out, err, _) in enumerate(results):
+            self.assertEqual(rc, 0, "share %d: %s" % (h, err))
+            r = json.loads(out)
+            mine = local_below(samples, h, 2, BLOCK * IPM)
+            self.assertEqual(r["samples_emitted"], mine)
+            self.assertEqual(r["samples_lost"], 2 * IPM, r)
+            self.assertEqual(r["samples_delivered"], mine - 2 * IPM)
+            self.assertTrue(r["identity_holds"])
+            self.assertEqual(r["check"]["mismatches"], 0)
+            self.assertEqual(r["check"]["time_errors"], 0)
+            links = r["links"]
+            self.assertEqual([l["link"] for l in links], [0, 1])
+            # Each loss on the link that carried it, the rest nowhere else.
+            self.assertEqual([l["lost_samples"] for l in links], [IPM, IPM], r)
+            self.assertEqual(r["links_unattributed"]["messages"], 0, r)
+            carried = [l["messages"] for l in links]
+            self.assertEqual(sum(carried), mine // IPM)
+            share_of_link0 = carried[0] / sum(carried)
+            self.assertAlmostEqual(share_of_link0, 0.75 if h == 0 else 0.5, delta=0.01)
+        proc = self.combine(results[0][3], results[1][3])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("stream: emitted %d (shares: %d) = delivered %d + lost %d: "
+                      "identity holds" % (samples, samples, samples - 4 * IPM, 4 * IPM),
+                      proc.stdout)
+
+    def test_a_hosts_silent_link_goes_by_its_own_weight(self):
+        # Link 1 loses every frame from 0.3 s to 0.6 s, a failure only the hosts can
+        # see. Share 0's host does not use it (weight 0); share 1's, over links 0 and
+        # 1, declares its own destination 5 down by its DST_WEIGHT (LINK_CONTROL would
+        # take the link from every share) and goes on over link 0; link_retry= later
+        # it gives the weight back, and link 1 carries again. What link 1 lost is
+        # counted on it, the books balance, and the ramp is whole elsewhere.
+        from gnuradio import rdma
+        import numpy as np
+        self.stop_daemon()
+        self.start_daemon(links=2)
+        samples = IPM * MESSAGES
+        first = self.start_host("0/2", samples, ",links=2,weights=1:0,emu_link_loss=1@0.3-0.6",
+                                check=False)
+        s = rdma.rx_stream(self.args("1/2", ",links=2,weights=1:1,link_retry=500,hugepages=off"),
+                           "sc16", 4e6, samples)
+        s.start()
+        mine = local_below(samples, 1, 2, BLOCK * IPM)
+        got = mismatches = 0
+        block = BLOCK * IPM
+        deadline = time.monotonic() + 20
+        while not s.end_of_stream and time.monotonic() < deadline:
+            x = s.recv(1 << 16, 0.05)
+            j = np.arange(s.first_item, s.first_item + len(x), dtype=np.uint64)
+            stream_sample = j // block * block * 2 + block + j % block
+            want = (stream_sample & 0xFFFFFFFF).astype(np.uint32)
+            data = np.frombuffer(x, dtype=np.uint32)
+            mismatches += int(np.count_nonzero((data != want) & (data != 0)))
+            got += len(x)
+            s.release(len(x))
+        s.stop()
+        c = s.read_counters()
+        rc, out, err, _ = self.finish(first, "share0.json")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(got, mine)
+        self.assertEqual(mismatches, 0)
+        self.assertEqual(c["host.link1.declared_down"], 1, c)
+        self.assertGreater(c["host.link1.lost_samples"], 0)
+        self.assertEqual(c["host.link0.lost_samples"], 0)
+        self.assertEqual(c["host.lost"], c["host.link1.lost_samples"])
+        self.assertEqual(c["host.links_unattributed_messages"], 0)
+        self.assertEqual(c["device.samples_emitted"], c["host.delivered"] + c["host.lost"])
+        # Within the link timeout (20 ms of 4 MS/s: 80 messages) and a window or two.
+        self.assertLess(c["host.lost"], 160 * IPM)
+        # Link 1 was out from ~0.32 s to ~0.82 s of 1.5 s, and carried its half
+        # before and after: to the share's last message.
+        share_messages = mine // IPM
+        self.assertEqual(c["host.link0.messages"] + c["host.link1.messages"],
+                         share_messages)
+        self.assertGreater(c["host.link1.messages"], 0.25 * share_messages)
+        self.assertLess(c["host.link1.messages"], 0.45 * share_messages)
+        self.assertGreaterEqual(c["host.link1.frontier"], share_messages - 2)
+        # Share 0's host lost nothing, and link 1 never went out of the device's
+        # schedules (LINK_DOWN_EVENTS: LINK_CONTROL stayed 1).
+        r = json.loads(out)
+        self.assertEqual(r["samples_lost"], 0)
+        self.assertTrue(r["identity_holds"])
+        self.assertEqual(read_word(self.port, LINK1_DOWN_EVENTS), (0, 0))
 
     def test_probe_shows_the_shares(self):
         # While two hosts stream (3 s), gr-rdma-probe shows the layout, both shares

@@ -13,6 +13,10 @@
 // samples, each the ramp's value of the stream sample it is, its own identity must hold
 // and the two must add up to the stream's.
 //
+// With the argument "links", share 1's host goes over both links (links=2, weights
+// 1:1, nic_addr=rxe0's+rxe1's: its destinations 4 and 5), and each must carry half of
+// its share's messages.
+//
 // Runs in the rxe guest (docs/rxe-guest.md), with the emulator daemon of rxe_links_test.
 
 #include "axioe/axioe_client.h"
@@ -24,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <chrono>
+#include <map>
 #include <string>
 
 using namespace gr::rdma;
@@ -43,19 +48,48 @@ struct share_result {
     int failures = 1;
 };
 
-std::string args(unsigned share, const char* nic_ip)
+// Where a host's destinations are: its NIC (device args), and whether over two links
+// (share 1's destinations 4 on link 0, rxe0, and 5 on link 1, rxe1).
+struct host_nic {
+    std::string args;
+    bool two_links = false;
+};
+
+host_nic one_nic(const char* ip) { return { std::string("nic_addr=") + ip, false }; }
+
+host_nic both_links()
 {
-    return std::string("type=remote,addr=") + rxe_guest::device_ip +
-           ",nic=verbs,nic_addr=" + nic_ip + ",share=" + std::to_string(share) +
+    return { std::string("links=2,weights=1:1,nic_addr=") + rxe_guest::host_ip + "+" +
+                 rxe_guest::host_ip_1,
+             true };
+}
+
+std::string args(unsigned share, const host_nic& nic)
+{
+    return std::string("type=remote,addr=") + rxe_guest::device_ip + ",nic=verbs," +
+           nic.args + ",share=" + std::to_string(share) +
            "/2,hugepages=off,latency=0.3,grace=0.15,share_wait=20";
 }
 
-share_result run_share(unsigned share, const char* nic_ip, uint64_t burst)
+// Over several links: each carried its weight's part of the share's messages.
+void check_links(rxe_guest::checker& check, std::map<std::string, uint64_t>& c)
+{
+    const uint64_t m0 = c["host.link0.messages"], m1 = c["host.link1.messages"];
+    check.note("link 0 carried " + std::to_string(m0) + " messages, link 1 " +
+               std::to_string(m1));
+    check.expect(m0 + m1 > 0 && m0 * 100 <= (m0 + m1) * 51 && m1 * 100 <= (m0 + m1) * 51,
+                 "the share's two links carried 1:1 within 1 %");
+    check.expect_eq(c["host.links_unattributed_messages"],
+                    uint64_t(0),
+                    "every message of the share on a link");
+}
+
+share_result run_share(unsigned share, const host_nic& nic, uint64_t burst)
 {
     rxe_guest::checker check("rxe_shares_test share " + std::to_string(share));
     share_result r;
     try {
-        rx_stream stream(args(share, nic_ip), "sc16", rate, burst);
+        rx_stream stream(args(share, nic), "sc16", rate, burst);
         const share_layout layout(
             stream.share_index(), stream.share_count(), stream.share_block_items(), 1);
         const uint64_t mine = layout.local_below(burst);
@@ -110,6 +144,8 @@ share_result run_share(unsigned share, const char* nic_ip, uint64_t burst)
         check.expect_eq(r.emitted,
                         r.delivered + r.lost,
                         "this host's identity: emitted == delivered + lost");
+        if (nic.two_links)
+            check_links(check, c);
     } catch (const std::exception& e) {
         check.expect(false, std::string("exception: ") + e.what());
     }
@@ -119,8 +155,9 @@ share_result run_share(unsigned share, const char* nic_ip, uint64_t burst)
 
 } // namespace
 
-int main()
+int main(int argc, char** argv)
 {
+    const bool links = argc > 1 && std::string(argv[1]) == "links";
     const uint64_t burst = static_cast<uint64_t>(rate * seconds);
     int pipe_fds[2];
     if (pipe(pipe_fds) != 0)
@@ -129,12 +166,13 @@ int main()
     const pid_t child = fork();
     if (child == 0) {
         close(pipe_fds[0]);
-        const share_result r = run_share(1, rxe_guest::host_ip_1, burst);
+        const share_result r =
+            run_share(1, links ? both_links() : one_nic(rxe_guest::host_ip_1), burst);
         const ssize_t n = write(pipe_fds[1], &r, sizeof(r));
         _exit(n == sizeof(r) && r.failures == 0 ? 0 : 1);
     }
     close(pipe_fds[1]);
-    const share_result mine = run_share(0, rxe_guest::host_ip, burst);
+    const share_result mine = run_share(0, one_nic(rxe_guest::host_ip), burst);
     share_result other;
     const bool got = read(pipe_fds[0], &other, sizeof(other)) == sizeof(other);
     int status = 1;
