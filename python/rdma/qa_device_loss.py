@@ -101,6 +101,20 @@ class qa_device_loss(gr_unittest.TestCase):
             s.release(len(x))
         return got, mismatches
 
+    def finish_rearmed(self, s, item, first):
+        """A re-armed stream from its item `item` on: the ramp from `first`, whole and
+        without gaps; then stopped, without error, re-armed once. Its counters."""
+        got, mismatches = self.check_ramp_after(s, item, first)
+        gaps = [e for e in s.events() if e["type"] == "gap"]
+        s.stop()
+        self.assertEqual(s.error(), "")
+        self.assertGreaterEqual(got, 200000)
+        self.assertEqual(mismatches, 0)
+        self.assertEqual(gaps, [])
+        c = s.read_counters()
+        self.assertEqual(c["host.rearms"], 1)
+        return c
+
     @staticmethod
     def causes(events):
         return [e["cause"] for e in events if e["type"] == "device"]
@@ -167,15 +181,7 @@ class qa_device_loss(gr_unittest.TestCase):
         self.assertGreater(outage[0]["count"], 0)
         # After the outage the stream goes on: the new run's ramp, from its sample 0,
         # at this stream's item outage["item"] onwards.
-        got, mismatches = self.check_ramp_after(s, outage[0]["item"], 0)
-        gaps = [e for e in s.events() if e["type"] == "gap"]
-        s.stop()
-        self.assertEqual(s.error(), "")
-        self.assertGreaterEqual(got, 200000)
-        self.assertEqual(mismatches, 0)
-        self.assertEqual(gaps, [])
-        c = s.read_counters()
-        self.assertEqual(c["host.rearms"], 1)
+        c = self.finish_rearmed(s, outage[0]["item"], 0)
         self.assertEqual(c["host.outage_items"], outage[0]["count"])
         self.assertIn("restarted", s.device_note())
 
@@ -201,15 +207,7 @@ class qa_device_loss(gr_unittest.TestCase):
         P = s.payload_bytes() // 4
         self.assertEqual(base % (16 * P), 0)
         before = s.read_counters()
-        got, mismatches = self.check_ramp_after(s, outage[0]["item"], base)
-        gaps = [e for e in s.events() if e["type"] == "gap"]
-        s.stop()
-        self.assertEqual(s.error(), "")
-        self.assertGreaterEqual(got, 200000)
-        self.assertEqual(mismatches, 0)
-        self.assertEqual(gaps, [])
-        c = s.read_counters()
-        self.assertEqual(c["host.rearms"], 1)
+        c = self.finish_rearmed(s, outage[0]["item"], base)
         # Both links carry the new run, half each, and lose nothing of it.
         new0 = c["host.link0.messages"] - before["host.link0.messages"]
         new1 = c["host.link1.messages"] - before["host.link1.messages"]
