@@ -135,9 +135,7 @@ uint32_t tx_engine::start(const tx_descriptor& d)
                      &d_time_errors })
         c->store(0);
     d_rtt_reg = 0;
-    d_limiter = dequeue_limiter(); // a run's rate starts with no credit and no debt
-    d_rereads_charged = 0;
-    d_rereads_reported = 0; // a new requester counts from 0: the controller's new start
+    d_pacer.reset(); // a run's rate starts with no credit and no debt
     d_status = regs::status::running;
     d_thread.begin(lock);
     return regs::error_code::none;
@@ -249,19 +247,8 @@ int64_t tx_engine::step(int64_t now)
     wake = std::min(wake, d_reports.next_due());
     d_reads = d_rq->sample_reads();
     d_rereads = d_rq->rereads();
-    report_rereads();
+    d_pacer.report(d_rq->rereads());
     return wake;
-}
-
-void tx_engine::report_rereads()
-{
-    // Once per pass at most, and only on a change: the controller keeps the latest
-    // count, so several re-reads between two passes are one event.
-    const uint64_t n = d_rq->rereads();
-    if (!d_ctrl_sink || n == d_rereads_reported)
-        return;
-    d_rereads_reported = n;
-    d_ctrl_sink->rereads(d_index, n);
 }
 
 uint64_t tx_engine::samples_in(uint64_t m) const
@@ -410,14 +397,7 @@ void tx_engine::request(int64_t now, int64_t& wake)
         return;
     const int64_t lead = d_lead_ns;
     bool want_control = false;
-    if (d_rate_source)
-        d_limiter.set_rate(d_rate_source->load(std::memory_order_relaxed), now);
-    // Re-reads take the link's room too: charged as whole messages (an upper bound),
-    // so that over any interval the READs with their re-reads keep to the rate.
-    const uint64_t rereads = d_rq->rereads();
-    if (d_limiter.rate() && rereads > d_rereads_charged)
-        d_limiter.take(now, d_desc.payload_bytes, rereads - d_rereads_charged);
-    d_rereads_charged = rereads;
+    d_pacer.begin_pass(now, d_rq->rereads(), d_desc.payload_bytes);
     while (d_rq->reads_outstanding() < d_desc.max_rd_atomic && d_rq->can_send()) {
         tx_burst_schedule::piece p;
         if (!d_sched.next_piece(p))
@@ -439,7 +419,7 @@ void tx_engine::request(int64_t now, int64_t& wake)
         // that plays within half a lead cannot be counted on to arrive, and plays late
         // whether READ or not. Not READ, its room goes to a piece that can arrive.
         // (After an underflow the converter waits for the data: nothing plays late.)
-        if (d_limiter.rate() && !d_underflowing && tick_time(p.tick) - now < lead / 2) {
+        if (d_pacer.limited() && !d_underflowing && tick_time(p.tick) - now < lead / 2) {
             d_sched.requested(p.end);
             continue;
         }
@@ -454,8 +434,8 @@ void tx_engine::request(int64_t now, int64_t& wake)
         if (!d_rq->can_send())
             break; // the control READ took the last room: this piece goes next step
         const uint64_t bytes = (p.end - p.first) * d_item;
-        if (d_limiter.rate() && d_limiter.allowed(now, bytes, 1) == 0) {
-            wake = std::min(wake, d_limiter.next_ns());
+        if (!d_pacer.allows(now, bytes)) {
+            wake = std::min(wake, d_pacer.next_ns());
             break;
         }
         slot& s = slot_of(m);
@@ -473,8 +453,7 @@ void tx_engine::request(int64_t now, int64_t& wake)
                    static_cast<uint32_t>((p.end - p.first) * d_item),
                    buffer_of(m) + offset * d_item,
                    now);
-        if (d_limiter.rate())
-            d_limiter.take(now, bytes, 1);
+        d_pacer.took(now, bytes);
         d_sched.requested(p.end);
     }
     // Dropped items wait for the host's commits too.

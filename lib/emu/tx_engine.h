@@ -11,12 +11,12 @@
 #include "../util/log.h"
 #include "ack_receiver.h"
 #include "ctrl_sink.h"
-#include "dequeue_limiter.h"
 #include "device_clock.h"
 #include "metadata_sink.h"
 #include "stream_thread.h"
 #include "tx_burst_schedule.h"
 #include "tx_descriptor.h"
+#include "tx_read_pacer.h"
 #include "tx_reports.h"
 #include "tx_requester.h"
 #include "wire.h"
@@ -88,11 +88,11 @@ public:
     //! limit; the controller's CTRL_TX_RATE). Set before the first START.
     void set_rate_source(const std::atomic<uint64_t>* bytes_per_s)
     {
-        d_rate_source = bytes_per_s;
+        d_pacer.set_rate_source(bytes_per_s);
     }
     //! Who hears of its re-reads (the device's controller: its NAK backoff). Set
     //! before the first START.
-    void set_ctrl_sink(ctrl_sink* sink) { d_ctrl_sink = sink; }
+    void set_ctrl_sink(ctrl_sink* sink) { d_pacer.set_ctrl_sink(sink, d_index); }
     //! Converter ticks evaluated so far: samples played, late, underflow and idle zeros.
     uint64_t ticks() const { return d_ticks_done.load(); }
 
@@ -128,7 +128,6 @@ private:
     void finish();
     void update_lead();
     uint64_t samples_in(uint64_t m) const;
-    void report_rereads();
     uint64_t window() const;                // the first message the FIFO has no slot for
     int64_t tick_time(uint64_t tick) const; // oscillator instant of converter tick
     uint64_t device_time(uint64_t tick) const;
@@ -189,12 +188,7 @@ private:
     open_report d_uf;
     open_report d_late_run;
     tx_report_limiter d_reports;
-    // The READ rate (the controller's); the limiter is the thread's.
-    const std::atomic<uint64_t>* d_rate_source = nullptr;
-    dequeue_limiter d_limiter;
-    uint64_t d_rereads_charged = 0; // re-reads the limiter has taken
-    ctrl_sink* d_ctrl_sink = nullptr;
-    uint64_t d_rereads_reported = 0; // last told to d_ctrl_sink
+    tx_read_pacer d_pacer; // the READ rate (the controller's): the thread's
 
     // Queued mode: the entries pushed, not taken up (AXIoE pushes, the thread pops).
     mutable std::mutex d_queue_mutex;
