@@ -177,6 +177,34 @@ class qa_shares(unittest.TestCase):
                       "identity holds" % (samples, samples, samples - 4 * IPM, 4 * IPM),
                       proc.stdout)
 
+    def test_three_hosts_over_two_links_each(self):
+        # H = 3 gives each share two destinations (D = 2): share h's are 2h and 2h+1,
+        # on links 0 and 1. Every host bit-exact on its share, 1:1 over its links, and
+        # the three reports make the stream's identity.
+        self.stop_daemon()
+        self.start_daemon(links=2)
+        samples = IPM * MESSAGES
+        hosts = [self.start_host("%d/3" % h, samples, ",links=2,weights=1:1")
+                 for h in (2, 1, 0)]  # share 0's last: it waits for the others
+        results = [self.finish(p, "share%d.json" % (2 - i)) for i, p in enumerate(hosts)]
+        results.reverse()
+        for h, (rc, out, err, _) in enumerate(results):
+            self.assertEqual(rc, 0, "share %d: %s" % (h, err))
+            r = json.loads(out)
+            mine = local_below(samples, h, 3, BLOCK * IPM)
+            self.assertEqual((r["share"], r["shares"]), (h, 3))
+            self.assertEqual(r["samples_delivered"], mine)
+            self.assertEqual(r["samples_lost"], 0)
+            self.assertEqual(r["check"]["items_checked"], mine)
+            self.assertEqual(r["check"]["mismatches"], 0)
+            carried = [l["messages"] for l in r["links"]]
+            self.assertEqual(sum(carried), mine // IPM)
+            self.assertLessEqual(abs(carried[0] - carried[1]), 1, r["links"])
+        proc = self.combine(*[x[3] for x in results])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("stream: emitted %d (shares: %d) = delivered %d + lost 0: "
+                      "identity holds" % (samples, samples, samples), proc.stdout)
+
     def test_a_hosts_silent_link_goes_by_its_own_weight(self):
         # Link 1 loses every frame from 0.3 s to 0.6 s, a failure only the hosts can
         # see. Share 0's host does not use it (weight 0); share 1's, over links 0 and
