@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real ctest run with one passing and two failing tests, logged by -O, must give back the
+# A real ctest run with passing tests and two failing ones, logged by -O, must give back the
 # failing tests' output (each under its own heading) and none of the passing test's.
 # Usage: test-failed-tails.sh <.ci/failed-tails> <scratch dir>
 set -euo pipefail
@@ -14,6 +14,10 @@ enable_testing()
 add_test(NAME passes COMMAND sh -c "echo output-of-passing")
 add_test(NAME fails_first COMMAND sh -c "echo first-line; echo reason-one; exit 1")
 add_test(NAME fails_second COMMAND sh -c "echo reason-two; exit 3")
+# Ten tests or more: ctest pads the small numbers ("2/12 Test  #2:"), as in CI's run.
+foreach(n RANGE 1 9)
+    add_test(NAME passes_${n} COMMAND sh -c "echo output-of-passing")
+endforeach()
 CMAKE
 cmake -S "$dir/src" -B "$dir/build" >/dev/null
 ctest --test-dir "$dir/build" --output-on-failure -O "$dir/out.log" >/dev/null || true
