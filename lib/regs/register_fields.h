@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_REGS_REGISTER_FIELDS_H
 
 #include "../util/socket_address.h"
+#include "field_set.h"
 #include "register_table.h"
 #include <gnuradio/rdma/sample_format.h>
 #include <gnuradio/rdma/test_signal.h>
@@ -22,8 +23,9 @@
  * The values of whole register blocks as structs that both sides use: the host packs
  * an rx_descriptor into register words and unpacks the counters; the emulator unpacks
  * the words it was written into the same rx_descriptor and answers reads from the same
- * rx_counters. One generic piece of code, field_set, does every packing, driven by the
- * register table (each field names its register; the table gives width and word order).
+ * rx_counters. One generic piece of code, field_set (field_set.h), does every packing,
+ * driven by the register table (each field names its register; the table gives width
+ * and word order).
  */
 
 namespace gr {
@@ -199,105 +201,7 @@ struct scene_values {
     std::array<float, scene::max_tones> amplitude{ 0.25f };
 };
 
-//! One member of \p S and the register that holds it.
-template <class S>
-struct field {
-    const register_info* reg;
-    uint64_t (*get)(const S&);
-    void (*set)(S&, uint64_t);
-};
-
-/*!
- * The fields of a struct \p S: packs it into the words of its block and back. A 64-bit
- * register is two words, low first; words no field names are left alone.
- */
-template <class S>
-class field_set
-{
-public:
-    template <size_t N>
-    constexpr field_set(const field<S> (&fields)[N]) : d_begin(fields), d_end(fields + N)
-    {
-    }
-
-    //! Words [first, first + 4 * count) of the block from \p s, for every field that
-    //! lies inside; a field cut by the range is a programming error (logic_error).
-    void pack(const S& s, uint32_t first, uint32_t* words, size_t count) const
-    {
-        for (const field<S>* f = d_begin; f != d_end; ++f) {
-            if (!inside(*f->reg, first, count))
-                continue;
-            const uint64_t v = f->get(s);
-            const size_t i = (f->reg->offset - first) / 4;
-            words[i] = static_cast<uint32_t>(v);
-            if (f->reg->bits == 64)
-                words[i + 1] = static_cast<uint32_t>(v >> 32);
-        }
-    }
-
-    //! The fields of \p s that lie inside words [first, first + 4 * count).
-    void unpack(const uint32_t* words, uint32_t first, size_t count, S& s) const
-    {
-        for (const field<S>* f = d_begin; f != d_end; ++f) {
-            if (!inside(*f->reg, first, count))
-                continue;
-            const size_t i = (f->reg->offset - first) / 4;
-            uint64_t v = words[i];
-            if (f->reg->bits == 64)
-                v |= uint64_t(words[i + 1]) << 32;
-            f->set(s, v);
-        }
-    }
-
-    //! The word at block offset \p offset of \p s; false if no field holds it.
-    bool read_word(const S& s, uint32_t offset, uint32_t& value) const
-    {
-        for (const field<S>* f = d_begin; f != d_end; ++f) {
-            if (offset < f->reg->offset || offset >= f->reg->end())
-                continue;
-            const uint64_t v = f->get(s);
-            value = static_cast<uint32_t>(offset == f->reg->offset ? v : v >> 32);
-            return true;
-        }
-        return false;
-    }
-
-    constexpr const field<S>* begin() const { return d_begin; }
-    constexpr const field<S>* end() const { return d_end; }
-
-private:
-    static bool inside(const register_info& r, uint32_t first, size_t count)
-    {
-        const uint64_t last = first + 4 * uint64_t(count);
-        if (r.end() <= first || r.offset >= last)
-            return false;
-        if (r.offset < first || r.end() > last)
-            throw std::logic_error(std::string("register range cuts ") + r.name);
-        return true;
-    }
-
-    const field<S>* d_begin;
-    const field<S>* d_end;
-};
-
 namespace detail {
-template <auto Member>
-struct member_access;
-
-template <class S, class V, V S::*Member>
-struct member_access<Member> {
-    using owner = S;
-    static uint64_t get(const S& s) { return static_cast<uint64_t>(s.*Member); }
-    static void set(S& s, uint64_t v) { s.*Member = static_cast<V>(v); }
-};
-
-//! A field for plain member \p Member held by the register named \p name.
-template <auto Member>
-constexpr field<typename member_access<Member>::owner> member(const char* name)
-{
-    return { &named(name), &member_access<Member>::get, &member_access<Member>::set };
-}
-
 // A MAC is two registers, HI (bits 47..32 in 15..0) at the lower address, then LO.
 inline uint32_t mac_hi(const std::array<uint8_t, 6>& m)
 {
@@ -594,18 +498,6 @@ inline constexpr field_set<test_signal_config> signal_fields{ signal_field_list 
 inline constexpr field_set<impairment_values> impairment_fields{ impairment_field_list };
 inline constexpr field_set<rf_values> rf_fields{ rf_field_list };
 inline constexpr field_set<scene_values> scene_fields{ scene_field_list };
-
-//! The first and one-past-the-last block offset of \p fields' registers.
-template <class S>
-constexpr std::pair<uint32_t, uint32_t> span_of(const field_set<S>& fields)
-{
-    uint32_t first = UINT32_MAX, end = 0;
-    for (const field<S>& f : fields) {
-        first = f.reg->offset < first ? f.reg->offset : first;
-        end = f.reg->end() > end ? f.reg->end() : end;
-    }
-    return { first, end };
-}
 
 } // namespace regs
 } // namespace rdma
