@@ -47,10 +47,10 @@ consumed consume_ramp(rx_stream& s)
     return r;
 }
 
-std::string refusal(const std::string& args)
+std::string refusal(const std::string& args, uint64_t num_samples = 0)
 {
     try {
-        rx_stream s(args, "sc16", 1e6, 0);
+        rx_stream s(args, "sc16", 1e6, num_samples);
     } catch (const std::exception& e) {
         return e.what();
     }
@@ -167,8 +167,11 @@ public:
 
     void test_what_several_links_cannot_do_is_refused()
     {
-        CPPUNIT_ASSERT(refusal("type=emu,links=2,transport=rc").find("UC only") !=
-                       std::string::npos);
+        CPPUNIT_ASSERT(
+            refusal("type=emu,links=2,transport=rc").find("drop transport=rc") !=
+            std::string::npos);
+        CPPUNIT_ASSERT(refusal("type=emu,links=2", rx_stream::queued)
+                           .find("drop links= for queued bursts") != std::string::npos);
         CPPUNIT_ASSERT(refusal("type=emu,links=9").find("links") != std::string::npos);
         CPPUNIT_ASSERT(refusal("type=emu,links=2,nic_addr=127.0.0.1+127.0.0.1+127.0.0.1")
                            .find("one per link") != std::string::npos);

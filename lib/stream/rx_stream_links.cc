@@ -63,10 +63,17 @@ void rx_stream::impl::check_links_plan() const
     // before anything is programmed.
     if (!d_link_plan.several())
         return;
-    if (d_plan.rc || d_plan.queued)
-        throw std::invalid_argument(
-            "device args: links=" + std::to_string(d_link_plan.links) +
-            " streams UC only, and not queued bursts");
+    const std::string what = "device args: links=" + std::to_string(d_link_plan.links);
+    if (d_plan.rc)
+        throw std::invalid_argument(what +
+                                    " streams UC only (RC over several links is not "
+                                    "built yet, docs/links.md): drop transport=rc, or "
+                                    "links= for RC over one link");
+    if (d_plan.queued)
+        throw std::invalid_argument(what +
+                                    " streams continuously or in finite bursts, not "
+                                    "queued bursts (rx_stream::queued): drop links= "
+                                    "for queued bursts");
     for (size_t i = 0; i < d_destinations.size(); i++)
         if (d_destinations[i].link.mtu < d_plan.path_mtu + frame_overhead)
             throw std::invalid_argument(
