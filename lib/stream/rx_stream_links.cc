@@ -214,8 +214,6 @@ void rx_stream::impl::program_destinations()
     for (size_t i = 0; i < d_destinations.size(); i++) {
         const unsigned d = first + static_cast<unsigned>(i + 1);
         const destination_qp& q = d_destinations[i];
-        if (follows_share()) // not ready before all are programmed (program_share)
-            c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), 0);
         const socket_address nic = (q.nic ? *q.nic : *d_nic).roce_address();
         c.write32(regs::rx_dest_reg(s, d, regs::dst::ipv4), nic.ip());
         c.write32(regs::rx_dest_reg(s, d, regs::dst::udp_port), nic.port());

@@ -224,6 +224,13 @@ uint64_t rx_stream::impl::program_share(uint32_t psn)
     const unsigned s = d_plan.stream_index;
     const unsigned d = share_destination();
     const uint64_t before = d_device->read_share_start_time(s, d_share_plan.share);
+    // Over several links no destination of the share has a weight until every one is
+    // programmed (a weight left by an earlier host would make it ready): share 0's
+    // host may START as soon as one has, and START latches which are used (weights
+    // written after it open epochs).
+    if (several_links())
+        for (unsigned n = 0; n < d_link_plan.links; n++)
+            c.write32(regs::rx_dest_reg(s, d + n, regs::dst::weight), 0);
     const socket_address nic = d_nic->roce_address();
     c.write32(regs::rx_dest_reg(s, d, regs::dst::ipv4), nic.ip());
     c.write32(regs::rx_dest_reg(s, d, regs::dst::udp_port), nic.port());
@@ -233,13 +240,11 @@ uint64_t rx_stream::impl::program_share(uint32_t psn)
               reinterpret_cast<uintptr_t>(d_ring->base()));
     c.write64(regs::rx_dest_reg(s, d, regs::dst::ring_bytes_lo), d_ring->bytes());
     c.write32(regs::rx_dest_reg(s, d, regs::dst::link), d_share_link);
-    // Over several links every destination is programmed before any has a weight:
-    // share 0's host may START as soon as one has, and START latches which are used
-    // (the weights written after it open epochs).
-    c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), several_links() ? 0 : 1);
+    if (!several_links())
+        c.write32(regs::rx_dest_reg(s, d, regs::dst::weight), 1);
     c.write32(regs::rx_dest_reg(s, d, regs::dst::qpn), d_qp->qpn());
     if (several_links())
-        program_destinations();
+        program_destinations(); // the others, then every weight
     d_logger->info("RX stream {}: {} ready (destination {}, device link {}); waiting for "
                    "share 0's host to start the stream",
                    s,
