@@ -45,11 +45,11 @@ struct ctrl_loss_counts {
 
 //! A TX stream's READs: their RESPONSEs come back over one link (the other direction).
 struct ctrl_tx_state {
-    uint8_t link =
-        no_tx_link;          //!< the link its requests leave on; no_tx_link: not running
+    static constexpr uint8_t no_tx_link = 0xFF;
+    //! The link its requests leave on; no_tx_link: not running.
+    uint8_t link = no_tx_link;
     uint64_t demand = 0;     //!< the converter's rate in bytes/s on the link
     uint64_t host_limit = 0; //!< the host's TX_RATE_LIMIT in bytes/s on the link; 0 none
-    static constexpr uint8_t no_tx_link = 0xFF;
 };
 
 /*!
@@ -96,7 +96,6 @@ public:
     ctrl_loss_counts rx_losses() const;
     //! The TX streams' re-read counts, on the link each READs over.
     ctrl_loss_counts tx_losses() const;
-    uint64_t tx_rereads(unsigned t) const { return d_tx_rereads[t]; }
 
 private:
     std::array<ctrl_stream_state, ctrl_max_streams> d_streams{};

@@ -70,18 +70,36 @@ bool rate_controller::tick(int64_t now_ns)
     return true;
 }
 
+template <class Input>
+void rate_controller::fill(const ctrl_loss_counts& losses,
+                           Input input,
+                           nak_backoff& backoff,
+                           water_filling_result& filled,
+                           bool& have_filling)
+{
+    // One direction (the RX streams' WRITEs or the TX streams' READs): its losses cut
+    // what the links may carry, then the streams are filled over what is left. The
+    // input is built only when water filling runs.
+    if (d_policy != ctrl_policy::water_filling) {
+        backoff.observe(losses);
+        have_filling = false;
+        return;
+    }
+    water_filling_input in = input();
+    backoff.apply(losses, filled, have_filling, in);
+    water_filling::compute(in, filled);
+    have_filling = true;
+}
+
 void rate_controller::compute()
 {
     d_computations++;
-    if (d_policy == ctrl_policy::water_filling) {
-        water_filling_input in = d_model.filling_input();
-        d_backoff.apply(d_model.rx_losses(), d_filled, d_have_filling, in);
-        water_filling::compute(in, d_filled);
-        d_have_filling = true;
-    } else {
-        d_backoff.observe(d_model.rx_losses());
-        d_have_filling = false;
-    }
+    fill(
+        d_model.rx_losses(),
+        [this] { return d_model.filling_input(); },
+        d_backoff,
+        d_filled,
+        d_have_filling);
     for (unsigned s = 0; s < ctrl_max_streams; s++) {
         ctrl_output& o = d_out[s];
         if (d_model.stream(s).links == 0) {
@@ -127,15 +145,12 @@ void rate_controller::compute_tx()
     // Part of the run's one computation. A TX stream's re-reads (its requester read
     // lost RESPONSEs again) are its link's NAKs, in the other direction.
     const bool filling = d_policy == ctrl_policy::water_filling;
-    if (filling) {
-        water_filling_input in = d_model.tx_filling_input();
-        d_tx_backoff.apply(d_model.tx_losses(), d_tx_filled, d_have_tx_filling, in);
-        water_filling::compute(in, d_tx_filled);
-        d_have_tx_filling = true;
-    } else {
-        d_tx_backoff.observe(d_model.tx_losses());
-        d_have_tx_filling = false;
-    }
+    fill(
+        d_model.tx_losses(),
+        [this] { return d_model.tx_filling_input(); },
+        d_tx_backoff,
+        d_tx_filled,
+        d_have_tx_filling);
     for (unsigned t = 0; t < ctrl_max_tx_streams; t++) {
         ctrl_output& o = d_tx_out[t];
         o = ctrl_output();

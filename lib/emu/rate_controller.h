@@ -101,6 +101,12 @@ public:
     const nak_backoff& tx_backoff() const { return d_tx_backoff; }
 
 private:
+    template <class Input>
+    void fill(const ctrl_loss_counts& losses,
+              Input input,
+              nak_backoff& backoff,
+              water_filling_result& filled,
+              bool& have_filling);
     void compute();
     void compute_tx();
 

@@ -195,7 +195,6 @@ void link_watch::read_links(snapshot& s)
 
 void link_watch::control_links(const snapshot& s, int64_t now)
 {
-    axioe::client& c = d_device.client();
     // What the device did: a link it took out comes back once it is up.
     for (unsigned j = 0; j < s.kept; j++) {
         const regs::epoch_values& e = s.epochs[j];
@@ -211,13 +210,8 @@ void link_watch::control_links(const snapshot& s, int64_t now)
     for (unsigned n = 0; n < d_links; n++) {
         link_state& l = d_link[n];
         if ((declared & (1u << n)) && !l.out_by_host) {
-            try {
-                declare(n, true);
-            } catch (const axioe::error&) {
-                if (!d_mine.by_weight)
-                    throw;
+            if (!declare(n, true))
                 continue; // the share's last destination: the device keeps it
-            }
             // Declared again soon after a rejoin: it is not well yet, wait longer.
             l.backoff = now - l.rejoined_ns < d_retry_ns * int64_t(l.backoff)
                             ? std::min(l.backoff * 2, max_backoff)
@@ -230,37 +224,43 @@ void link_watch::control_links(const snapshot& s, int64_t now)
         const bool device_took = l.out_by_device && !l.out_by_host;
         if (!(s.links_up & (1u << n)) || !(host_retry || device_took))
             continue;
-        if (host_retry)
-            declare(n, false);
+        if (host_retry && !declare(n, false))
+            continue; // refused: tried again at the next beat
         // A link the device took out comes back by LINK_CONTROL = 1, a request that
         // the device use it again for every stream (a share's host asks it too; a
         // device that refuses it a share's host leaves to share 0's).
-        if (l.out_by_device && (device_took || d_mine.by_weight)) {
-            try {
-                c.write32(regs::link_reg(n, regs::link::control), regs::link_control::up);
-            } catch (const axioe::error&) {
-                if (!d_mine.by_weight)
-                    throw;
-            }
-        }
+        if (l.out_by_device && (device_took || d_mine.by_weight))
+            write_refusable(regs::link_reg(n, regs::link::control),
+                            regs::link_control::up);
         l.out_by_host = l.out_by_device = false;
         l.rejoined_ns = now;
     }
 }
 
-void link_watch::declare(unsigned link, bool down)
+bool link_watch::declare(unsigned link, bool down)
 {
-    axioe::client& c = d_device.client();
-    if (!d_mine.by_weight) {
-        c.write32(regs::link_reg(link, regs::link::control),
-                  down ? regs::link_control::down : regs::link_control::up);
-        return;
-    }
+    if (!d_mine.by_weight)
+        return write_refusable(regs::link_reg(link, regs::link::control),
+                               down ? regs::link_control::down : regs::link_control::up);
     // The share's own destination on that link; the device refuses (SLVERR) a weight
     // that would leave the share without one, and the link then stays.
-    const unsigned d = d_mine.first + link;
-    c.write32(regs::rx_dest_reg(d_stream, d, regs::dst::weight),
-              down ? 0 : d_mine.weights.at(link));
+    return write_refusable(
+        regs::rx_dest_reg(d_stream, d_mine.first + link, regs::dst::weight),
+        down ? 0 : d_mine.weights.at(link));
+}
+
+bool link_watch::write_refusable(uint32_t address, uint32_t value)
+{
+    // A share's host may be refused (its share's last destination; a LINK_CONTROL a
+    // device keeps to stream owners): false. The stream owner's refusal is a failure.
+    try {
+        d_device.client().write32(address, value);
+        return true;
+    } catch (const axioe::error&) {
+        if (!d_mine.by_weight)
+            throw;
+        return false;
+    }
 }
 
 void link_watch::tell_paths(int64_t now)

@@ -118,7 +118,9 @@ private:
     void control_links(const snapshot& s, int64_t now);
     void do_due_writes(int64_t now);
     void tell_paths(int64_t now);
-    void declare(unsigned link, bool down);
+    //! Declare \p link down (or give it back); false: the device refused a share's host.
+    bool declare(unsigned link, bool down);
+    bool write_refusable(uint32_t address, uint32_t value);
 
     device_controller& d_device;
     const unsigned d_stream;

@@ -41,8 +41,7 @@ void rx_stream::impl::make_link_watch()
     link_watch::destinations mine;
     mine.first = share_destination();
     mine.by_weight = follows_share(); // LINK_CONTROL would act for every share
-    for (size_t n = 0; n < d_link_weights.size() && n < mine.weights.size(); n++)
-        mine.weights[n] = d_link_weights[n];
+    mine.weights = programmed_weights();
     d_link_watch =
         std::make_unique<link_watch>(*d_device,
                                      d_plan.stream_index,

@@ -140,6 +140,9 @@ private:
     void program_destinations();
     void close_destinations();
     void reset_link_progress();
+    //! d_link_weights as the schedule takes them (destinations past them: 0).
+    std::array<uint16_t, regs::link_schedule::max_destinations>
+    programmed_weights() const;
     // A new run of a stream over several links (rate change, re-arm): the device must
     // number its messages from \p first_message (CAP_LINKS_CONTINUE).
     void check_links_continue(const char* what) const;

@@ -83,16 +83,23 @@ void rx_stream::impl::check_links_plan() const
                 ": give a smaller mtu=");
 }
 
+std::array<uint16_t, regs::link_schedule::max_destinations>
+rx_stream::impl::programmed_weights() const
+{
+    std::array<uint16_t, regs::link_schedule::max_destinations> w{};
+    for (size_t d = 0; d < d_link_weights.size() && d < w.size(); d++)
+        w[d] = d_link_weights[d];
+    return w;
+}
+
 void rx_stream::impl::reset_link_progress()
 {
     if (!d_link_plan.several())
         return;
-    std::array<uint16_t, regs::link_schedule::max_destinations> w{};
+    const auto w = programmed_weights();
     std::array<uint8_t, link_accounting::max_destinations> link_of{};
-    for (size_t d = 0; d < d_link_weights.size(); d++) {
-        w[d] = d_link_weights[d];
+    for (size_t d = 0; d < d_link_weights.size(); d++)
         link_of[d] = static_cast<uint8_t>(d);
-    }
     d_schedule = regs::link_schedule();
     d_schedule.begin_epoch(0, w, d_plan.notify_interval);
     const uint64_t ipm = d_plan.payload_bytes / rdma::item_size(d_plan.format);
@@ -153,9 +160,7 @@ void rx_stream::impl::continue_links(uint64_t first_message)
     // stay in the schedule for its messages. Links are timed at the new rate.
     if (!several_links())
         return;
-    std::array<uint16_t, regs::link_schedule::max_destinations> w{};
-    for (size_t d = 0; d < d_link_weights.size(); d++)
-        w[d] = d_link_weights[d];
+    const auto w = programmed_weights();
     d_schedule.begin_epoch(first_message, w, d_plan.notify_interval);
     d_dest_progress.continue_at(first_message);
     d_follower.continue_at(first_message, w);
