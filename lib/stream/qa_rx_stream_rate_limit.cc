@@ -49,14 +49,23 @@ public:
         s.stop();
         const rx_stream::accounting a = s.counts();
         const auto c = s.read_counters();
-        CPPUNIT_ASSERT(end);
-        CPPUNIT_ASSERT_EQUAL(items, got);
+        const std::string why = "error '" + s.error() + "', emitted " +
+                                std::to_string(c.at("device.samples_emitted")) +
+                                ", delivered " + std::to_string(a.delivered) + ", lost " +
+                                std::to_string(a.lost()) + ", skipped " +
+                                std::to_string(a.lost_skipped);
+        CPPUNIT_ASSERT_MESSAGE(why, end);
+        // Every item is handed out, or skipped because this loop fell a ring behind (a
+        // loaded machine: a CI run once skipped 800 768), and reported so.
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(why, items, got + a.lost_skipped);
         CPPUNIT_ASSERT_EQUAL(c.at("device.samples_emitted"), a.delivered + a.lost());
         CPPUNIT_ASSERT(c.at("device.packets_dropped") > 0);
         CPPUNIT_ASSERT_EQUAL(a.lost_gap,
                              mismatches); // lost reads as zeros, the rest ramp
-        const double delivered = double(a.delivered) / double(items);
-        CPPUNIT_ASSERT_MESSAGE(std::to_string(delivered),
+        // The limit's share of what was handed out (skips are the consumer's, not the
+        // device's).
+        const double delivered = double(a.delivered) / double(got);
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(delivered) + "; " + why,
                                delivered > 0.4 && delivered < 0.6);
     }
 
