@@ -29,9 +29,9 @@ ack_receiver::ack_receiver(wire& link, unsigned streams, unsigned tx_streams)
       d_slot_bytes(tx_streams ? tx_packet_bytes : ack_slot_bytes),
       d_memory(batch * d_slot_bytes),
       d_slots(batch),
-      d_queues(size_t(streams) * queue_capacity),
-      d_head(streams, 0),
-      d_count(streams, 0),
+      d_queues(size_t(streams) * destinations * queue_capacity),
+      d_head(size_t(streams) * destinations, 0),
+      d_count(size_t(streams) * destinations, 0),
       d_tx_queues(size_t(tx_streams) * tx_queue_capacity * tx_packet_bytes),
       d_tx_length(size_t(tx_streams) * tx_queue_capacity),
       d_tx_head(tx_streams, 0),
@@ -68,18 +68,19 @@ void ack_receiver::clear_tx(unsigned stream)
         d_tx_count[stream] = 0;
 }
 
-size_t ack_receiver::poll(unsigned stream, rc_ack* out, size_t max)
+size_t ack_receiver::poll(unsigned stream, rc_ack* out, size_t max, unsigned d)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     drain();
     size_t n = 0;
-    if (stream >= d_streams)
+    if (stream >= d_streams || d >= destinations)
         return 0;
-    rc_ack* queue = d_queues.data() + size_t(stream) * queue_capacity;
-    while (n < max && d_count[stream] > 0) {
-        out[n++] = queue[d_head[stream]];
-        d_head[stream] = (d_head[stream] + 1) % queue_capacity;
-        d_count[stream]--;
+    const size_t q = size_t(stream) * destinations + d;
+    rc_ack* queue = d_queues.data() + q * queue_capacity;
+    while (n < max && d_count[q] > 0) {
+        out[n++] = queue[d_head[q]];
+        d_head[q] = (d_head[q] + 1) % queue_capacity;
+        d_count[q]--;
     }
     return n;
 }
@@ -89,7 +90,21 @@ void ack_receiver::clear(unsigned stream)
     std::lock_guard<std::mutex> lock(d_mutex);
     drain();
     if (stream < d_streams)
-        d_count[stream] = 0;
+        for (unsigned d = 0; d < destinations; d++)
+            d_count[size_t(stream) * destinations + d] = 0;
+}
+
+bool ack_receiver::queue_of(uint32_t qpn, size_t& queue) const
+{
+    if (qpn >= rx_source_qpn(0) && qpn - rx_source_qpn(0) < d_streams) {
+        queue = size_t(qpn - rx_source_qpn(0)) * destinations;
+        return true;
+    }
+    const uint32_t first = rx_dest_source_qpn(0, 1) - 1; // stream 0's destination 0
+    if (qpn <= first || qpn - first >= d_streams * destinations)
+        return false;
+    queue = qpn - first;
+    return queue % destinations != 0; // destination 0 answers at the stream's QPN
 }
 
 void ack_receiver::drain()
@@ -136,21 +151,20 @@ void ack_receiver::sort(const datagram& d)
         d_malformed++;
         return;
     }
-    if (qpn < rx_source_qpn(0) || qpn - rx_source_qpn(0) >= d_streams) {
+    size_t q = 0;
+    if (!queue_of(qpn, q)) {
         d_unknown_qp++;
         return;
     }
-    const unsigned stream = qpn - rx_source_qpn(0);
-    if (d_count[stream] == queue_capacity) {
+    if (d_count[q] == queue_capacity) {
         d_overflowed++;
         return;
     }
-    rc_ack& a = d_queues[size_t(stream) * queue_capacity +
-                         (d_head[stream] + d_count[stream]) % queue_capacity];
+    rc_ack& a = d_queues[q * queue_capacity + (d_head[q] + d_count[q]) % queue_capacity];
     a.syndrome = p.aeth_hdr.syndrome;
     a.psn = p.base.psn;
     a.msn = p.aeth_hdr.msn;
-    d_count[stream]++;
+    d_count[q]++;
 }
 
 } // namespace emu

@@ -39,8 +39,10 @@ struct rc_ack {
 class ack_receiver
 {
 public:
-    static constexpr size_t queue_capacity = 1024; //!< per stream
-    static constexpr size_t batch = 32;            //!< datagrams per receive call
+    //! ACK/NAKs per stream destination: an engine takes them every pass (tens of µs),
+    //! and a host ACKs once per AckReq, so this is many passes of them.
+    static constexpr size_t queue_capacity = 256;
+    static constexpr size_t batch = 32; //!< datagrams per receive call
 
     static constexpr size_t tx_queue_capacity = 512; //!< packets per TX stream
     //! Largest packet a TX stream takes: a READ RESPONSE of a 4096-byte path MTU.
@@ -50,10 +52,13 @@ public:
     ack_receiver(const ack_receiver&) = delete;
     ack_receiver& operator=(const ack_receiver&) = delete;
 
-    //! Drain the link, then move up to \p max of stream \p stream's ACK/NAKs (oldest
-    //! first) to \p out. Returns how many.
-    size_t poll(unsigned stream, rc_ack* out, size_t max);
-    //! Forget what is queued for \p stream: a new run starts.
+    static constexpr unsigned destinations = 8; //!< per stream, each its own queue
+
+    //! Drain the link, then move up to \p max of stream \p stream's ACK/NAKs for its
+    //! destination \p d (oldest first; sent to rx_dest_source_qpn(stream, d)) to
+    //! \p out. Returns how many.
+    size_t poll(unsigned stream, rc_ack* out, size_t max, unsigned d = 0);
+    //! Forget what is queued for \p stream, every destination: a new run starts.
     void clear(unsigned stream);
     //! Drain the link, then move up to \p max of TX stream \p stream's packets (READ
     //! RESPONSEs, ACK/NAKs; parsed and sealed correctly) to \p slots, each
@@ -72,6 +77,8 @@ public:
 private:
     void drain();
     void sort(const datagram& d);
+    //! The queue of the RX stream destination QP \p qpn; false: no stream's.
+    bool queue_of(uint32_t qpn, size_t& queue) const;
 
     wire& d_link;
     const unsigned d_streams;
@@ -80,9 +87,10 @@ private:
     std::mutex d_mutex;
     std::vector<uint8_t> d_memory; // batch slots of slot_bytes
     std::vector<datagram> d_slots;
-    std::vector<rc_ack> d_queues; // queue_capacity per stream, ring buffers
-    std::vector<size_t> d_head;   // per stream: oldest entry
-    std::vector<size_t> d_count;  // per stream: entries queued
+    // One ring buffer of queue_capacity per (stream, destination): queue s * 8 + d.
+    std::vector<rc_ack> d_queues;
+    std::vector<size_t> d_head;       // per queue: oldest entry
+    std::vector<size_t> d_count;      // per queue: entries queued
     std::vector<uint8_t> d_tx_queues; // tx_queue_capacity packets per TX stream
     std::vector<size_t> d_tx_length;  // their lengths
     std::vector<size_t> d_tx_head;

@@ -22,6 +22,13 @@ namespace emu {
 //! The device's QPN for RX stream \p stream: the host QP's remote QPN, and the DestQP
 //! of the ACK/NAKs the host sends back (register RX_SOURCE_QPN).
 constexpr uint32_t rx_source_qpn(unsigned stream) { return 0x100 + stream; }
+//! The device QP that RX stream \p stream's destination \p d (< 8) sends from with RC
+//! over several destinations (docs/links.md, "RC over several links"): destination 0's
+//! is the stream's, so ACK/NAKs name their destination by QPN.
+constexpr uint32_t rx_dest_source_qpn(unsigned stream, unsigned d)
+{
+    return d == 0 ? rx_source_qpn(stream) : 0x400 + stream * 8 + d;
+}
 
 /*!
  * An RX stream descriptor as the host programs it (regs::rx_descriptor, the registers
