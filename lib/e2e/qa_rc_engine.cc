@@ -67,8 +67,9 @@ private:
 class recording_ctrl_sink : public emu::ctrl_sink
 {
 public:
-    void naks(unsigned stream, uint64_t count) override
+    void naks(unsigned stream, unsigned link, uint64_t count) override
     {
+        CPPUNIT_ASSERT_EQUAL(0u, link);
         std::lock_guard<std::mutex> lock(mutex);
         CPPUNIT_ASSERT_EQUAL(0u, stream);
         counts.push_back(count);

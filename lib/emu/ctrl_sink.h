@@ -23,10 +23,17 @@ class ctrl_sink
 {
 public:
     virtual ~ctrl_sink() = default;
-    //! RC: the stream's NAKs received + packets resent so far, when it changed.
-    virtual void naks(unsigned stream, uint64_t count) = 0;
+    //! RC: the NAKs received + packets resent so far by the stream's requester whose
+    //! packets go over \p link (one per destination), when it changed.
+    virtual void naks(unsigned stream, unsigned link, uint64_t count) = 0;
     //! TX stream \p t's sample READs sent again so far (TX_REREADS), when it changed.
     virtual void rereads(unsigned t, uint64_t count) = 0;
+    //! RC: the smoothed RTT \p ns that destination \p d of stream \p stream measured
+    //! from its ACKs, over link \p link, when it has a new sample.
+    virtual void
+    rtt(unsigned /*stream*/, unsigned /*d*/, unsigned /*link*/, uint32_t /*ns*/)
+    {
+    }
 };
 
 } // namespace emu

@@ -60,6 +60,14 @@ bool destination_log::find(uint64_t j, entry& out) const
     return true;
 }
 
+bool destination_log::newest(entry& out) const
+{
+    if (d_count == 0)
+        return false;
+    out = d_ring[(d_head + d_count - 1) % d_ring.size()];
+    return true;
+}
+
 } // namespace emu
 } // namespace rdma
 } // namespace gr

@@ -44,6 +44,8 @@ public:
     uint64_t packets() const { return d_next_packet; }
     //! The message that holds packet \p j, if still held (false: forgotten, or not sent).
     bool find(uint64_t j, entry& out) const;
+    //! The newest message appended; false: none.
+    bool newest(entry& out) const;
     //! Messages held.
     size_t size() const { return d_count; }
 

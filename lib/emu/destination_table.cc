@@ -78,16 +78,18 @@ uint32_t destination_table::validate(const rx_descriptor& d, const link_set* lin
         weights[h] += v.weight;
         used_in[h]++;
     }
-    // The ACK receiver listens on link 0; the RC requester follows one destination.
-    if (d.transport == regs::transport_type::rc && d.destinations[0].link != 0)
-        return ec::bad_transport;
     if (count > 1 || d.shares > 1) {
         // One share may continue a stream (CAP_LINKS_CONTINUE): from a window boundary,
         // where its epoch 0 begins. The hosts of several follow one run from 0.
         const bool first_ok = d.shares > 1 ? d.first_message == 0
                                            : d.notify_interval == 0 ||
                                                  d.first_message % d.notify_interval == 0;
-        if (d.transport != regs::transport_type::uc || !first_ok || d.queued || outside)
+        // RC over several destinations (CAP_RC_LINKS): one host's, each destination
+        // its own requester (rc_destinations); the hosts of several shares stream UC.
+        const bool transport_ok =
+            d.transport == regs::transport_type::uc ||
+            (d.transport == regs::transport_type::rc && d.shares == 1);
+        if (!transport_ok || !first_ok || d.queued || outside)
             return ec::bad_destinations;
         // One share: its used destinations' weights 1..1024. Several: at most 1024
         // each; a share whose weights add up to 0 is not ready (13, below).

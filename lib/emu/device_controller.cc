@@ -183,18 +183,29 @@ void device_controller::path_written(unsigned s, unsigned d, uint32_t ns)
     std::lock_guard<std::mutex> lock(d_mutex);
     if (s >= d_streams || d >= destination_table::max_destinations)
         return;
-    // Not running: START takes the register's value.
+    // Not running: START takes the register's value. A destination whose requester
+    // measures its RTT (RC) goes by the device's measure, not the host's.
     const uint8_t l = d_runs[s].link[d];
-    if (d_runs[s].engine && l < d_links)
+    if (d_runs[s].engine && l < d_links && !(d_device_rtt[s] >> d & 1))
         post({ ctrl_kind::rtt, uint8_t(s), l, ns });
 }
 
-void device_controller::naks(unsigned s, uint64_t count)
+void device_controller::rtt(unsigned s, unsigned d, unsigned link, uint32_t ns)
 {
-    // RC runs on destination 0 on link 0 in the emulator: its queue is (s, 0).
     std::lock_guard<std::mutex> lock(d_mutex);
-    if (s < d_streams)
-        post({ ctrl_kind::nak, uint8_t(s), 0, count });
+    if (s >= d_streams || d >= destination_table::max_destinations || link >= d_links ||
+        !d_runs[s].engine)
+        return;
+    d_device_rtt[s] |= 1u << d;
+    post({ ctrl_kind::rtt, uint8_t(s), uint8_t(link), ns });
+}
+
+void device_controller::naks(unsigned s, unsigned link, uint64_t count)
+{
+    // One requester per destination, one destination per link: the queue (s, link).
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (s < d_streams && link < d_links)
+        post({ ctrl_kind::nak, uint8_t(s), uint8_t(link), count });
 }
 
 void device_controller::rereads(unsigned t, uint64_t count)
@@ -210,6 +221,7 @@ void device_controller::stream_started(unsigned s, const ctrl_run& run)
     if (s >= d_streams)
         return;
     d_runs[s] = run;
+    d_device_rtt[s] = 0;
     uint32_t mask = 0;
     for (uint8_t l : run.link)
         if (l != ctrl_run::no_link && l < d_links)

@@ -102,7 +102,10 @@ public:
     //! of the destination's link for the loop (0: none measured).
     void path_written(unsigned s, unsigned d, uint32_t ns);
     //! RC: stream \p s's NAKs + retransmits so far (from its engine's thread).
-    void naks(unsigned s, uint64_t count) override;
+    void naks(unsigned s, unsigned link, uint64_t count) override;
+    //! RC: the RTT destination \p d of stream \p s measured over \p link (from its
+    //! engine's thread): policy 2 takes it instead of the host's DST_PATH_NS.
+    void rtt(unsigned s, unsigned d, unsigned link, uint32_t ns) override;
     //! TX stream \p t's re-reads so far (from its engine's thread).
     void rereads(unsigned t, uint64_t count) override;
     void stream_started(unsigned s, const ctrl_run& run);
@@ -134,6 +137,8 @@ private:
     bool d_stop = false;
     rate_controller d_ctrl;
     std::array<ctrl_run, ctrl_max_streams> d_runs{};
+    // Bit d: destination d of the stream's run has an RTT of the device's (RC).
+    std::array<uint32_t, ctrl_max_streams> d_device_rtt{};
     std::array<uint32_t, ctrl_max_streams> d_limit_kib{};
     std::array<std::atomic<uint64_t>, ctrl_max_streams> d_rate{};
     std::array<ctrl_tx_run, ctrl_max_tx_streams> d_tx_runs{};

@@ -115,6 +115,14 @@ emulator::emulator(const emulator_config& config)
     // RC ACK/NAKs and READ RESPONSEs come back to the link; one receiver sorts them to
     // the streams.
     d_acks = std::make_unique<ack_receiver>(*d_link, config.rx_streams, tx_streams);
+    // Each further link hears the ACK/NAKs of the RX destinations reached over it (RC
+    // over several links, docs/links.md).
+    std::vector<ack_receiver*> link_acks{ d_acks.get() };
+    for (unsigned n = 1; n < d_links.size(); n++) {
+        d_more_acks.push_back(
+            std::make_unique<ack_receiver>(*d_links[n]->counted, config.rx_streams));
+        link_acks.push_back(d_more_acks.back().get());
+    }
     // The radio: RF channel s is the front end of RX stream s.
     std::vector<rf_channel*> channels;
     for (unsigned s = 0; s < config.rx_streams; s++) {
@@ -133,6 +141,7 @@ emulator::emulator(const emulator_config& config)
         d_rx.push_back(std::make_unique<rx_engine>(
             s, *d_link, d_metadata.get(), d_acks.get(), radio, d_link_set.get()));
         d_rx.back()->set_rate_source(d_controller->dequeue_rate(s));
+        d_rx.back()->set_link_acks(link_acks);
         d_rx.back()->set_ctrl_sink(d_controller.get());
         engines.push_back(d_rx.back().get());
         d_commands->connect(s, engines.back());
@@ -177,7 +186,11 @@ emulator::emulator(const emulator_config& config)
         regs::cap::ownership | regs::cap::rf | regs::cap::time_set |
         regs::cap::command_queue | regs::cap::burst_queue | regs::cap::multi_link |
         regs::cap::shares | regs::cap::rate_control | regs::cap::links_continue |
-        (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
+        regs::cap::rc_links | (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
+    if (config.capabilities_off & ~regs::cap::rc_links)
+        throw std::invalid_argument("emulator: only RC_LINKS can be left out of its "
+                                    "capabilities");
+    identity.capabilities &= ~config.capabilities_off;
     device_radio radio;
     radio.clock = &d_clock;
     radio.channels = channels;

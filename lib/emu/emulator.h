@@ -68,6 +68,9 @@ struct emulator_config {
     //! written is replaced by the nearest (docs/radio.md, "Sample rate"); 0: every
     //! rational rate exactly.
     uint32_t master_clock_hz = 0;
+    //! ID_CAPABILITIES bits the emulator does not report, to test a host against a
+    //! device without them (only RC_LINKS: the engines still do what they can).
+    uint32_t capabilities_off = 0;
 };
 
 /*!
@@ -125,7 +128,8 @@ private:
     std::unique_ptr<link_set> d_link_set;
     std::unique_ptr<metadata_sender> d_metadata; // outlives the engines that report to it
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
-    std::unique_ptr<command_queue> d_commands;   // runs STOPs on the engines
+    std::vector<std::unique_ptr<ack_receiver>> d_more_acks; // links 1..: RX ACKs only
+    std::unique_ptr<command_queue> d_commands;              // runs STOPs on the engines
     std::vector<std::unique_ptr<rx_engine>> d_rx;
     std::vector<std::unique_ptr<tx_engine>> d_tx;
     // Goes before the engines: its loop reads their status while it runs, and they read

@@ -95,7 +95,7 @@ size_t message_builder::build(uint64_t message,
     resend whole;
     whole.message = message;
     whole.count = packets_in(message);
-    return emit(whole, fault, true, slots, slot_bytes, out);
+    return emit(whole, fault, slots, slot_bytes, out);
 }
 
 void message_builder::skip(uint64_t message)
@@ -109,12 +109,11 @@ size_t message_builder::rebuild(const resend& r,
                                 size_t slot_bytes,
                                 outgoing_packet* out)
 {
-    return emit(r, regs::fault::none, false, slots, slot_bytes, out);
+    return emit(r, regs::fault::none, slots, slot_bytes, out);
 }
 
 size_t message_builder::emit(const resend& r,
                              uint32_t fault,
-                             bool first,
                              uint8_t* slots,
                              size_t slot_bytes,
                              outgoing_packet* out)
@@ -127,9 +126,9 @@ size_t message_builder::emit(const resend& r,
     const uint64_t number = d_first + message; // where it lands, what it says
     // One destination: the RX block's. Several: the router's, asked once per message.
     message_route route;
-    if (d_router && !first)
-        throw std::logic_error("message_builder: a routed message is not built again");
-    if (d_router) {
+    if (d_router && r.route) {
+        route = *r.route; // a resend goes where its first send went
+    } else if (d_router) {
         route = d_router->route(number, packets, end_number());
     } else {
         route.dest_qpn = d.dest_qpn;
@@ -142,7 +141,10 @@ size_t message_builder::emit(const resend& r,
         route.imm = static_cast<uint32_t>(number);
     }
     const bool with_imm = route.immediate;
-    const bool ack_on_last = ack_requested(message);
+    // Routed RC: every message asks, each destination being its own requester, whose
+    // last message of a burst is not known when it leaves.
+    const bool ack_on_last =
+        ack_requested(message) || (d_router && d_transport == roce::opcode::rc);
     const uint32_t imm = route.imm;
 
     // The RETH describes the whole message, also when only its FIRST is resent.

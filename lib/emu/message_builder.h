@@ -28,11 +28,12 @@ namespace emu {
  * Packet j of message m has PSN start_psn + m * ceil(payload / path MTU) + j (mod 2^24):
  * PSNs advance by one per packet, also for messages lost on the way, and any packet can
  * be built again. With a router (several destinations) the router decides each
- * message's QP, PSNs, address and immediate instead, once per message (no rebuild).
+ * message's QP, PSNs, address and immediate instead, once per message: an RC resend
+ * names the route its first send took (resend::route).
  *
  * UC opcodes (0x2x) or, with transport RC, RC opcodes (0x0x) with AckReq on the last
  * packet of every message that ends a group of ack_packets packets, and of the last
- * message of a burst (docs/roce-wire.md, RC profile).
+ * message of a burst; routed, of every message (docs/roce-wire.md, RC profile).
  */
 class message_builder : public packetizer
 {
@@ -81,7 +82,6 @@ public:
 private:
     size_t emit(const resend& r,
                 uint32_t fault,
-                bool first, // a first transmission, not an RC resend
                 uint8_t* slots,
                 size_t slot_bytes,
                 outgoing_packet* out);

@@ -87,6 +87,9 @@ public:
         size_t count = 0;
         bool zeros = false;    //!< zero substitution: an all-zero payload, same length
         bool ack_last = false; //!< set AckReq on the last packet built
+        //! A routed message: the route its first send took (null: one destination; or,
+        //! routed, a first send as zeros, which the router routes now).
+        const message_route* route = nullptr;
     };
     /*!
      * Build packets of a message again, as they were first sent (same PSNs, headers

@@ -46,7 +46,7 @@ axioe::status status_of(F&& f)
 // RF channel per stream).
 unsigned instances(block b)
 {
-    if (b == block::rx_destination)
+    if (b == block::rx_destination || b == block::rx_dest_rc)
         return 2 * regs::rx_dest_per_stream;
     if (b == block::rx_share)
         return 2 * regs::max_shares;
@@ -71,7 +71,7 @@ const block every_block[] = {
     block::metadata,       block::emulator,       block::rf,       block::command_queue,
     block::scene,          block::burst_queue,    block::tx,       block::tx_emulator,
     block::tx_burst_queue, block::rx_destination, block::rx_epoch, block::emu_link,
-    block::ctrl,           block::rx_share
+    block::ctrl,           block::rx_share,       block::rx_dest_rc
 };
 
 emu::emulator_config two_streams()

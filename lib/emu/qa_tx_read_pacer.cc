@@ -27,7 +27,7 @@ constexpr uint64_t message = 1000; // bytes
 struct heard : ctrl_sink {
     std::vector<uint64_t> counts;
     unsigned stream = 99;
-    void naks(unsigned, uint64_t) override {}
+    void naks(unsigned, unsigned, uint64_t) override {}
     void rereads(unsigned s, uint64_t n) override
     {
         stream = s;

@@ -372,6 +372,8 @@ status register_file::read_one(const socket_address& client,
         return read_ctrl(a, value);
     case block::rx_share:
         return read_share(client, a, snap, value);
+    case block::rx_dest_rc:
+        return read_destination_rc(a, value);
     }
     return status::decerr;
 }

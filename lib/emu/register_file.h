@@ -216,6 +216,8 @@ private:
                             uint32_t& value) const;
     axioe::status write_link(unsigned n, uint32_t reg, uint32_t value);
     axioe::status read_destination(const regs::decoded_address& a, uint32_t& value) const;
+    axioe::status read_destination_rc(const regs::decoded_address& a,
+                                      uint32_t& value) const;
     axioe::status write_destination(const regs::decoded_address& a, uint32_t value);
     axioe::status read_epoch(const regs::decoded_address& a, uint32_t& value) const;
     axioe::status read_emu_link(const regs::decoded_address& a, uint32_t& value) const;

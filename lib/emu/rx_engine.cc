@@ -44,6 +44,7 @@ rx_engine::rx_engine(unsigned index,
       d_links(links),
       d_metadata(metadata),
       d_acks(acks),
+      d_link_acks{ acks },
       d_own_clock(radio.clock ? nullptr : std::make_unique<device_clock>()),
       d_clock(radio.clock ? *radio.clock : *d_own_clock),
       d_channel(radio.channel),
@@ -69,9 +70,8 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     uint32_t error = validate(d, d_link.mtu());
     if (error == regs::error_code::none)
         error = destination_table::validate(d, d_links);
-    if (error == regs::error_code::none && d.transport == regs::transport_type::rc &&
-        !d_acks)
-        error = regs::error_code::bad_transport; // nothing hears this link's ACKs
+    if (error == regs::error_code::none && d.transport == regs::transport_type::rc)
+        error = rc_destinations::validate(d, d_link_acks); // something hears the ACKs
     // The emulator's RC requester follows one burst per run: queued mode is UC only.
     if (error == regs::error_code::none && d.queued &&
         d.transport != regs::transport_type::uc)
@@ -120,8 +120,21 @@ uint32_t rx_engine::start(const rx_descriptor& d)
         d_routes = std::make_shared<destination_table>(d, d_links, d_link);
         d_run_routes = d_routes.get();
     }
+    d_rc_stats.clear();
+    if (d.transport == regs::transport_type::rc && !d.queued)
+        d_rc = std::make_unique<rc_destinations>(d_index,
+                                                 d,
+                                                 *d_builder,
+                                                 d_link_acks,
+                                                 d_run_routes,
+                                                 d_metadata,
+                                                 d_rc_stats,
+                                                 d_rc_destination,
+                                                 max_batch_packets);
+    // Routed RC: the requesters note where each message goes, for its resends.
     if (d_builder && d_run_routes->routing())
-        d_builder->set_router(d_run_routes);
+        d_builder->set_router(d_rc ? static_cast<message_router*>(d_rc.get())
+                                   : d_run_routes);
     d_plan = std::make_unique<impairment_plan>(d.impairments);
     d_slot_bytes = d.transport == regs::transport_type::udp
                        ? udp_sample_builder::slot_bytes_for(d.payload_bytes)
@@ -139,15 +152,10 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_held.clear();
     d_held.reserve(max_held_messages);
     d_faults.clear();
-    d_rc_stats.clear();
-    if (d.transport == regs::transport_type::rc && !d.queued)
-        d_rc = std::make_unique<rc_requester>(
-            d_index, d, *d_builder, *d_acks, d_metadata, d_rc_stats, max_batch_packets);
 
     d_start_time_ns = t0;
     d_next_message = 0;
     d_limiter = dequeue_limiter(); // a run's rate starts with no credit and no debt
-    d_naks_reported = 0;
     for (auto* c : { &d_packets_sent,
                      &d_samples_emitted,
                      &d_packets_dropped,
@@ -383,15 +391,9 @@ uint64_t rx_engine::dequeue_allowed(int64_t now_ns, uint64_t next, uint64_t read
 void rx_engine::report_naks()
 {
     // Once per pass of the loop at most, and only on a change: the controller keeps the
-    // latest count, so several NAKs between two passes are one event.
-    if (!d_ctrl_sink)
-        return;
-    const uint64_t n = d_rc_stats.naks_received.load(std::memory_order_relaxed) +
-                       d_rc_stats.retransmits.load(std::memory_order_relaxed);
-    if (n == d_naks_reported)
-        return;
-    d_naks_reported = n;
-    d_ctrl_sink->naks(d_index, n);
+    // latest count, so several NAKs between two passes are one event. So are the RTTs.
+    if (d_ctrl_sink)
+        d_rc->report(*d_ctrl_sink, d_rc_destination);
 }
 
 int64_t rx_engine::rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const
@@ -409,7 +411,8 @@ bool rx_engine::resend(stream_thread::lock_type& lock, int64_t now_ns)
     }
     // One batch per iteration: the loop looks for answers between batches.
     lock.unlock();
-    const size_t count = d_rc->build_resend(d_slots.data(), d_slot_bytes, d_batch.data());
+    const size_t count =
+        d_rc->build_resend(d_slots.data(), d_slot_bytes, d_batch.data(), now_ns);
     const size_t sent = send_all(count, lock);
     d_rc->resent(sent, monotonic_ns());
     d_packets_sent += sent;

@@ -17,7 +17,7 @@
 #include "impairments.h"
 #include "metadata_sink.h"
 #include "packetizer.h"
-#include "rc_requester.h"
+#include "rc_destinations.h"
 #include "rf_channel.h"
 #include "rx_descriptor.h"
 #include "sample_source.h"
@@ -119,6 +119,16 @@ public:
     }
     //! Who hears the stream's RC NAK count (the controller's events); set before START.
     void set_ctrl_sink(ctrl_sink* sink) { d_ctrl_sink = sink; }
+    //! The ack_receiver of each link ([n]: link n's; null: none), for RC over the
+    //! destinations of several links; without, the one given at construction hears
+    //! link 0's. Set before any START.
+    void set_link_acks(std::vector<ack_receiver*> acks) { d_link_acks = std::move(acks); }
+    //! What destination \p d's RC requester measured and did in the current (or last)
+    //! run (its RC block, docs/register-map.md "RC requesters").
+    const rc_destination_stats& rc_destination(unsigned d) const
+    {
+        return d_rc_destination.at(d);
+    }
 
 private:
     // A message the impairments hold back, stored outside the batch slots.
@@ -166,6 +176,7 @@ private:
     const link_set* const d_links;
     metadata_sink* const d_metadata;
     ack_receiver* const d_acks;
+    std::vector<ack_receiver*> d_link_acks;          // [n]: link n's
     const std::unique_ptr<device_clock> d_own_clock; // without a device clock given
     const device_clock& d_clock;
     rf_channel* const d_channel;
@@ -181,7 +192,7 @@ private:
     std::unique_ptr<sample_source> d_source; // before d_builder, which uses it
     std::unique_ptr<packetizer> d_builder;
     std::unique_ptr<impairment_plan> d_plan;
-    std::unique_ptr<rc_requester> d_rc; // transport RC only
+    std::unique_ptr<rc_destinations> d_rc; // transport RC only
     // The run's destinations (the register file reads them too, under d_routes_mutex).
     mutable std::mutex d_routes_mutex;
     std::shared_ptr<destination_table> d_routes;
@@ -226,7 +237,6 @@ private:
     dequeue_limiter d_limiter;
     uint64_t d_batch_taken = 0; // messages the last batch took from the FIFO
     ctrl_sink* d_ctrl_sink = nullptr;
-    uint64_t d_naks_reported = 0; // NAKs + retransmits last told to d_ctrl_sink
 
     fault_log d_faults;
     // A timed STOP's first sample not to produce (UINT64_MAX: none), for the thread.
@@ -244,6 +254,7 @@ private:
     std::atomic<uint64_t> d_messages_delayed{ 0 };
     share_counters d_share_emitted; // d_samples_emitted by share
     rc_stats d_rc_stats;
+    std::array<rc_destination_stats, 8> d_rc_destination;
 
     stream_thread d_thread; // last: its thread uses everything above
 };

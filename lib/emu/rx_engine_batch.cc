@@ -156,7 +156,7 @@ size_t rx_engine::add_message(uint64_t message, uint32_t fate, size_t count)
             d_batch_message[count + j] = message;
             d_batch_fate[count + j] = fate;
         }
-        d_rc->sent_as_zeros(message);
+        d_rc->sent_as_zeros(message, n ? d_batch[count].destination : 0);
         return count + n;
     }
     if (fate == regs::fault::drop || fate == regs::fault::overflow) {

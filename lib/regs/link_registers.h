@@ -33,6 +33,11 @@ constexpr uint32_t shares = 1u << 15;
 //! "Continuing a stream over several destinations"); set only with multi_link and
 //! cap::burst_queue. Without it such a run starts at message 0.
 constexpr uint32_t links_continue = 1u << 17;
+//! RC over several destinations (docs/links.md, "RC over several links"): START takes
+//! RX_TRANSPORT 1 with several destinations, each its own requester on its own device
+//! QP, and the RC block of each destination (0x8000) is present; set only with
+//! multi_link and cap::rx_rc.
+constexpr uint32_t rc_links = 1u << 18;
 } // namespace cap
 
 // ---- Link n, map 1.5 additions (cap::multi_link)
@@ -88,6 +93,26 @@ constexpr uint32_t used = 1u << 3;        // programmed at START (QPN non-zero)
 constexpr uint32_t rx_dest_reg(unsigned s, unsigned d, uint32_t offset)
 {
     return rx_dest_base + s * rx_dest_stream_stride + d * rx_dest_stride + offset;
+}
+
+// ---- RX stream s, destination d's RC requester at rx_dest_rc_reg(s, d, offset)
+// (cap::rc_links): what the device's QP of the destination is and has measured. Laid
+// out as the destinations (0x7000), 0x1000 above them.
+constexpr uint32_t rx_dest_rc_base = 0x8000;
+namespace dst_rc {
+//! ro, device: the QP destination d sends from, the host QP's remote QPN and the DestQP
+//! of its ACK/NAKs; destination 0's is RX_SOURCE_QPN.
+constexpr uint32_t source_qpn = 0x00;
+constexpr uint32_t rtt_ns = 0x04;         // ro: smoothed RTT from its ACKs; 0: none yet
+constexpr uint32_t rtt_samples = 0x08;    // ro: ACKs that gave an RTT sample
+constexpr uint32_t retransmits_lo = 0x10; // ro 64: packets it sent again
+constexpr uint32_t naks_lo = 0x18;        // ro 64: NAKs of its packets received
+constexpr uint32_t abandoned_lo = 0x20;   // ro 64: packets it gave up on
+constexpr uint32_t end = 0x28;            // 0x28 .. 0x3C read 0
+} // namespace dst_rc
+constexpr uint32_t rx_dest_rc_reg(unsigned s, unsigned d, uint32_t offset)
+{
+    return rx_dest_rc_base + s * rx_dest_stream_stride + d * rx_dest_stride + offset;
 }
 
 // ---- RX stream s, its epochs at epoch_reg(s, offset)

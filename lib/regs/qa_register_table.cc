@@ -272,6 +272,7 @@ const std::vector<doc_section> map_sections = {
     { "Controller", block::ctrl },
     { "Shares", block::rx, regs::cap::shares },
     { "RX shares", block::rx_share },
+    { "RC requesters", block::rx_dest_rc },
 };
 const std::vector<doc_section> metadata_sections = {
     { "Registers", block::metadata },

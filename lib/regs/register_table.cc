@@ -371,6 +371,14 @@ static_assert(in_block("RX_SHARES", block::rx, rx::shares, 32) &&
               named("RX_SHARE_BLOCK").reset_value == default_share_block &&
               in_block("DST_SHARE", block::rx_destination, dst::share, 32));
 static_assert(
+    in_block("DST_SOURCE_QPN", block::rx_dest_rc, dst_rc::source_qpn, 32) &&
+    in_block("DST_RTT_NS", block::rx_dest_rc, dst_rc::rtt_ns, 32) &&
+    in_block("DST_RTT_SAMPLES", block::rx_dest_rc, dst_rc::rtt_samples, 32) &&
+    in_block("DST_RETRANSMITS", block::rx_dest_rc, dst_rc::retransmits_lo, 64) &&
+    in_block("DST_NAKS", block::rx_dest_rc, dst_rc::naks_lo, 64) &&
+    in_block("DST_ABANDONED", block::rx_dest_rc, dst_rc::abandoned_lo, 64) &&
+    named("DST_ABANDONED").end() == dst_rc::end);
+static_assert(
     in_block("SHARE_OWNER_TOKEN", block::rx_share, share::token_lo, 64) &&
     in_block("SHARE_OWNER", block::rx_share, share::owner, 32) &&
     in_block("SHARE_LEASE_MS", block::rx_share, share::lease_ms, 32) &&
@@ -441,14 +449,15 @@ decoded_address decode(uint32_t address,
                      block::rx_epoch,
                      block::emu_link,
                      block::ctrl,
-                     block::rx_share }) {
+                     block::rx_share,
+                     block::rx_dest_rc }) {
         const block_layout l = layout_of(b);
         const bool per_stream = b == block::rx || b == block::emulator ||
                                 b == block::burst_queue || b == block::rx_epoch;
         const bool per_tx_stream =
             b == block::tx || b == block::tx_emulator || b == block::tx_burst_queue;
         const unsigned instances = b == block::link || b == block::emu_link ? links
-                                   : b == block::rx_destination
+                                   : b == block::rx_destination || b == block::rx_dest_rc
                                        ? rx_streams * rx_dest_per_stream
                                    : b == block::rx_share ? rx_streams * max_shares
                                    : per_stream           ? rx_streams

@@ -46,6 +46,7 @@ enum class block : uint8_t {
     emu_link,       //!< the emulator's emulated link n (map 1.5)
     ctrl,           //!< the device's controller (map 1.5, cap::rate_control)
     rx_share,       //!< share h of RX stream s: instance 8 s + h (map 1.5, cap::shares)
+    rx_dest_rc,     //!< destination d's RC requester: instance 8 s + d (cap::rc_links)
 };
 
 //! Where a block lies: instance i at base + i * stride, each block_bytes long.
@@ -94,6 +95,8 @@ constexpr block_layout layout_of(block b)
         return { ctrl_base, 0, ctrl_block_bytes };
     case block::rx_share:
         return { rx_share_base, rx_share_stride, rx_share_stride };
+    case block::rx_dest_rc:
+        return { rx_dest_rc_base, rx_dest_stride, rx_dest_stride };
     }
     return { 0, 0, 0 };
 }
@@ -160,6 +163,7 @@ constexpr uint32_t rc = cap::rate_control;
 constexpr uint32_t sh = cap::multi_link | cap::shares;
 constexpr uint32_t ml_rc = cap::multi_link | cap::rate_control;
 constexpr uint32_t rc_tx = cap::rate_control | cap::tx;
+constexpr uint32_t rcl = cap::rc_links;
 constexpr uint32_t none32 = 0xFFFFFFFF;
 constexpr auto V = reset_kind::value;
 constexpr auto D = reset_kind::device;
@@ -390,6 +394,7 @@ inline constexpr register_info register_table[] = {
     ROW(rx_destination, 0x38, "DST_STATE",     32, RO, 0, detail::ml, V, 0, "ACTIVE, DEVICE_DOWN, HOST_DOWN, USED"),
     ROW(rx_destination, 0x3C, "DST_PATH_NS",   32, RW, 0, detail::ml_rc, V, 0, "the host's measure of the path, ns; 0 none"),
 
+
     ROW(rx_epoch, 0x00, "EPOCH_COUNT",         32, RO, 0, detail::ml, V, 0, "epochs begun in the run"),
     ROW(rx_epoch, 0x04, "EPOCH_KEPT",          32, RO, 0, detail::ml, D, 0, "entries kept: epoch k is entry k mod this"),
     ROW(rx_epoch, 0x08, "EPOCH_SCHEDULED",     64, RO, 0, detail::ml, V, 0, "local messages scheduled so far"),
@@ -435,6 +440,12 @@ inline constexpr register_info register_table[] = {
     ROW(rx_share, 0x0C, "SHARE_LEASE_MS",      32, RW, 0, detail::sh, V, lease::default_ms, "the share owner's lease"),
     ROW(rx_share, 0x10, "SHARE_SAMPLES_EMITTED", 64, RO, 0, detail::sh, V, 0, "samples of the share's messages produced"),
     ROW(rx_share, 0x18, "SHARE_START_TIME",    64, RO, 0, detail::sh, V, 0, "the run's RX_START_TIME as used; 0 before START"),
+    ROW(rx_dest_rc, 0x00, "DST_SOURCE_QPN",    32, RO, 0, detail::rcl, D, 0, "the device QP it sends from"),
+    ROW(rx_dest_rc, 0x04, "DST_RTT_NS",        32, RO, 0, detail::rcl, V, 0, "smoothed RTT from its ACKs, ns; 0 none yet"),
+    ROW(rx_dest_rc, 0x08, "DST_RTT_SAMPLES",   32, RO, 0, detail::rcl, V, 0, "ACKs that gave an RTT sample; wraps"),
+    ROW(rx_dest_rc, 0x10, "DST_RETRANSMITS",   64, RO, 0, detail::rcl, V, 0, "packets it sent again"),
+    ROW(rx_dest_rc, 0x18, "DST_NAKS",          64, RO, 0, detail::rcl, V, 0, "NAKs of its packets"),
+    ROW(rx_dest_rc, 0x20, "DST_ABANDONED",     64, RO, 0, detail::rcl, V, 0, "packets it gave up on"),
 #undef ROW
 };
 // clang-format on
