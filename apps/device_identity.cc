@@ -39,6 +39,7 @@ constexpr named_bit capability_table[] = {
     { regs::cap::shares, "SHARES" },
     { regs::cap::rate_control, "RATE_CONTROL" },
     { regs::cap::links_continue, "LINKS_CONTINUE" },
+    { regs::cap::rc_links, "RC_LINKS" },
 };
 
 constexpr named_bit format_table[] = {

@@ -116,6 +116,39 @@ void add_paths(report_node& n,
     n.add_raw("paths", joined(text) + " (destination:ns)", "[" + json + "]");
 }
 
+// RC over several links: the RTT each destination's requester measured from its ACKs
+// (DST_RTT_NS) and its packets sent again (DST_RETRANSMITS), which policy 2 and the
+// NAK backoff act on.
+void add_device_rtts(report_node& n,
+                     axioe::client& c,
+                     unsigned s,
+                     const std::vector<unsigned>& shown)
+{
+    std::vector<std::string> text;
+    std::string json;
+    for (unsigned d : shown) {
+        uint32_t w[regs::dst_rc::end / 4] = {};
+        const status st = try_read(c, regs::rx_dest_rc_reg(s, d, 0), w, std::size(w));
+        if (st != status::okay) {
+            n.add("device RTTs", "not readable: " + refusal(st));
+            return;
+        }
+        const uint32_t ns = w[regs::dst_rc::rtt_ns / 4];
+        const uint64_t resent = regs::join_words(w[regs::dst_rc::retransmits_lo / 4],
+                                                 w[regs::dst_rc::retransmits_lo / 4 + 1]);
+        text.push_back(ns ? fmt::format("{}:{}/{}", d, ns, resent)
+                          : fmt::format("{}:none/{}", d, resent));
+        json += fmt::format("{}{{\"destination\":{},\"rtt_ns\":{},\"retransmits\":{}}}",
+                            json.empty() ? "" : ",",
+                            d,
+                            ns,
+                            resent);
+    }
+    n.add_raw("device RTTs",
+              joined(text) + " (destination:ns/packets resent, RC)",
+              "[" + json + "]");
+}
+
 // A stream's limit and rate registers; the first refusal, or okay.
 status read_rates(axioe::client& c,
                   uint32_t limit_reg,
@@ -208,6 +241,8 @@ void add_controller(report_node& device, axioe::client& c, const device_identity
             const std::vector<unsigned> shown = shown_destinations(c, s);
             add_weights(r, c, s, shown);
             add_paths(r, c, s, shown);
+            if (id.has(regs::cap::rc_links))
+                add_device_rtts(r, c, s, shown);
         }
     }
     if (id.has(regs::cap::tx))

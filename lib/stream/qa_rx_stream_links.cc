@@ -167,9 +167,6 @@ public:
 
     void test_what_several_links_cannot_do_is_refused()
     {
-        CPPUNIT_ASSERT(
-            refusal("type=emu,links=2,transport=rc").find("drop transport=rc") !=
-            std::string::npos);
         CPPUNIT_ASSERT(refusal("type=emu,links=2", rx_stream::queued)
                            .find("drop links= for queued bursts") != std::string::npos);
         CPPUNIT_ASSERT(refusal("type=emu,links=9").find("links") != std::string::npos);

@@ -447,6 +447,7 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
         out["nic." + name] = value;
     out["host.items_landed"] = d_progress.landed();
     export_link_counters(out);
+    export_link_rc_counters(out);
     const loss_counts& c = d_tracker->counts();
     out["host.delivered"] = c.delivered;
     out["host.lost_gap"] = c.lost_gap;

@@ -154,6 +154,7 @@ private:
     void post_destination_receives();
     void note_links_final(uint64_t final_upto);
     void export_link_counters(std::map<std::string, uint64_t>& out) const;
+    void export_link_rc_counters(std::map<std::string, uint64_t>& out);
     // Failover (rx_stream_failover.cc): the epochs the device begins, followed.
     void make_link_watch();
     void configure_emulated_links();

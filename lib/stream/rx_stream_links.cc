@@ -64,11 +64,11 @@ void rx_stream::impl::check_links_plan() const
     if (!d_link_plan.several())
         return;
     const std::string what = "device args: links=" + std::to_string(d_link_plan.links);
-    if (d_plan.rc)
-        throw std::invalid_argument(what +
-                                    " streams UC only (RC over several links is not "
-                                    "built yet, docs/links.md): drop transport=rc, or "
-                                    "links= for RC over one link");
+    if (d_plan.rc && !d_info.has(regs::cap::rc_links))
+        throw std::invalid_argument(
+            what + ": the device at " + d_device->address().to_string() +
+            " takes RC over one link only (it lacks RC_LINKS, docs/register-map.md): "
+            "drop transport=rc, or links= for RC over one link");
     if (d_plan.queued)
         throw std::invalid_argument(what +
                                     " streams continuously or in finite bursts, not "
@@ -195,16 +195,27 @@ void rx_stream::impl::open_destination_nics(const device_args& args)
 void rx_stream::impl::open_destinations(uint32_t device_qpn)
 {
     // Each destination's QP on the stream's NIC, reached from its own link (the
-    // device's frames come from the link's address; UC sends no ACK back).
-    for (destination_qp& q : d_destinations) {
+    // device's frames come from the link's address; UC sends no ACK back). RC: each
+    // is connected to the device QP of its destination, and ACKs to its link's RoCE
+    // port (docs/register-map.md, "RC requesters").
+    const unsigned first = share_destination();
+    for (size_t i = 0; i < d_destinations.size(); i++) {
+        destination_qp& q = d_destinations[i];
+        const unsigned d = first + static_cast<unsigned>(i + 1);
+        const uint32_t remote_qpn =
+            d_plan.rc ? d_device->client().read32(regs::rx_dest_rc_reg(
+                            d_plan.stream_index, d, regs::dst_rc::source_qpn))
+                      : device_qpn;
         q.qp = (q.pd ? *q.pd : *d_pd)
-                   .create_qp(nic::qp_type::uc, q.cq ? *q.cq : *d_cq, max_receives);
+                   .create_qp(d_plan.rc ? nic::qp_type::rc : nic::qp_type::uc,
+                              q.cq ? *q.cq : *d_cq,
+                              max_receives);
         q.qp->to_init(nic::access_remote_write);
         q.qp->post_receives(d_next_wr_id, max_receives);
         d_next_wr_id += max_receives;
         q.receives_posted = max_receives;
         q.psn = random_psn();
-        q.qp->to_rtr({ q.link.roce, device_qpn }, q.psn, d_plan.path_mtu);
+        q.qp->to_rtr({ q.link.roce, remote_qpn }, q.psn, d_plan.path_mtu);
         q.qp->to_rts(q.psn);
     }
 }
@@ -338,6 +349,32 @@ void rx_stream::impl::note_links_final(uint64_t final_upto)
     const uint64_t ipm = d_plan.message_items;
     const bool burst_done = d_plan.num_samples && final_upto >= d_plan.num_samples;
     d_link_counts.on_final((final_upto + (burst_done ? ipm - 1 : 0)) / ipm);
+}
+
+void rx_stream::impl::export_link_rc_counters(std::map<std::string, uint64_t>& out)
+{
+    // RC over several links: what each destination's requester measured and resent
+    // (the device's RC blocks), per link. Read only while the device answers.
+    if (!d_link_plan.several() || !d_plan.rc || !d_info.has(regs::cap::rc_links) ||
+        !out["device.counters_known"])
+        return;
+    try {
+        for (unsigned n = 0; n < d_link_plan.links; n++) {
+            const unsigned d = share_destination() + n;
+            auto reg = [&](uint32_t offset) {
+                return regs::rx_dest_rc_reg(d_plan.stream_index, d, offset);
+            };
+            axioe::client& c = d_device->client();
+            const std::string key = "device.link" + std::to_string(n) + ".";
+            out[key + "rtt_ns"] = c.read32(reg(regs::dst_rc::rtt_ns));
+            out[key + "retransmits"] = c.read64(reg(regs::dst_rc::retransmits_lo));
+            out[key + "naks"] = c.read64(reg(regs::dst_rc::naks_lo));
+        }
+    } catch (const std::exception& e) {
+        d_logger->warn("RX stream {}: its links' RC counters could not be read: {}",
+                       d_plan.stream_index,
+                       e.what());
+    }
 }
 
 void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out) const

@@ -13,6 +13,10 @@
 // ramp whichever link carried it, the per-link counts the weights, and each rxe device
 // must have counted exactly the packets its link sent.
 //
+// With the argument "rc" (rxe_links_rc_test): transport=rc, an RC QP per destination,
+// each connected to its destination's device QP (DST_SOURCE_QPN): rxe0 and rxe1 ACK
+// over their own links, and the device measures each link's RTT from them.
+//
 // Runs in the rxe guest (docs/rxe-guest.md): rxe0 on veth0 (192.0.2.1), rxe1 on veth2
 // (198.51.100.1), the emulator daemon on 192.0.2.2:50100 in namespace dev with link 0
 // on veth1 (192.0.2.2) and link 1 on veth3 (198.51.100.2).
@@ -38,9 +42,10 @@ constexpr double rate = 5e5;
 constexpr unsigned weight0 = 3, weight1 = 1;
 constexpr int max_reports = 5;
 
-std::string args()
+std::string args(bool rc)
 {
     return std::string("type=remote,addr=") + rxe_guest::device_ip +
+           (rc ? ",transport=rc" : "") +
            ",nic=verbs,nic_addr=" + rxe_guest::host_ip + "+" + rxe_guest::host_ip_1 +
            ",links=2,weights=" + std::to_string(weight0) + ":" + std::to_string(weight1) +
            ",hugepages=off,latency=0.4,grace=0.15";
@@ -71,16 +76,17 @@ uint64_t rcvd_pkts(rxe_guest::checker& check, const std::string& label, const ch
 
 } // namespace
 
-int main()
+int main(int argc, char** argv)
 {
-    rxe_guest::checker check("rxe_links_test");
+    const bool rc = argc > 1 && std::string(argv[1]) == "rc";
+    rxe_guest::checker check(rc ? "rxe_links_rc_test" : "rxe_links_test");
     try {
         axioe::client axi(socket_address::parse(rxe_guest::device_control));
         check.expect_eq(axi.read32(regs::id_num_links),
                         uint32_t(2),
                         "the emulator has two links (--link A+B)");
         const uint64_t burst = static_cast<uint64_t>(rate * 0.4 * planned_wraps);
-        rx_stream stream(args(), "sc16", rate, burst);
+        rx_stream stream(args(rc), "sc16", rate, burst);
         const uint64_t wraps = burst / stream.ring_items();
         check.note("ring " + std::to_string(stream.ring_bytes()) + " bytes (" +
                    std::to_string(stream.ring_items()) + " items), payload " +
@@ -175,6 +181,17 @@ int main()
         check.expect_eq(tx0 + tx1,
                         counter(c, "device.packets_sent", check),
                         "the links' packets add up to device.packets_sent");
+        if (rc) {
+            // Each rxe device's ACKs came back over its own link to its destination's
+            // requester: both measured an RTT, and nothing went as zeros.
+            check.expect(counter(c, "device.link0.rtt_ns", check) > 0,
+                         "link 0's requester measured an RTT from rxe0's ACKs");
+            check.expect(counter(c, "device.link1.rtt_ns", check) > 0,
+                         "link 1's requester measured an RTT from rxe1's ACKs");
+            check.expect_eq(counter(c, "device.zero_substituted", check),
+                            uint64_t(0),
+                            "nothing resent as zeros");
+        }
     } catch (const std::exception& e) {
         check.expect(false, std::string("exception: ") + e.what());
     }
