@@ -127,15 +127,19 @@ void add_device_rtts(report_node& n,
     std::vector<std::string> text;
     std::string json;
     for (unsigned d : shown) {
-        uint32_t w[regs::dst_rc::end / 4] = {};
-        const status st = try_read(c, regs::rx_dest_rc_reg(s, d, 0), w, std::size(w));
+        // Two bursts: the block has a hole at 0x0C, which answers DECERR.
+        uint32_t ns = 0, resent_words[2] = {};
+        status st = try_read(c, regs::rx_dest_rc_reg(s, d, regs::dst_rc::rtt_ns), &ns, 1);
+        if (st == status::okay)
+            st = try_read(c,
+                          regs::rx_dest_rc_reg(s, d, regs::dst_rc::retransmits_lo),
+                          resent_words,
+                          2);
         if (st != status::okay) {
             n.add("device RTTs", "not readable: " + refusal(st));
             return;
         }
-        const uint32_t ns = w[regs::dst_rc::rtt_ns / 4];
-        const uint64_t resent = regs::join_words(w[regs::dst_rc::retransmits_lo / 4],
-                                                 w[regs::dst_rc::retransmits_lo / 4 + 1]);
+        const uint64_t resent = regs::join_words(resent_words[0], resent_words[1]);
         text.push_back(ns ? fmt::format("{}:{}/{}", d, ns, resent)
                           : fmt::format("{}:none/{}", d, resent));
         json += fmt::format("{}{{\"destination\":{},\"rtt_ns\":{},\"retransmits\":{}}}",

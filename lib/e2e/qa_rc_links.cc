@@ -60,6 +60,19 @@ outcome consume(rx_stream& s)
     return o;
 }
 
+// A finite ramp at 2 MS/s over the emulator's two links on RC, consumed to its end.
+outcome stream_rc(const emu::emulator& dev, const std::string& more, uint64_t items)
+{
+    rx_stream s("type=remote,addr=" + dev.control_address().to_string() +
+                    ",signal=ramp,hugepages=off,transport=rc,links=2,link_timeout=0," +
+                    more,
+                "sc16",
+                2e6,
+                items);
+    s.start();
+    return consume(s);
+}
+
 std::string describe(const outcome& o)
 {
     std::string out;
@@ -108,14 +121,7 @@ public:
         axi.write32(regs::emu_link_reg(1, regs::emu_link::loss_ppm), 10000);
         axi.write32(regs::emu_link_reg(1, regs::emu_link::seed), 7);
         const uint64_t items = 2000000; // 1 s at 2 MS/s: about 1950 messages of 4 KiB
-        rx_stream s("type=remote,addr=" + dev.control_address().to_string() +
-                        ",signal=ramp,hugepages=off,transport=rc,links=2,weights=1:1,"
-                        "link_timeout=0",
-                    "sc16",
-                    2e6,
-                    items);
-        s.start();
-        const outcome o = consume(s);
+        const outcome o = stream_rc(dev, "weights=1:1", items);
         axi.write32(regs::emu_link_reg(1, regs::emu_link::loss_ppm), 0);
         const std::string why = describe(o);
         const auto& c = o.counters;
@@ -152,14 +158,7 @@ public:
         emu::emulator dev(two_links());
         axioe::client axi(dev.control_address());
         const uint64_t items = 1000000; // 0.5 s
-        rx_stream s("type=remote,addr=" + dev.control_address().to_string() +
-                        ",signal=ramp,hugepages=off,transport=rc,links=2,link_timeout=0,"
-                        "emu_link_delay_us=0:3000",
-                    "sc16",
-                    2e6,
-                    items);
-        s.start();
-        const outcome o = consume(s);
+        const outcome o = stream_rc(dev, "emu_link_delay_us=0:3000", items);
         const std::string why = describe(o);
         const auto& c = o.counters;
         CPPUNIT_ASSERT_MESSAGE(why, o.end);
@@ -190,14 +189,7 @@ public:
         emu::emulator dev(two_links());
         axioe::client axi(dev.control_address());
         const uint64_t items = 3600000; // 1.8 s
-        rx_stream s("type=remote,addr=" + dev.control_address().to_string() +
-                        ",signal=ramp,hugepages=off,transport=rc,links=2,link_timeout=0,"
-                        "emu_link_down=1@0.2",
-                    "sc16",
-                    2e6,
-                    items);
-        s.start();
-        const outcome o = consume(s);
+        const outcome o = stream_rc(dev, "emu_link_down=1@0.2", items);
         const std::string why = describe(o);
         const auto& c = o.counters;
         CPPUNIT_ASSERT_MESSAGE(why, o.end);

@@ -108,7 +108,7 @@ constexpr uint32_t rtt_samples = 0x08;    // ro: ACKs that gave an RTT sample
 constexpr uint32_t retransmits_lo = 0x10; // ro 64: packets it sent again
 constexpr uint32_t naks_lo = 0x18;        // ro 64: NAKs of its packets received
 constexpr uint32_t abandoned_lo = 0x20;   // ro 64: packets it gave up on
-constexpr uint32_t end = 0x28;            // 0x28 .. 0x3C read 0
+constexpr uint32_t end = 0x28;            // 0x0C and 0x28 .. 0x3C: no register (DECERR)
 } // namespace dst_rc
 constexpr uint32_t rx_dest_rc_reg(unsigned s, unsigned d, uint32_t offset)
 {

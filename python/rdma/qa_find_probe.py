@@ -98,7 +98,9 @@ class qa_find_probe(two_daemons, gr_unittest.TestCase):
         self.assertEqual(ctrl["streams"], [{"index": 0, "rate_limit_bytes_per_s": 0,
                                             "rate_bytes_per_s": 0,
                                             "weights": [{"destination": 0, "weight": 1}],
-                                            "paths": [{"destination": 0, "path_ns": 0}]}])
+                                            "paths": [{"destination": 0, "path_ns": 0}],
+                                            "device_rtts": [{"destination": 0, "rtt_ns": 0,
+                                                             "retransmits": 0}]}])
         self.assertEqual(ctrl["tx_streams"], [{"index": 0, "read_rate_limit_bytes_per_s": 0,
                                                "read_rate_bytes_per_s": 0}])
 
