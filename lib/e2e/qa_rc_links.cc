@@ -101,6 +101,7 @@ class qa_rc_links : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_rc_links);
     CPPUNIT_TEST(test_loss_on_one_link_is_resent_there_and_nothing_is_lost);
     CPPUNIT_TEST(test_each_link_has_the_rtt_of_its_path);
+    CPPUNIT_TEST(test_shortest_rtt_sends_most_by_the_quick_link);
     CPPUNIT_TEST(test_a_cut_link_gives_up_its_packets_and_the_books_balance);
     CPPUNIT_TEST(test_a_device_without_rc_links_is_refused_naming_the_fix);
     CPPUNIT_TEST_SUITE_END();
@@ -178,6 +179,25 @@ public:
             why,
             uint64_t(rtt1),
             uint64_t(axi.read32(regs::rx_dest_rc_reg(0, 1, regs::dst_rc::rtt_ns))));
+    }
+
+    void test_shortest_rtt_sends_most_by_the_quick_link()
+    {
+        // Policy 2 weighs the links by 1 / RTT: with RC, the device's own RTTs (3 ms
+        // more on link 1), as they come; the stream stays whole.
+        emu::emulator dev(two_links());
+        const uint64_t items = 3000000; // 1.5 s
+        const outcome o =
+            stream_rc(dev, "emu_link_delay_us=0:3000,ctrl_policy=shortest_rtt", items);
+        const std::string why = describe(o);
+        const auto& c = o.counters;
+        CPPUNIT_ASSERT_MESSAGE(why, o.end);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(why, items, o.items);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(why, uint64_t(0), o.mismatches);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(why, uint64_t(0), o.counts.lost());
+        CPPUNIT_ASSERT_MESSAGE(why, c.at("host.epochs") >= 2);
+        CPPUNIT_ASSERT_MESSAGE(
+            why, c.at("host.link0.messages") > 3 * c.at("host.link1.messages"));
     }
 
     void test_a_cut_link_gives_up_its_packets_and_the_books_balance()
