@@ -56,29 +56,17 @@ rc_destinations::rc_destinations(unsigned stream,
                                  size_t max_batch)
     : d_stream(stream),
       d_routes(routes && routes->routing() ? routes : nullptr),
-      d_first_message(d.first_message)
+      d_first_message(d.first_message),
+      d_per_destination(per_destination)
 {
-    stats.clear();
-    for (auto& s : per_destination)
-        s.clear();
-    if (!d_routes) {
-        d_link[0] = static_cast<uint8_t>(d.destinations[0].link);
-        d_requesters[0] = std::make_unique<rc_requester>(stream,
-                                                         d,
-                                                         builder,
-                                                         *links_acks.at(d_link[0]),
-                                                         metadata,
-                                                         stats,
-                                                         max_batch,
-                                                         &per_destination[0]);
-        d_used.push_back(0);
-        return;
-    }
-    for (unsigned i = 0; i < d.destinations.size(); i++) {
+    // One destination: the stream's requester, in the run's packet order. Several: one
+    // per used destination, in the order of the messages its log records.
+    for (unsigned i = 0; i < (d_routes ? d.destinations.size() : 1); i++) {
         if (!used(d, i))
             continue;
         d_link[i] = static_cast<uint8_t>(d.destinations[i].link);
-        d_logs[i] = std::make_unique<destination_log>(log_capacity(d));
+        if (d_routes)
+            d_logs[i] = std::make_unique<destination_log>(log_capacity(d));
         d_requesters[i] = std::make_unique<rc_requester>(stream,
                                                          d,
                                                          builder,
@@ -86,7 +74,7 @@ rc_destinations::rc_destinations(unsigned stream,
                                                          metadata,
                                                          stats,
                                                          max_batch,
-                                                         &per_destination[i],
+                                                         per_destination[i],
                                                          i,
                                                          d_logs[i].get());
         d_used.push_back(i);
@@ -188,12 +176,11 @@ int64_t rc_destinations::next_deadline() const
     return t;
 }
 
-void rc_destinations::report(ctrl_sink& sink,
-                             const std::array<rc_destination_stats, 8>& per_destination)
+void rc_destinations::report(ctrl_sink& sink)
 {
     for (unsigned i : d_used) {
         // A state, not a change: the controller keeps the latest of each queue.
-        const rc_destination_stats& c = per_destination[i];
+        const rc_destination_stats& c = d_per_destination[i];
         const uint64_t naks = c.naks.load(std::memory_order_relaxed) +
                               c.retransmits.load(std::memory_order_relaxed);
         if (naks != d_naks_reported[i]) {

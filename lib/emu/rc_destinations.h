@@ -38,7 +38,8 @@ public:
     /*!
      * \p links_acks[n]: the ack_receiver of link n (the stream's over one destination:
      * [0] only is used); \p routes: the run's destination table (null: one destination).
-     * \p per_destination: the counters of the destinations' RC blocks.
+     * \p per_destination: the counters of the destinations' RC blocks, cleared by the
+     * caller at START.
      */
     rc_destinations(unsigned stream,
                     const rx_descriptor& d,
@@ -69,14 +70,14 @@ public:
     bool failed() const;
     int64_t next_deadline() const;
     //! Tell \p sink of each destination's new NAK + resend count and new RTT, events
-    //! of the queue of its link (\p per_destination: the counters given at START).
-    void report(ctrl_sink& sink,
-                const std::array<rc_destination_stats, 8>& per_destination);
+    //! of the queue of its link.
+    void report(ctrl_sink& sink);
 
 private:
     const unsigned d_stream;
     destination_table* const d_routes;
     const uint64_t d_first_message;
+    const std::array<rc_destination_stats, 8>& d_per_destination;
     std::array<std::unique_ptr<rc_requester>, 8> d_requesters;
     std::array<std::unique_ptr<destination_log>, 8> d_logs;
     std::array<uint8_t, 8> d_link{};

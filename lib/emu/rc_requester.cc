@@ -44,7 +44,7 @@ rc_requester::rc_requester(unsigned stream,
                            metadata_sink* metadata,
                            rc_stats& stats,
                            size_t max_batch,
-                           rc_destination_stats* destination_stats,
+                           rc_destination_stats& destination_stats,
                            unsigned destination,
                            const destination_log* log)
     : d_stream(stream),
@@ -64,8 +64,6 @@ rc_requester::rc_requester(unsigned stream,
       d_ack(max_batch)
 {
     d_acks.clear(stream); // answers to a previous run mean nothing to this one
-    if (d_dest_stats)
-        d_dest_stats->clear();
 }
 
 bool rc_requester::locate(uint64_t packet, location& out)
@@ -146,10 +144,7 @@ void rc_requester::poll(int64_t now_ns)
     // After the answers: an ACK that waited in the socket is not a timeout.
     const uint64_t abandoned = d_window.abandoned();
     d_window.on_timer(now_ns);
-    const uint64_t given_up = d_window.abandoned() - abandoned;
-    d_stats.packets_abandoned += given_up;
-    if (d_dest_stats && given_up)
-        d_dest_stats->abandoned += given_up;
+    d_dest_stats.abandoned += d_window.abandoned() - abandoned;
 }
 
 void rc_requester::take_rtt_sample(int64_t now_ns)
@@ -167,10 +162,8 @@ void rc_requester::take_rtt_sample(int64_t now_ns)
     d_srtt_ns = std::max<uint32_t>(d_srtt_ns, 1);
     d_rtt_samples++;
     d_rtt_packet = UINT64_MAX;
-    if (d_dest_stats) {
-        d_dest_stats->rtt_ns = d_srtt_ns;
-        d_dest_stats->rtt_samples = d_rtt_samples;
-    }
+    d_dest_stats.rtt_ns = d_srtt_ns;
+    d_dest_stats.rtt_samples = d_rtt_samples;
 }
 
 void rc_requester::handle(const rc_ack& a, int64_t now_ns)
@@ -199,20 +192,16 @@ void rc_requester::handle(const rc_ack& a, int64_t now_ns)
             d_stats.naks_ignored++;
             return;
         }
-        d_stats.naks_received++;
-        if (d_dest_stats)
-            d_dest_stats->naks++;
+        d_dest_stats.naks++;
         d_failed = true;
     } // 0x40 and 0x80..0xFF are reserved syndromes: nothing to act on
 }
 
 void rc_requester::count_nak(retransmit_window::verdict v)
 {
-    if (v == retransmit_window::verdict::progress) {
-        d_stats.naks_received++;
-        if (d_dest_stats)
-            d_dest_stats->naks++;
-    } else
+    if (v == retransmit_window::verdict::progress)
+        d_dest_stats.naks++;
+    else
         d_stats.naks_ignored++;
 }
 
@@ -265,9 +254,7 @@ void rc_requester::resent(size_t sent, int64_t now_ns)
         if (d_zeros[k] && d_window.first_substitution(d_index[k]))
             report_substitution(d_index[k]);
     flush_report();
-    d_stats.retransmits += sent;
-    if (d_dest_stats)
-        d_dest_stats->retransmits += sent;
+    d_dest_stats.retransmits += sent;
     d_rtt_packet = UINT64_MAX; // Karn: an ACK after a resend times neither send
     d_window.on_resent(d_index[sent - 1] + 1, d_ack[sent - 1] != 0, now_ns);
 }

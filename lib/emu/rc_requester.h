@@ -22,23 +22,16 @@ namespace gr {
 namespace rdma {
 namespace emu {
 
-//! RC counters of a stream, read by the register file while the engine runs.
+//! RC counters of a stream, read by the register file while the engine runs (its
+//! NAKs, resends and abandoned packets are the sums of its destinations').
 struct rc_stats {
-    std::atomic<uint64_t> naks_received{ 0 };
-    std::atomic<uint64_t> retransmits{ 0 };
     std::atomic<uint64_t> zero_substituted{ 0 }; //!< samples
     std::atomic<uint64_t> acks_received{ 0 };
-    std::atomic<uint64_t> packets_abandoned{ 0 };
     //! Fatal NAKs for no packet outstanding: forged, or a confused host; ignored.
     std::atomic<uint64_t> naks_ignored{ 0 };
     void clear()
     {
-        for (auto* c : { &naks_received,
-                         &retransmits,
-                         &zero_substituted,
-                         &acks_received,
-                         &packets_abandoned,
-                         &naks_ignored })
+        for (auto* c : { &zero_substituted, &acks_received, &naks_ignored })
             c->store(0);
     }
 };
@@ -93,7 +86,7 @@ public:
                  metadata_sink* metadata,
                  rc_stats& stats,
                  size_t max_batch,
-                 rc_destination_stats* destination_stats = nullptr,
+                 rc_destination_stats& destination_stats,
                  unsigned destination = 0,
                  const destination_log* log = nullptr);
 
@@ -152,7 +145,7 @@ private:
     const unsigned d_stream;
     const unsigned d_destination;
     const destination_log* const d_log; // a destination's requester only
-    rc_destination_stats* const d_dest_stats;
+    rc_destination_stats& d_dest_stats;
     packetizer& d_builder;
     ack_receiver& d_acks;
     metadata_sink* const d_metadata;

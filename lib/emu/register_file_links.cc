@@ -123,27 +123,18 @@ status register_file::read_destination_rc(const regs::decoded_address& a,
     // the next START (anyone may read them, as DST_MESSAGES).
     const unsigned s = a.index / regs::rx_dest_per_stream;
     const unsigned d = a.index % regs::rx_dest_per_stream;
-    const rc_destination_stats& r = d_engines[s]->rc_destination(d);
-    namespace rc = regs::dst_rc;
-    uint64_t counter = 0;
-    switch (a.offset & ~4u) { // the low word's offset of a 64-bit counter
-    case rc::retransmits_lo:
-        counter = r.retransmits.load();
-        break;
-    case rc::naks_lo:
-        counter = r.naks.load();
-        break;
-    case rc::abandoned_lo:
-        counter = r.abandoned.load();
-        break;
-    default:
-        value = a.offset == rc::source_qpn    ? rx_dest_source_qpn(s, d)
-                : a.offset == rc::rtt_ns      ? r.rtt_ns.load()
-                : a.offset == rc::rtt_samples ? r.rtt_samples.load()
-                                              : 0;
+    if (a.offset == regs::dst_rc::source_qpn) {
+        value = rx_dest_source_qpn(s, d);
         return status::okay;
     }
-    value = a.offset & 4u ? regs::high_word(counter) : regs::low_word(counter);
+    const rc_destination_stats& r = d_engines[s]->rc_destination(d);
+    regs::rc_destination_counters c;
+    c.rtt_ns = r.rtt_ns.load();
+    c.rtt_samples = r.rtt_samples.load();
+    c.retransmits = r.retransmits.load();
+    c.naks = r.naks.load();
+    c.abandoned = r.abandoned.load();
+    regs::rc_destination_counter_fields.read_word(c, a.offset, value);
     return status::okay;
 }
 

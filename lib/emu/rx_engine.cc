@@ -120,7 +120,10 @@ uint32_t rx_engine::start(const rx_descriptor& d)
         d_routes = std::make_shared<destination_table>(d, d_links, d_link);
         d_run_routes = d_routes.get();
     }
+    // Every run starts its RC counters at 0, a UC run too (its RC blocks read 0).
     d_rc_stats.clear();
+    for (rc_destination_stats& s : d_rc_destination)
+        s.clear();
     if (d.transport == regs::transport_type::rc && !d.queued)
         d_rc = std::make_unique<rc_destinations>(d_index,
                                                  d,
@@ -257,11 +260,13 @@ rx_counters rx_engine::counters() const
     c.samples_faulted = d_samples_faulted.load();
     c.packets_duplicated = d_packets_duplicated.load();
     c.messages_delayed = d_messages_delayed.load();
-    c.naks_received = d_rc_stats.naks_received.load();
-    c.retransmits = d_rc_stats.retransmits.load();
+    for (const rc_destination_stats& r : d_rc_destination) {
+        c.naks_received += r.naks.load();
+        c.retransmits += r.retransmits.load();
+        c.packets_abandoned += r.abandoned.load();
+    }
     c.zero_substituted = d_rc_stats.zero_substituted.load();
     c.acks_received = d_rc_stats.acks_received.load();
-    c.packets_abandoned = d_rc_stats.packets_abandoned.load();
     return c;
 }
 
@@ -393,7 +398,7 @@ void rx_engine::report_naks()
     // Once per pass of the loop at most, and only on a change: the controller keeps the
     // latest count, so several NAKs between two passes are one event. So are the RTTs.
     if (d_ctrl_sink)
-        d_rc->report(*d_ctrl_sink, d_rc_destination);
+        d_rc->report(*d_ctrl_sink);
 }
 
 int64_t rx_engine::rc_sleep_ns(int64_t now_ns, int64_t sleep_ns) const

@@ -49,6 +49,15 @@ struct destination_counters {
     uint32_t state = 0; //!< dst::state_bits
 };
 
+//! DST_RTT_NS .. DST_ABANDONED of a destination's RC block (cap::rc_links).
+struct rc_destination_counters {
+    uint32_t rtt_ns = 0;
+    uint32_t rtt_samples = 0;
+    uint64_t retransmits = 0;
+    uint64_t naks = 0;
+    uint64_t abandoned = 0;
+};
+
 //! One epoch as its entry holds it (EPOCH_FIRST_j .. EPOCH_WEIGHTS_j).
 struct epoch_values {
     uint64_t first = 0;                //!< its first local message
@@ -134,6 +143,14 @@ inline constexpr field<destination_counters> destination_counter_field_list[] = 
     detail::member<&destination_counters::state>("DST_STATE"),
 };
 
+inline constexpr field<rc_destination_counters> rc_destination_counter_field_list[] = {
+    detail::member<&rc_destination_counters::rtt_ns>("DST_RTT_NS"),
+    detail::member<&rc_destination_counters::rtt_samples>("DST_RTT_SAMPLES"),
+    detail::member<&rc_destination_counters::retransmits>("DST_RETRANSMITS"),
+    detail::member<&rc_destination_counters::naks>("DST_NAKS"),
+    detail::member<&rc_destination_counters::abandoned>("DST_ABANDONED"),
+};
+
 inline constexpr field<emu_link_values> emu_link_field_list[] = {
     detail::member<&emu_link_values::down>("EMU_LINK_DOWN"),
     detail::member<&emu_link_values::loss_ppm>("EMU_LINK_LOSS_PPM"),
@@ -160,6 +177,9 @@ inline constexpr field_set<destination_values> destination_fields{
 };
 inline constexpr field_set<destination_counters> destination_counter_fields{
     destination_counter_field_list
+};
+inline constexpr field_set<rc_destination_counters> rc_destination_counter_fields{
+    rc_destination_counter_field_list
 };
 inline constexpr field_set<emu_link_values> emu_link_fields{ emu_link_field_list };
 inline constexpr field_set<emu_link_counters> emu_link_counter_fields{
