@@ -7,10 +7,10 @@
 
 // rx_stream end to end without GNU Radio: embedded emulator -> UDP -> soft NIC -> ring.
 
-#include <gnuradio/rdma/test_signal.h>
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/sample_format.h>
+#include <gnuradio/rdma/test_signal.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <chrono>
@@ -74,6 +74,7 @@ class qa_rx_stream : public CppUnit::TestFixture
     CPPUNIT_TEST(test_release_more_than_received_throws);
     CPPUNIT_TEST(test_partial_release_under_overrun);
     CPPUNIT_TEST(test_work_interval_gathers_items);
+    CPPUNIT_TEST(test_defaults_follow_the_rate);
     CPPUNIT_TEST_SUITE_END();
 
     void run_ramp(const char* format_name)
@@ -260,11 +261,54 @@ public:
         s.stop();
     }
 
+    void test_defaults_follow_the_rate()
+    {
+        // No payload= or notify=: handout_pacing's, from the rate (docs/device-args.md,
+        // "Fast by default"): at 1 GB/s, 64 KiB messages and a notification every 15
+        // (0.98 ms); at 1 MS/s, the MTU and every message. Given ones win.
+        const auto settled = [](const std::string& args, double rate) {
+            rx_stream s("type=null,hugepages=off" + args, "sc16", rate, 1u << 20);
+            const auto c = s.read_counters();
+            return std::make_pair(c.at("host.payload_bytes"),
+                                  c.at("host.notify_interval"));
+        };
+        CPPUNIT_ASSERT(settled("", 250e6) ==
+                       std::make_pair(uint64_t(65536), uint64_t(15)));
+        CPPUNIT_ASSERT(settled("", 1e6) == std::make_pair(uint64_t(4096), uint64_t(1)));
+        CPPUNIT_ASSERT(settled(",payload=8192", 250e6) ==
+                       std::make_pair(uint64_t(8192), uint64_t(122)));
+        CPPUNIT_ASSERT(settled(",notify=16", 250e6) ==
+                       std::make_pair(uint64_t(65536), uint64_t(16)));
+
+        // And they hold: a burst at 1 GB/s arrives whole, in hand-outs no more frequent
+        // than its notifications (one per 15 messages) plus its end.
+        const uint64_t items = 250000000 / 5; // 0.2 s
+        rx_stream s("type=null,hugepages=off", "sc16", 250e6, items);
+        s.start();
+        uint64_t received = 0;
+        bool end = false;
+        const auto give_up = std::chrono::steady_clock::now() + 30s;
+        while (!end && std::chrono::steady_clock::now() < give_up) {
+            const rx_stream::chunk c = s.recv(1u << 24, 100ms);
+            received += c.items;
+            s.release(c.items);
+            end = c.end_of_stream;
+        }
+        CPPUNIT_ASSERT(end);
+        const auto c = s.read_counters();
+        CPPUNIT_ASSERT_EQUAL(items, received + c.at("host.lost"));
+        const uint64_t notifications = items / (15 * 16384) + 1;
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(c.at("host.handouts")) + " hand-outs",
+                               c.at("host.handouts") <= notifications + 2);
+        CPPUNIT_ASSERT(c.at("host.handouts") >= 1);
+        s.stop();
+    }
+
     void test_work_interval_gathers_items()
     {
         // work_interval=0.01: items come out at most once per 10 ms (a notification
-        // every 64 KiB, 3.3 ms at 20 MS/s, would otherwise hand them out three times
-        // as often), and every one of them is there, bit-exact.
+        // about every millisecond would otherwise hand them out ten times as often),
+        // and every one of them is there, bit-exact.
         const uint64_t items = 10000000; // 0.5 s
         rx_stream s(
             "type=emu,signal=ramp,hugepages=off,work_interval=0.01", "sc16", 20e6, items);

@@ -61,6 +61,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     d_handed_out = 0;
     d_last_chunk = 0;
     d_completions = 0;
+    d_handouts = 0;
     d_last_notification_awaited = false;
     d_last_handout_ns = INT64_MIN / 2;
     d_lateness.reset(static_cast<int64_t>(d_plan.latency_budget_s * 0.25e9));
@@ -263,8 +264,10 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             continue;
         }
         if (ready || !d_running) {
-            if (ready)
+            if (ready) {
                 d_last_handout_ns = now;
+                d_handouts++;
+            }
             return static_cast<size_t>(ready);
         }
         const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -446,6 +449,11 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     for (const auto& [name, value] : d_nic->read_counters())
         out["nic." + name] = value;
     out["host.items_landed"] = d_progress.landed();
+    // What the stream settled on (given, or handout_pacing's defaults) and what it did.
+    out["host.payload_bytes"] = d_plan.payload_bytes;
+    out["host.notify_interval"] = d_plan.notify_interval;
+    out["host.work_interval_ns"] = static_cast<uint64_t>(d_plan.work_interval_ns);
+    out["host.handouts"] = d_handouts;
     export_link_counters(out);
     export_link_rc_counters(out);
     const loss_counts& c = d_tracker->counts();

@@ -316,6 +316,7 @@ private:
     uint64_t d_next_wr_id = 0;
     int d_receives_posted = 0; // posted and not yet completed
     uint64_t d_completions = 0;
+    uint64_t d_handouts = 0; // wait_items calls that returned items
     bool d_last_notification_awaited = false;
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
     path_lateness d_lateness;     // how much later than the grace the path runs

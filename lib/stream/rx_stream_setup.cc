@@ -12,8 +12,9 @@
 #include "../ring/ring_sizing.h"
 #include "../util/net_interface.h"
 #include "../util/parse_number.h"
-#include "impairment_args.h"
 #include "controller_args.h"
+#include "handout_pacing.h"
+#include "impairment_args.h"
 #include "rx_stream_impl.h"
 #include "signal_args.h"
 #include "stream_args.h"
@@ -57,13 +58,6 @@ rx_stream::impl::impl(const std::string& args_text,
     // The register map addresses 16 RX streams (0x2000 + 0x100 s); the device's own
     // count is checked once it is known (open_device).
     d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0, 0, 15));
-    d_plan.notify_interval = static_cast<uint32_t>(
-        args.get_uint("notify",
-                      16,
-                      0,
-                      65536,
-                      "messages per notification",
-                      "0: none, the host judges progress by the clock alone"));
     // At most a minute: the ring holds the whole budget (60 s at 20 MS/s sc16 is
     // already 4.8 GB), and grace= must fit in half of it (settle_grace).
     d_plan.latency_budget_s = args.get_double("latency", 0.1, 0.001, 60, "seconds");
@@ -86,8 +80,8 @@ rx_stream::impl::impl(const std::string& args_text,
     if (follows_share() && (args.has("ctrl_policy") || args.has("ctrl_period")))
         throw std::invalid_argument(
             "device args: ctrl_policy= and ctrl_period= are set by the host of share 0, "
-            "which owns the stream: drop them from share " + args.get("share", "") +
-            "'s args");
+            "which owns the stream: drop them from share " +
+            args.get("share", "") + "'s args");
     allocate_ring(args);
     check_links_plan();
     make_link_watch();
@@ -143,20 +137,20 @@ rx_stream::impl::impl(const std::string& args_text,
         std::chrono::milliseconds(d_plan.device_timeout_ns / 1000000));
     if (d_dev->radio().channels() > d_plan.stream_index)
         d_tunes = std::make_unique<tune_tracker>(d_dev->radio(), d_plan.stream_index);
-    d_logger->info(
-        "RX stream {} {} at {} S/s: ring {} bytes ({} items, {}), payload {} B, "
-        "path MTU {}, NIC {} at {}, device {}",
-        d_plan.stream_index,
-        format,
-        rate,
-        d_ring->bytes(),
-        ring_items(),
-        d_ring->hugepages() ? "hugepages" : "normal pages",
-        d_plan.payload_bytes,
-        d_plan.path_mtu,
-        d_nic->name(),
-        d_nic->roce_address().to_string(),
-        d_device->address().to_string());
+    d_logger->info("RX stream {} {} at {} S/s: ring {} bytes ({} items, {}), "
+                   "payload {} B, notify {}, path MTU {}, NIC {} at {}, device {}",
+                   d_plan.stream_index,
+                   format,
+                   rate,
+                   d_ring->bytes(),
+                   ring_items(),
+                   d_ring->hugepages() ? "hugepages" : "normal pages",
+                   d_plan.payload_bytes,
+                   d_plan.notify_interval,
+                   d_plan.path_mtu,
+                   d_nic->name(),
+                   d_nic->roce_address().to_string(),
+                   d_device->address().to_string());
 }
 
 rx_stream::impl::~impl()
@@ -279,8 +273,14 @@ void rx_stream::impl::settle_transport(const device_args& args)
         throw std::runtime_error("the device link MTU (" + std::to_string(d_link.mtu) +
                                  ") is too small for RoCEv2");
     d_plan.path_mtu = mtu;
+    // Unless given, payload= and notify= follow from the rate and the latency budget
+    // (handout_pacing.h): about a hand-out per millisecond, whatever the rate. Not with
+    // several destinations, where notify= is also the unit of the link schedule, nor
+    // with shares, whose hosts must agree on both: there the fixed defaults stay.
+    const bool paced = !d_link_plan.several() && !args.has("share");
+    const handout_pacing pacing(d_plan.sample_rate * item, d_plan.latency_budget_s);
     const uint64_t payload = args.get_uint("payload",
-                                           mtu,
+                                           paced ? pacing.payload_bytes(mtu, item) : mtu,
                                            item,
                                            65536,
                                            "bytes",
@@ -292,6 +292,13 @@ void rx_stream::impl::settle_transport(const device_args& args)
             " is invalid: expected a power of two, a multiple of the " +
             std::to_string(item) + "-byte item, at most 65536");
     d_plan.payload_bytes = static_cast<uint32_t>(payload);
+    d_plan.notify_interval = static_cast<uint32_t>(
+        args.get_uint("notify",
+                      paced ? pacing.notify_interval(d_plan.payload_bytes) : 16,
+                      0,
+                      65536,
+                      "messages per notification",
+                      "0: none, the host judges progress by the clock alone"));
 
     // RC: the device resends what the NIC NAKs, from a window of retx_window bytes.
     d_plan.rc = args.get_choice("transport", { "uc", "rc" }, "uc") == "rc";
