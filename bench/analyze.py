@@ -24,6 +24,7 @@ import os
 import sys
 
 from analyze_ceiling import ceiling_sweep
+from analyze_defaults import defaults_sweep, handout_sweep
 from analyze_common import (
     DEFAULTS, NAMES, ORDER, TUNED, by, copies_by_receiver, cpu_per_gb, fmt_spread,
     is_setting, loss_free_maxima, markdown, nearest_rank, num, read_csv, spread, truthy)
@@ -34,7 +35,7 @@ DOCS = os.path.join(os.path.dirname(HERE), "docs")
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
 
-class analysis(rate_sweep, ceiling_sweep):
+class analysis(rate_sweep, ceiling_sweep, defaults_sweep, handout_sweep):
     """A result directory: its CSV, and the report made of the tables of the rate sweep
     (analyze_rates), the size sweep and the ceiling (analyze_ceiling), latency and copies."""
 
@@ -46,6 +47,8 @@ class analysis(rate_sweep, ceiling_sweep):
         self.latency = read_csv(directory, "latency.csv")
         self.latency_hist = read_csv(directory, "latency_hist.csv")
         self.copies = read_csv(directory, "copies.csv")
+        self.defaults = read_csv(directory, "defaults.csv")
+        self.handout = read_csv(directory, "handout.csv")
         path = os.path.join(directory, "metadata.json")
         self.meta = json.load(open(path)) if os.path.exists(path) else {}
         self.maxima = loss_free_maxima(self.rates)
@@ -128,6 +131,14 @@ class analysis(rate_sweep, ceiling_sweep):
             parts += ["### Notification latency (NIC wrote the last byte → work() produced "
                       "the items)",
                       self.latency_table()]
+        if self.defaults:
+            parts.append("### Fast by default: no tuning, 10 MB/s to 10 GB/s")
+            for title, table in self.defaults_tables():
+                parts += ["#### " + title, table]
+        if self.handout:
+            parts += ["### What one hand-out costs (type=null, 1 GB/s, 64 KiB messages, "
+                      "notify=1 … 64; least squares over the loss-free runs)",
+                      self.handout_table()]
         if self.copies:
             parts += ["### Copies per sample byte (copy census, 25 MS/s)", self.copies_table()]
         return "\n\n".join(parts) + "\n"

@@ -23,6 +23,11 @@ table (docs/performance.md explains every column). Phases:
            and tuned, a grid of message size x notification interval, and the tuned
            setting's work_interval from 0 to 50 ms
   latency  notification latency (latency_probe=1), pooled over the repetitions
+  defaults gr-rdma with no tuning (payload and notify chosen by the stream) over the
+           stand-in from 10 MB/s to 10 GB/s with its hand-out latency, the same
+           tuned, the soft NIC with the defaults, and the socket baselines
+  handout  what one hand-out costs: the stand-in at 1 GB/s, hand-outs from ~240 to
+           ~15 000 a second (notify 64 ... 1), host CPU per second against them
   copies   copy census (LD_PRELOAD) and pointer tests, one run per receiver
 
 Receivers: udp_source as shipped and tuned (network.udp_source -> null_sink), the
@@ -69,7 +74,9 @@ RDMA_TUNED = {"rdma_udp_tuned": "type=emu," + TUNED,
               "rdma_inproc_tuned": "type=emu,wire=inproc," + TUNED}
 # gr-network's recommendation for udp_source (its GRC block documentation).
 TUNED_SYSCTL = {"net.core.rmem_default": 26214400, "net.core.rmem_max": 104857600}
-HUGEPAGES = 512  # 1 GiB of 2 MiB pages: the largest ring here (4 GB/s x 0.2 s) fits
+HUGEPAGES = 512  # 1 GiB of 2 MiB pages: the largest ring here (10 GB/s x 0.1 s) fits
+# The defaults phase's rates, MB/s of payload (sc16: a quarter as many MS/s).
+DEFAULT_RATES_MB = [10, 30, 100, 300, 1000, 3000, 10000]
 
 RUN_FIELDS = [
     "phase", "receiver", "rep", "rate_sps", "payload", "notify", "mtu", "work_interval",
@@ -408,6 +415,78 @@ class suite:
                     receiver, rep, c["host.latency.samples"], c["host.latency.p50_ns"] / 1e3,
                     c["host.latency.p99_ns"] / 1e3))
 
+    def phase_defaults(self):
+        """gr-rdma with no tuning at all, 10 MB/s ... 10 GB/s, beside the baselines.
+
+        standin_defaults: rx_source("type=null,latency_probe=1"): the host side with the
+        defaults handout_pacing chooses (payload, notify) and its hand-out latency;
+        standin_tuned: the same with the tuned knobs; rdma_udp_defaults: the emulator
+        over loopback UDP into the soft NIC, defaults (the soft NIC's own cost); ideal
+        and udp_source_tuned: the socket baselines (8 KiB datagrams). Every receiver
+        but the stand-in climbs the ladder to its first lossy rate.
+        """
+        fields = RUN_FIELDS + ["handouts", "handouts_per_s", "latency_samples", "p50_ns",
+                               "p99_ns", "p999_ns", "max_ns"]
+        receivers = {"standin_defaults": "type=null",
+                     "standin_tuned": "type=null," + TUNED,
+                     "rdma_udp_defaults": "type=emu",
+                     "ideal": None, "udp_source_tuned": None}
+        for rep in range(self.opts.reps):
+            for receiver, base in receivers.items():
+                for mbps in DEFAULT_RATES_MB:
+                    rate = mbps * 1e6 / ITEM
+                    if base is None:
+                        row = self.measure("defaults", receiver, rep, rate, self.opts.payload)
+                    else:
+                        row = self.measure_defaults(receiver, rep, rate,
+                                                    base + ",latency_probe=1", fields)
+                    self.progress("defaults %-18s rep %d %6.0f MB/s %s" % (
+                        receiver, rep, mbps, "ok" if row["loss_free"] else
+                        "LOSS %s" % row.get("lost", "?")))
+                    if not row["loss_free"] and not receiver.startswith("standin"):
+                        break
+
+    def phase_handout(self):
+        """What one hand-out costs: the stand-in at 1 GB/s in 64 KiB messages, a
+        notification (a hand-out) every 1 ... 64 messages; the slope of host CPU per
+        second over hand-outs per second is the cost of one, per thread."""
+        fields = RUN_FIELDS + ["handouts", "handouts_per_s", "latency_samples", "p50_ns",
+                               "p99_ns", "p999_ns", "max_ns"]
+        for rep in range(self.opts.reps):
+            for notify in [1, 2, 4, 8, 16, 32, 64]:
+                args = "type=null,payload=65536,notify=%d" % notify
+                row = self.measure_defaults("handout", rep, 250e6, args, fields,
+                                            phase="handout")
+                self.progress("handout notify %2d rep %d: %s hand-outs/s %s" % (
+                    notify, rep, "%.0f" % row.get("handouts_per_s", 0),
+                    "ok" if row["loss_free"] else "LOSS"))
+
+    def measure_defaults(self, receiver, rep, rate, args, fields, phase="defaults"):
+        """One gr-rdma run that reports the payload and notify it settled on."""
+        started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        row = {"phase": phase, "receiver": receiver, "rep": rep, "rate_sps": rate,
+               "started": started, "load1": open("/proc/loadavg").read().split()[0]}
+        t = time.monotonic()
+        samples = self.samples_for(rate, 65536)  # whole messages of any payload
+        got = self.run_rdma(args, rate, samples)
+        row.update(self.rdma_row(got, samples, 0, args))
+        if got:
+            c = got["counters"]
+            payload = c.get("host.payload_bytes", 0)
+            row.update({"payload": payload, "notify": c.get("host.notify_interval"),
+                        "work_interval": c.get("host.work_interval_ns", 0) / 1e9,
+                        "packet_bytes": min(payload, 4096), "mtu": 4096,
+                        "handouts": c.get("host.handouts"),
+                        "handouts_per_s": c.get("host.handouts", 0) / (samples / rate),
+                        "latency_samples": c.get("host.latency.samples"),
+                        "p50_ns": c.get("host.latency.p50_ns"),
+                        "p99_ns": c.get("host.latency.p99_ns"),
+                        "p999_ns": c.get("host.latency.p999_ns"),
+                        "max_ns": c.get("host.latency.max_ns")})
+        row["elapsed_s"] = round(time.monotonic() - t, 3)
+        self.row(phase + ".csv", fields, row)
+        return row
+
     def phase_copies(self):
         """Copy census under LD_PRELOAD, and the pointer tests, at a modest rate."""
         fields = ["receiver", "thread", "role", "copy_bytes", "copy_calls", "recv_bytes",
@@ -533,7 +612,7 @@ def main():
     p.add_argument("--build", default=os.path.join(SOURCE, "build-bench"),
                    help="build tree with the bench targets (make bench)")
     p.add_argument("--out", help="result directory (default bench/results/<UTC time>)")
-    p.add_argument("--phases", default="rates,sizes,ceiling,latency,copies")
+    p.add_argument("--phases", default="rates,sizes,ceiling,latency,defaults,handout,copies")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--duration", type=float, default=1.5, help="seconds of stream per run")
     p.add_argument("--payload", type=int, default=8192, help="sample bytes per message")
