@@ -21,6 +21,11 @@ namespace rdma {
 namespace {
 // How far ahead of the device the old run is stopped: time to push the command.
 constexpr int64_t stop_lead_ns = 50000000;
+// An item the stream chooses itself lies this much further ahead, so that the other
+// channels of a block (rx_source) can still change at the same item: each of them pushes
+// its own STOP after this one, and the device moves on meanwhile. Rounding up to a
+// notification boundary alone left no room when notifications are close together.
+constexpr int64_t join_lead_ns = 25000000;
 // The new run starts this long after the stop by default: time to see the old run's
 // last samples land and to program the new one.
 constexpr uint64_t restart_gap_ns = 100000000;
@@ -73,7 +78,9 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
     const int64_t now = host_time_ns();
     const uint64_t soonest =
         std::max(d_clock.written_bound(now + stop_lead_ns), d_tracker->accounted());
-    uint64_t item = (soonest + step - 1) / step * step;
+    const uint64_t chosen = std::max(
+        d_clock.written_bound(now + stop_lead_ns + join_lead_ns), d_tracker->accounted());
+    uint64_t item = (chosen + step - 1) / step * step;
     if (at_item) {
         // Over several links the new run's epoch 0 begins at a window boundary.
         const uint64_t boundary = P * links_first_step();

@@ -105,6 +105,11 @@ def errors(reports):
     return [r for r in reports if not pmt.is_null(field(r, "error"))]
 
 
+def error_texts(reports):
+    """The refusals among \p reports as text: what a failed assertion can print."""
+    return [pmt.write_string(field(r, "error")) for r in errors(reports)]
+
+
 def rf_channels():
     """The emulator's RF channels. Asked with BASE: an emulator without RF channels
     (register map 1.2) does not know the scene= arg either."""
@@ -413,7 +418,7 @@ class qa_device_block(gr_unittest.TestCase):
                           lo_offset=0)
         tune = command(tune=(FC2, 0.0), chan=0)
         reports = run_commands(dev, legacy, pair, several, tune)
-        self.assertEqual(errors(reports), [])
+        self.assertEqual(error_texts(reports), [])
         got = [(pmt.to_uint64(field(r, "chan")), pmt.symbol_to_string(field(r, "key")),
                 pmt.to_python(field(r, "actual"))) for r in acks(reports)]
         self.assertEqual(got, [(1, "freq", FC1), (0, "gain", 6.0), (1, "gain", 6.0),
@@ -475,7 +480,7 @@ class qa_rate_at_run_time(gr_unittest.TestCase):
         src.set_samp_rate(new_rate)
         tb.wait()
         self.assertEqual(src.error(), "")
-        self.assertEqual(errors([pmt.cdr(m) for m in reports_of(debug) if pmt.is_pair(m)]),
+        self.assertEqual(error_texts([pmt.cdr(m) for m in reports_of(debug) if pmt.is_pair(m)]),
                          [])
         changes = []
         for c in range(2):
