@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "crc32.h"
 #include "roce_packet.h"
-#include <zlib.h>
 #include <algorithm>
 #include <cstring>
 
@@ -81,10 +81,10 @@ constexpr size_t max_ipv4_header_bytes = 60;
 
 // RoCEv2 has no LRH; the ICRC still starts as if 8 masked (all-ones) LRH bytes came
 // first, which is where rxe's 0xdebb20e3 seed comes from.
-uLong icrc_seed()
+uint32_t icrc_seed()
 {
     static const uint8_t lrh[8] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
-    return crc32_z(0, lrh, sizeof(lrh));
+    return crc32(0, lrh, sizeof(lrh));
 }
 
 void fill_ones(uint8_t* p, size_t at, size_t n, size_t limit)
@@ -110,12 +110,12 @@ uint32_t icrc_over(uint8_t* ip_udp, size_t ip_len, const uint8_t* udp_payload, s
         std::memcpy(bth_copy, udp_payload, bth_len);
     fill_ones(bth_copy, bth_resv8a_at, 1, bth_len);
 
-    uLong crc = icrc_seed();
-    crc = crc32_z(crc, ip_udp, ip_len + udp_header_bytes);
-    crc = crc32_z(crc, bth_copy, bth_len);
+    uint32_t crc = icrc_seed();
+    crc = crc32(crc, ip_udp, ip_len + udp_header_bytes);
+    crc = crc32(crc, bth_copy, bth_len);
     if (len > bth_len)
-        crc = crc32_z(crc, udp_payload + bth_len, len - bth_len);
-    return static_cast<uint32_t>(crc);
+        crc = crc32(crc, udp_payload + bth_len, len - bth_len);
+    return crc;
 }
 
 uint16_t ipv4_checksum(const uint8_t* hdr, size_t len)
@@ -361,7 +361,7 @@ uint32_t compute_icrc(const ip_context& ip, const uint8_t* udp_payload, size_t l
 uint32_t compute_icrc_frame(const uint8_t* ipv4, size_t len)
 {
     if (len == 0)
-        return static_cast<uint32_t>(icrc_seed());
+        return icrc_seed();
     // rxe covers the whole IP header, options included (rxe_icrc.c:81-89).
     const size_t ihl = size_t(ipv4[0] & 0x0F) * 4;
     uint8_t ip_udp[max_ipv4_header_bytes + udp_header_bytes];
@@ -374,7 +374,7 @@ uint32_t compute_icrc_frame(const uint8_t* ipv4, size_t len)
         fill_ones(ip_udp, ip_ttl_at, 1, ip_len);
         fill_ones(ip_udp, ip_checksum_at, 2, ip_len);
         fill_ones(ip_udp, ihl + udp_checksum_at, 2, copied);
-        return static_cast<uint32_t>(crc32_z(icrc_seed(), ip_udp, copied));
+        return crc32(icrc_seed(), ip_udp, copied);
     }
     return icrc_over(ip_udp, ihl, ipv4 + copied, len - copied);
 }

@@ -10,6 +10,7 @@ rdma_add_fuzzer(rc_ack SOURCES
     ${PROJECT_SOURCE_DIR}/lib/emu/ack_receiver.cc
     ${PROJECT_SOURCE_DIR}/lib/emu/retransmit_window.cc
     ${PROJECT_SOURCE_DIR}/lib/roce/roce_packet.cc
+    ${PROJECT_SOURCE_DIR}/lib/roce/crc32.cc
     ${PROJECT_SOURCE_DIR}/lib/util/parse_number.cc
     ${PROJECT_SOURCE_DIR}/lib/util/socket_address.cc
-    LINK ZLIB::ZLIB)
+    LINK PkgConfig::ISAL)

@@ -14,9 +14,10 @@ rdma_add_fuzzer(read_request SOURCES
     ${PROJECT_SOURCE_DIR}/lib/nic/soft_responder.cc
     ${PROJECT_SOURCE_DIR}/lib/nic/soft_tables.cc
     ${PROJECT_SOURCE_DIR}/lib/roce/roce_packet.cc
+    ${PROJECT_SOURCE_DIR}/lib/roce/crc32.cc
     ${PROJECT_SOURCE_DIR}/lib/util/errors.cc
     ${PROJECT_SOURCE_DIR}/lib/util/event_notifier.cc
     ${PROJECT_SOURCE_DIR}/lib/util/parse_number.cc
     ${PROJECT_SOURCE_DIR}/lib/util/poll_wait.cc
     ${PROJECT_SOURCE_DIR}/lib/util/socket_address.cc
-    LINK ZLIB::ZLIB)
+    LINK PkgConfig::ISAL)
