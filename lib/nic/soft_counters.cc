@@ -89,6 +89,8 @@ const char* to_string(nic_event event)
         return "read_responses_sent";
     case nic_event::tx_bytes:
         return "tx_bytes";
+    case nic_event::rx_coalesced:
+        return "rx_coalesced";
     }
     return "invalid nic_event";
 }

@@ -65,8 +65,9 @@ enum class nic_event : uint8_t {
     read_replays,        //!< RC duplicate READ requests answered again from memory
     read_responses_sent, //!< READ RESPONSE packets sent (replays included)
     tx_bytes,            //!< payload bytes of the READ RESPONSEs sent
+    rx_coalesced,        //!< receives that held several datagrams (UDP GRO)
 };
-constexpr size_t nic_event_count = static_cast<size_t>(nic_event::tx_bytes) + 1;
+constexpr size_t nic_event_count = static_cast<size_t>(nic_event::rx_coalesced) + 1;
 const char* to_string(nic_event event);
 
 /*!

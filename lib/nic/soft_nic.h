@@ -50,6 +50,8 @@ struct soft_nic_config {
  * One receive thread, "nic-rx", charged to thread_role::nic, takes datagrams in
  * batches and runs them through the responder under the table lock; no allocation
  * and no logging per packet (drops are counted, and summarised at most every 10 s).
+ * The kernel coalesces the datagrams of a flow (UDP GRO) where it can: one receive
+ * then holds up to 64 KiB of them, and the stack runs once for all.
  * The same thread drains frames that a wire in this process hands over directly
  * (wire::frame_queue, found by roce_address()), through the same responder path.
  */
@@ -58,6 +60,10 @@ class soft_nic : public device
 public:
     static constexpr size_t batch_size = 64;
     static constexpr size_t slot_bytes = 9 * 1024; //!< larger datagrams: drop_truncated
+    //! Receive buffers per recvmmsg, each large enough for what GRO coalesces (up to
+    //! 64 KiB of datagrams of one flow): 2 MiB, which stays in cache while processed.
+    static constexpr size_t receive_buffers = 32;
+    static constexpr size_t receive_buffer_bytes = 65536;
 
     explicit soft_nic(const soft_nic_config& config = {});
     //! Stops and joins the receive thread (promptly: it waits on a wake-up eventfd).
@@ -75,6 +81,8 @@ public:
 
     //! Receive buffer the kernel granted (usable bytes).
     size_t socket_buffer_bytes() const { return d_granted_buffer; }
+    //! Whether the kernel coalesces datagrams for this NIC (UDP GRO).
+    bool coalescing() const { return d_gro; }
 
     /*!
      * Process one RoCEv2 UDP payload (BTH .. ICRC) that arrived from \p from at \p to.
@@ -110,6 +118,7 @@ private:
     soft_responder d_responder;
     udp_socket d_socket;
     size_t d_granted_buffer = 0;
+    bool d_gro = false;
     event_notifier d_wake;
     std::vector<uint8_t> d_slot_memory;
     std::vector<datagram> d_slots;

@@ -34,6 +34,8 @@ class qa_util : public CppUnit::TestFixture
     CPPUNIT_TEST(test_udp_batch_round_trip);
     CPPUNIT_TEST(test_segmented_batch_arrives_as_datagrams);
     CPPUNIT_TEST(test_truncated_datagram_flagged);
+    CPPUNIT_TEST(test_coalesced_receive_splits_into_datagrams);
+    CPPUNIT_TEST(test_for_each_segment_tiles_the_buffer);
     CPPUNIT_TEST(test_event_notifier);
     CPPUNIT_TEST(test_cpu_by_role);
     CPPUNIT_TEST_SUITE_END();
@@ -255,6 +257,69 @@ public:
         CPPUNIT_ASSERT(rx.receive(slot, 1s));
         CPPUNIT_ASSERT(slot.truncated);
         CPPUNIT_ASSERT_EQUAL(sizeof(small), slot.length);
+    }
+
+    void test_coalesced_receive_splits_into_datagrams()
+    {
+        // A segmenting sender's run arrives at a GRO socket as one buffer that holds
+        // the run's datagrams back to back (on loopback the kernel never splits it);
+        // for_each_segment() gives back each datagram whole, the short last one too.
+        udp_socket rx(socket_address::parse("127.0.0.1:0"));
+        udp_socket tx(socket_address::parse("127.0.0.1:0"));
+        CPPUNIT_ASSERT(rx.enable_gro()); // Linux >= 5.0, as every machine here
+        std::vector<size_t> lengths(9, 1400);
+        lengths.push_back(321);
+        std::vector<std::vector<uint8_t>> payloads;
+        std::vector<datagram> batch(lengths.size());
+        for (size_t i = 0; i < lengths.size(); i++) {
+            payloads.emplace_back(lengths[i], static_cast<uint8_t>(0xA0 + i));
+            batch[i].data = payloads.back().data();
+            batch[i].length = lengths[i];
+            batch[i].peer = rx.local_address();
+        }
+        CPPUNIT_ASSERT_EQUAL(batch.size(), tx.send_batch(batch.data(), batch.size()));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), tx.segmented_sends());
+
+        std::vector<uint8_t> buffer(65536);
+        std::vector<std::vector<uint8_t>> got;
+        size_t coalesced = 0;
+        while (got.size() < lengths.size()) {
+            datagram slot;
+            slot.data = buffer.data();
+            slot.capacity = buffer.size();
+            CPPUNIT_ASSERT(rx.receive(slot, 1s));
+            CPPUNIT_ASSERT(!slot.truncated);
+            CPPUNIT_ASSERT_EQUAL(tx.local_address().to_string(), slot.peer.to_string());
+            coalesced += slot.segment > 0 && slot.segment < slot.length;
+            for_each_segment(slot, [&](const uint8_t* p, size_t n) {
+                got.emplace_back(p, p + n);
+            });
+        }
+        CPPUNIT_ASSERT(coalesced >= 1);
+        CPPUNIT_ASSERT(payloads == got);
+    }
+
+    void test_for_each_segment_tiles_the_buffer()
+    {
+        uint8_t bytes[10] = {};
+        auto parts = [&](size_t length, size_t segment) {
+            datagram d;
+            d.data = bytes;
+            d.length = length;
+            d.segment = segment;
+            std::vector<std::pair<size_t, size_t>> out; // (offset, length)
+            for_each_segment(d, [&](const uint8_t* p, size_t n) {
+                out.emplace_back(static_cast<size_t>(p - bytes), n);
+            });
+            return out;
+        };
+        using parts_t = std::vector<std::pair<size_t, size_t>>;
+        CPPUNIT_ASSERT(parts(10, 4) == (parts_t{ { 0, 4 }, { 4, 4 }, { 8, 2 } }));
+        CPPUNIT_ASSERT(parts(8, 4) == (parts_t{ { 0, 4 }, { 4, 4 } }));
+        CPPUNIT_ASSERT(parts(10, 0) == (parts_t{ { 0, 10 } }));  // not coalesced
+        CPPUNIT_ASSERT(parts(10, 10) == (parts_t{ { 0, 10 } })); // one datagram
+        CPPUNIT_ASSERT(parts(10, 64) == (parts_t{ { 0, 10 } }));
+        CPPUNIT_ASSERT(parts(0, 4) == (parts_t{ { 0, 0 } }));    // an empty datagram
     }
 
     void test_event_notifier()

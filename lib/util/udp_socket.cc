@@ -163,6 +163,12 @@ size_t udp_socket::send_groups(datagram* batch, size_t count, bool& all_sent)
     return sent;
 }
 
+bool udp_socket::enable_gro()
+{
+    const int on = 1;
+    return ::setsockopt(d_fd.get(), IPPROTO_UDP, UDP_GRO, &on, sizeof(on)) == 0;
+}
+
 bool udp_socket::wait_readable(std::chrono::microseconds timeout, int wake_fd) const
 {
     pollfd fds[2] = { { d_fd.get(), POLLIN, 0 }, { wake_fd, POLLIN, 0 } };
@@ -186,7 +192,8 @@ size_t udp_socket::receive_batch(datagram* slots, size_t count)
         const size_t n = std::min(count - total, max_batch);
         mmsghdr msgs[max_batch];
         iovec iov[max_batch];
-        alignas(cmsghdr) char control[max_batch][CMSG_SPACE(sizeof(in_pktinfo))];
+        alignas(cmsghdr) char
+            control[max_batch][CMSG_SPACE(sizeof(in_pktinfo)) + CMSG_SPACE(sizeof(int))];
         for (size_t i = 0; i < n; i++) {
             datagram& d = slots[total + i];
             iov[i] = { d.data, d.capacity };
@@ -211,12 +218,17 @@ size_t udp_socket::receive_batch(datagram* slots, size_t count)
             d.truncated = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
             d.length = std::min<size_t>(msgs[i].msg_len, d.capacity);
             d.local_ip = 0;
+            d.segment = 0;
             for (cmsghdr* c = CMSG_FIRSTHDR(&msgs[i].msg_hdr); c;
                  c = CMSG_NXTHDR(&msgs[i].msg_hdr, c)) {
                 if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO) {
                     in_pktinfo info;
                     std::memcpy(&info, CMSG_DATA(c), sizeof(info));
                     d.local_ip = ntohl(info.ipi_addr.s_addr);
+                } else if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+                    int segment = 0;
+                    std::memcpy(&segment, CMSG_DATA(c), sizeof(segment));
+                    d.segment = segment > 0 ? static_cast<size_t>(segment) : 0;
                 }
             }
         }

@@ -10,6 +10,7 @@
 
 #include "file_descriptor.h"
 #include "socket_address.h"
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +26,28 @@ struct datagram {
     socket_address peer;    //!< destination (send) or source (receive)
     uint32_t local_ip = 0;  //!< receive: destination IPv4 of the datagram (host order)
     bool truncated = false; //!< receive: the datagram was longer than capacity
+    //! receive, with GRO (udp_socket::enable_gro()): the buffer holds consecutive
+    //! datagrams of this many bytes from one peer, the last possibly shorter; 0: one
+    //! datagram. for_each_segment() walks them.
+    size_t segment = 0;
 };
+
+/*!
+ * Calls \p f(data, length) for each datagram that the received buffer \p d holds: the
+ * buffer itself, or with GRO its segments of d.segment bytes (the last may be
+ * shorter). Never beyond d.length; an empty buffer is one empty datagram.
+ */
+template <typename F>
+void for_each_segment(const datagram& d, F&& f)
+{
+    const size_t step = d.segment > 0 && d.segment < d.length ? d.segment : d.length;
+    if (step == 0) {
+        f(static_cast<const uint8_t*>(d.data), size_t(0));
+        return;
+    }
+    for (size_t at = 0; at < d.length; at += step)
+        f(static_cast<const uint8_t*>(d.data + at), std::min(step, d.length - at));
+}
 
 //! An IPv4 UDP socket with the few operations the transport needs.
 class udp_socket
@@ -53,6 +75,14 @@ public:
     size_t send_batch(datagram* batch, size_t count);
     //! Sends that carried several datagrams (UDP segmentation), since construction.
     uint64_t segmented_sends() const { return d_segmented_sends; }
+
+    /*!
+     * Let the kernel coalesce datagrams of one flow into one receive (UDP_GRO, Linux
+     * 5.0): a buffer then holds several datagrams (datagram::segment), which costs the
+     * receiver one pass of the stack per buffer instead of per datagram. Receive slots
+     * must then hold 65535 bytes. Returns false where the kernel does not offer it.
+     */
+    bool enable_gro();
 
     //! Wait up to \p timeout for one datagram; returns false on timeout.
     bool receive(datagram& slot, std::chrono::microseconds timeout);

@@ -6,11 +6,14 @@
  */
 
 // Fuzz target for the RoCEv2 codec. The input is taken as a UDP payload (what the soft
-// NIC's socket delivers) and, when it looks like one, also as an IPv4 frame (what a
-// raw-socket receiver sees). Sanitizers catch reads outside the input; abort() marks a
-// broken invariant of a packet parse() accepted.
+// NIC's socket delivers), when it looks like one also as an IPv4 frame (what a
+// raw-socket receiver sees), and as a coalesced receive (UDP GRO: its first two bytes
+// the segment size, the rest split by for_each_segment(), each part a UDP payload).
+// Sanitizers catch reads outside the input; abort() marks a broken invariant of a
+// packet parse() accepted, or of the split.
 
 #include "roce/roce_packet.h"
+#include "util/udp_socket.h"
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -82,11 +85,35 @@ void fuzz_ipv4_frame(const uint8_t* data, size_t size)
     fuzz_udp_payload(data + ihl + udp_header_bytes, size - ihl - udp_header_bytes);
 }
 
+// The parts of a coalesced receive tile it exactly: in order, none empty unless the
+// buffer is, none longer than the segment size; each is parsed as a datagram.
+void fuzz_coalesced(const uint8_t* data, size_t size)
+{
+    if (size < 2)
+        return;
+    std::vector<uint8_t> buffer(data + 2, data + size); // exactly the received bytes
+    gr::rdma::datagram d;
+    d.data = buffer.data();
+    d.capacity = d.length = buffer.size();
+    d.segment = size_t(data[0]) << 8 | data[1];
+    size_t next = 0, parts = 0;
+    gr::rdma::for_each_segment(d, [&](const uint8_t* part, size_t length) {
+        require(part == buffer.data() + next);
+        require(length > 0 || buffer.empty());
+        require(d.segment == 0 || d.segment >= d.length || length <= d.segment);
+        next += length;
+        parts++;
+        fuzz_udp_payload(part, length);
+    });
+    require(next == buffer.size() && parts >= 1);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     fuzz_udp_payload(data, size);
     fuzz_ipv4_frame(data, size);
+    fuzz_coalesced(data, size);
     return 0;
 }
