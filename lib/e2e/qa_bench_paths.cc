@@ -271,20 +271,20 @@ public:
     void test_probe_buckets_and_percentiles()
     {
         CPPUNIT_ASSERT_EQUAL(uint64_t(999),
-                             latency_probe::bucket_value(latency_probe::bucket_of(999)));
+                             latency_histogram::bucket_value(latency_histogram::bucket_of(999)));
         CPPUNIT_ASSERT_EQUAL(uint64_t(1000),
-                             latency_probe::bucket_value(latency_probe::bucket_of(1000)));
+                             latency_histogram::bucket_value(latency_histogram::bucket_of(1000)));
         CPPUNIT_ASSERT_EQUAL(
             uint64_t(12300),
-            latency_probe::bucket_value(latency_probe::bucket_of(12345)));
+            latency_histogram::bucket_value(latency_histogram::bucket_of(12345)));
         CPPUNIT_ASSERT_EQUAL(
             uint64_t(999000000),
-            latency_probe::bucket_value(latency_probe::bucket_of(999999999)));
+            latency_histogram::bucket_value(latency_histogram::bucket_of(999999999)));
         // Every bucket's lower edge maps back to the bucket (no gaps, no overlaps).
         for (size_t b = 0; b < 7000; b += 7)
             CPPUNIT_ASSERT_EQUAL(
-                b, latency_probe::bucket_of(latency_probe::bucket_value(b)));
-        latency_probe empty;
+                b, latency_histogram::bucket_of(latency_histogram::bucket_value(b)));
+        latency_histogram empty;
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), empty.percentile(99));
     }
 
@@ -298,15 +298,21 @@ public:
         p.on_notification(100, now);         // stale: proves nothing new
         p.on_notification(200, now - 20000);
         p.on_notification(300, 0); // a NIC that cannot tell: ignored
-        p.on_produced(99);         // not yet
-        CPPUNIT_ASSERT_EQUAL(uint64_t(0), p.samples());
-        p.on_produced(250); // hands out the first two notifications' items
-        CPPUNIT_ASSERT_EQUAL(uint64_t(2), p.samples());
-        CPPUNIT_ASSERT(p.percentile(50) >= 20000);
-        CPPUNIT_ASSERT(p.percentile(100) >= 50000);
+        p.on_produced(99, 700000); // not yet; its oldest sample is 0.7 ms old
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), p.notification().samples());
+        p.on_produced(250, 300000); // hands out the first two notifications' items
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), p.notification().samples());
+        CPPUNIT_ASSERT(p.notification().percentile(50) >= 20000);
+        CPPUNIT_ASSERT(p.notification().percentile(100) >= 50000);
+        // Every hand-out is an age, whatever it notified.
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), p.age().samples());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(300000), p.age().percentile(50));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(700000), p.age().percentile(100));
         std::map<std::string, uint64_t> out;
         p.export_counters("x.", out);
         CPPUNIT_ASSERT_EQUAL(uint64_t(2), out.at("x.samples"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), out.at("x.age.samples"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(700000), out.at("x.age.max_ns"));
         uint64_t in_histogram = 0;
         for (const auto& [key, value] : out)
             in_histogram += key.rfind("x.hist.", 0) == 0 ? value : 0;
@@ -328,6 +334,13 @@ public:
         CPPUNIT_ASSERT_EQUAL(c.at("device.imm_sent"), c.at("host.latency.samples"));
         CPPUNIT_ASSERT(c.at("host.latency.p50_ns") > 0);
         CPPUNIT_ASSERT(c.at("host.latency.p50_ns") <= c.at("host.latency.p99_ns"));
+        // Every hand-out has an age; no sample is handed out before its message (1024
+        // items, 51.2 us at 20 MS/s) was full, and none waits anywhere near the budget.
+        CPPUNIT_ASSERT(c.at("host.latency.age.samples") > 0);
+        CPPUNIT_ASSERT(c.at("host.latency.age.samples") <= c.at("host.handouts"));
+        CPPUNIT_ASSERT(c.at("host.latency.age.p50_ns") >= 51200);
+        CPPUNIT_ASSERT(c.at("host.latency.age.p50_ns") <= c.at("host.latency.age.max_ns"));
+        CPPUNIT_ASSERT(c.at("host.latency.age.p50_ns") < 100000000);
     }
 };
 

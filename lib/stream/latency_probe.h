@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_STREAM_LATENCY_PROBE_H
 #define INCLUDED_RDMA_STREAM_LATENCY_PROBE_H
 
+#include "latency_histogram.h"
 #include <cstdint>
 #include <map>
 #include <string>
@@ -17,18 +18,21 @@ namespace gr {
 namespace rdma {
 
 /*!
- * Notification latency, for the benchmarks (device arg latency_probe=1; off, and
- * absent, by default): from the NIC writing the last byte of a message WITH IMMEDIATE
- * (nic::work_completion::written_ns, steady_clock) to the host handing out the items
- * that notification made final (rx_stream's commit(), which rx_source::work() calls
- * right before it returns them to GNU Radio). NICs that cannot tell when they wrote
- * (verbs) report 0 and are not measured.
+ * Latency, for the benchmarks (device arg latency_probe=1; off, and absent, by
+ * default), two ways:
  *
- * The hot path reads the clock once per commit() that completes a pending
- * notification, and neither allocates nor logs: pending notifications wait in a
- * fixed ring, samples go to a fixed histogram with three significant digits (exact
- * below 1 us, within 0.1 % above). Percentiles are nearest-rank over that histogram;
- * the histogram itself is exported too, so that runs can be pooled exactly.
+ * - notification latency: from the NIC writing the last byte of a message WITH
+ *   IMMEDIATE (nic::work_completion::written_ns, steady_clock) to the host handing out
+ *   the items that notification made final (rx_stream's commit(), which
+ *   rx_source::work() calls right before it returns them to GNU Radio). NICs that
+ *   cannot tell when they wrote (verbs) report 0 and are not measured.
+ * - sample age: for each hand-out, from the device taking its oldest sample (the
+ *   stream's clock) to the hand-out. This is what a consumer waits: the message filling
+ *   up, the wait for the notification that covers it (handout_pacing's period), the
+ *   wire and the notification path.
+ *
+ * The hot path reads the clock once per commit() and neither allocates nor logs:
+ * pending notifications wait in a fixed ring, durations go to fixed histograms.
  */
 class latency_probe
 {
@@ -40,24 +44,20 @@ public:
     //! A notification made device items below \p landed final; the NIC wrote it at
     //! \p written_ns (0: unknown, ignored).
     void on_notification(uint64_t landed, int64_t written_ns);
-    //! Device items below \p end are handed out now.
-    void on_produced(uint64_t end);
+    //! Device items below \p end are handed out now; the oldest of them was taken by
+    //! the device \p oldest_age_ns ago.
+    void on_produced(uint64_t end, int64_t oldest_age_ns);
 
-    uint64_t samples() const { return d_samples; }
-    //! Nearest-rank percentile \p p (0 < p <= 100) in ns, histogram resolution; 0 if
-    //! there is no sample.
-    uint64_t percentile(double p) const;
+    const latency_histogram& notification() const { return d_notification; }
+    const latency_histogram& age() const { return d_age; }
+    //! Notifications the pending ring could not hold (not measured).
+    uint64_t dropped() const { return d_dropped; }
     /*!
-     * Add "<prefix>samples", "<prefix>p50_ns", "<prefix>p99_ns", "<prefix>p999_ns",
-     * "<prefix>max_ns", "<prefix>dropped" (notifications the pending ring could not
-     * hold) and one "<prefix>hist.<ns>" per non-empty bucket (its lower edge, ns).
+     * The notification latency's counters under \p prefix (latency_histogram's, and
+     * "<prefix>dropped"), the sample age's under "<prefix>age.".
      */
     void export_counters(const std::string& prefix,
                          std::map<std::string, uint64_t>& out) const;
-
-    //! The bucket of \p ns and its lower edge (three significant digits).
-    static size_t bucket_of(uint64_t ns);
-    static uint64_t bucket_value(size_t bucket);
 
 private:
     struct pending {
@@ -66,15 +66,12 @@ private:
     };
     static constexpr size_t pending_capacity = 1 << 16;
 
-    void record(int64_t ns);
-
     std::vector<pending> d_pending; // ring of pending_capacity
     uint64_t d_pending_head = 0;
     uint64_t d_pending_tail = 0;
     uint64_t d_last_landed = 0;
-    std::vector<uint64_t> d_histogram;
-    uint64_t d_samples = 0;
-    uint64_t d_max = 0;
+    latency_histogram d_notification;
+    latency_histogram d_age;
     uint64_t d_dropped = 0;
 };
 
