@@ -244,17 +244,14 @@ void rx_source_impl::set_samp_rate(double rate)
     if (!(rate > 0) || !std::isfinite(rate))
         throw std::invalid_argument("rx_source: set_samp_rate(" + std::to_string(rate) +
                                     "): give a sample rate > 0");
-    std::lock_guard<std::mutex> lock(d_rate_mutex);
-    d_asked_rate = rate;
+    d_asked_rate.store(rate, std::memory_order_relaxed);
 }
 
 void rx_source_impl::change_rate_if_asked()
 {
-    double rate;
-    {
-        std::lock_guard<std::mutex> lock(d_rate_mutex);
-        rate = std::exchange(d_asked_rate, 0.0);
-    }
+    if (d_asked_rate.load(std::memory_order_relaxed) == 0)
+        return;
+    const double rate = d_asked_rate.exchange(0.0, std::memory_order_relaxed);
     if (rate == 0)
         return;
     // Channel 0 chooses the item and the time; the others change at the same ones, so

@@ -145,8 +145,9 @@ private:
     uint64_t d_start_time = 0;      // 0: as soon as possible
     const pmt::pmt_t d_id;
     const std::chrono::microseconds d_wait_slice;
-    std::mutex d_rate_mutex; // guards d_asked_rate: set_samp_rate runs on any thread
-    double d_asked_rate = 0; // a rate change work() has yet to make; 0: none
+    // A rate change work() has yet to make (0: none). set_samp_rate runs on any thread;
+    // work() looks at every call, so an atomic rather than a lock.
+    std::atomic<double> d_asked_rate{ 0.0 };
 };
 
 } // namespace rdma

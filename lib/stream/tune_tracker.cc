@@ -26,6 +26,7 @@ tune_tracker::tune_tracker(radio_control& radio, unsigned chan)
             box->changes.push_back(c);
         else
             box->dropped++;
+        box->pending.store(true, std::memory_order_release);
     });
     d_pending.reserve(max_pending);
 }
@@ -47,7 +48,7 @@ bool tune_tracker::poll(uint64_t handed_out,
                         const stream_clock& clock,
                         rx_event& out)
 {
-    {
+    if (d_inbox->pending.load(std::memory_order_acquire)) {
         std::lock_guard<std::mutex> lock(d_inbox->mutex);
         for (const rf_change& c : d_inbox->changes)
             if (d_pending.size() < max_pending)
@@ -55,7 +56,10 @@ bool tune_tracker::poll(uint64_t handed_out,
             else
                 d_inbox->dropped++;
         d_inbox->changes.clear();
+        d_inbox->pending.store(false, std::memory_order_relaxed);
     }
+    if (d_pending.empty())
+        return false;
     // The earliest due change first (timed commands may be made out of time order).
     auto due = d_pending.end();
     for (auto it = d_pending.begin(); it != d_pending.end(); ++it) {

@@ -11,6 +11,7 @@
 #include "../device/radio_control.h"
 #include "stream_clock.h"
 #include <gnuradio/rdma/rx_event.h>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -55,6 +56,9 @@ private:
         mutable std::mutex mutex;
         std::vector<rf_change> changes;
         uint64_t dropped = 0;
+        // Set with the first change queued: poll() runs at every hand-out and takes
+        // the lock only when there is something to take.
+        std::atomic<bool> pending{ false };
     };
 
     radio_control& d_radio;
