@@ -8,7 +8,8 @@
 """One benchmark run of a GNU Radio receiver; prints one JSON object.
 
     peer_gr.py udp  --port P --rate R --samples N --payload B --variant shipped|tuned
-    peer_gr.py rdma --args ARGS --rate R --samples N [--check] [--format F --otw W]
+    peer_gr.py rdma --args ARGS --rate R --samples N [--check] [--reader]
+                    [--format F --otw W]
 
 udp:  network.udp_source (64-bit sequence number header) -> null_sink, fed by
       bench_udp_sender. "tuned" calls set_blkd_input_timer_value(1); the socket
@@ -16,7 +17,8 @@ udp:  network.udp_source (64-bit sequence number header) -> null_sink, fed by
 rdma: rdma.rx_source(ARGS, "sc16", R, N) -> null_sink, the production path; the
       device args pick the backend (type=emu, wire=inproc, type=null, ...). --format
       and --otw: the flowgraph's and the wire's formats (default sc16 both: zero
-      copy); different ones make the source convert (bench/convert.py).
+      copy); different ones make the source convert (bench/convert.py). --reader: a
+      block that reads every byte (numpy, XOR of 8-byte words) instead of null_sink.
 
 CPU is read twice, at 20 % and 80 % of the burst after the first item arrived, with
 per-thread CPU clocks (rdma.process_cpu_by_role(): host / NIC / device, and every
@@ -33,6 +35,7 @@ import sys
 import threading
 import time
 
+import numpy
 from gnuradio import blocks, gr
 
 ITEM_SIZE = {"sc16": 4, "fc32": 8, "sc8": 2}
@@ -85,9 +88,29 @@ def window(a, b):
             "threads": {k: v for k, v in threads.items() if v > 0}}
 
 
+class reader(gr.sync_block):
+    """A downstream block that reads every byte of its input, as one that processes
+    samples must: the XOR of its 8-byte words (numpy, vectorised) and of the bytes
+    after the last whole word, kept so that the reads happen."""
+
+    def __init__(self, item):
+        gr.sync_block.__init__(self, "reader", [(numpy.uint8, item)], [])
+        self.result = 0
+
+    def work(self, input_items, output_items):
+        flat = input_items[0].reshape(-1)
+        whole = flat.size // 8 * 8
+        if whole:
+            self.result ^= int(numpy.bitwise_xor.reduce(flat[:whole].view(numpy.uint64)))
+        if whole < flat.size:
+            self.result ^= int(numpy.bitwise_xor.reduce(flat[whole:]))
+        return len(input_items[0])
+
+
 def build(opts, rdma):
     tb = gr.top_block("bench")
-    sink = blocks.null_sink(ITEM_SIZE[opts.format] if opts.mode == "rdma" else 4)
+    item = ITEM_SIZE[opts.format] if opts.mode == "rdma" else 4
+    sink = reader(item) if opts.reader else blocks.null_sink(item)
     if opts.mode == "udp":
         from gnuradio import network
         header_seqnum = 1  # "64-bit Sequence Number" (gr-network udp_header_types.h)
@@ -186,6 +209,8 @@ def main():
     p.add_argument("--variant", choices=["shipped", "tuned"], default="tuned")
     p.add_argument("--args", default="type=emu")
     p.add_argument("--check", action="store_true")
+    p.add_argument("--reader", action="store_true",
+                   help="rdma: a block that reads every byte instead of null_sink")
     p.add_argument("--format", choices=sorted(ITEM_SIZE), default="sc16",
                    help="rdma: the flowgraph's items (rx_source's format)")
     p.add_argument("--otw", choices=sorted(ITEM_SIZE),

@@ -27,7 +27,8 @@ table (docs/performance.md explains every column). Phases:
            stand-in from 10 MB/s to 10 GB/s with its hand-out latency, the same
            tuned, the soft NIC with the defaults, and the socket baselines
   handout  what one hand-out costs: the stand-in at 1 GB/s, hand-outs from ~240 to
-           ~15 000 a second (notify 64 ... 1), host CPU per second against them
+           ~15 000 a second (notify 64 ... 1), host CPU per second against them, each
+           beside GNU Radio alone at the same hand-out rate (bench_handout_floor)
   copies   copy census (LD_PRELOAD) and pointer tests, one run per receiver
 
 Receivers: udp_source as shipped and tuned (network.udp_source -> null_sink), the
@@ -86,6 +87,14 @@ RUN_FIELDS = [
     "packets", "packet_bytes", "ring_bytes", "hugepages", "socket_buffer", "args",
     "elapsed_s", "started", "load1", "threads", "note",
 ]
+
+# The defaults and handout phases: what a run settled on and its latencies, host.latency.*
+# (notification to hand-out) and host.latency.age.* (the oldest sample of a hand-out, from
+# the device taking it).
+HANDOUT_FIELDS = RUN_FIELDS + [
+    "handouts", "handouts_per_s", "latency_samples", "p50_ns", "p99_ns", "p999_ns",
+    "max_ns", "age_latency_samples", "age_p50_ns", "age_p99_ns", "age_p999_ns",
+    "age_max_ns"]
 
 
 class sysctl_guard:
@@ -228,11 +237,13 @@ class suite:
         got = self.finish(rx, 20)
         return got, sent, samples
 
-    def run_rdma(self, args, rate, samples, extra_env=None, check=False):
+    def run_rdma(self, args, rate, samples, extra_env=None, check=False, reader=False):
         argv = ["/usr/bin/python3", os.path.join(HERE, "peer_gr.py"), "rdma", "--args", args,
                 "--rate", repr(rate), "--samples", str(samples)]
         if check:
             argv.append("--check")
+        if reader:
+            argv.append("--reader")
         p = self.spawn(argv, extra_env)
         return self.finish(p, samples / rate + 40)
 
@@ -419,15 +430,17 @@ class suite:
         """gr-rdma with no tuning at all, 10 MB/s ... 10 GB/s, beside the baselines.
 
         standin_defaults: rx_source("type=null,latency_probe=1"): the host side with the
-        defaults handout_pacing chooses (payload, notify) and its hand-out latency;
-        standin_tuned: the same with the tuned knobs; rdma_udp_defaults: the emulator
-        over loopback UDP into the soft NIC, defaults (the soft NIC's own cost); ideal
-        and udp_source_tuned: the socket baselines (8 KiB datagrams). Every receiver
-        but the stand-in climbs the ladder to its first lossy rate.
+        defaults handout_pacing chooses (payload, notify) and its latencies, each run
+        followed by gr_floor, GNU Radio alone (bench_handout_floor) at the hand-out rate
+        the stand-in ran at; standin_reader: the same with a downstream block that reads
+        every byte (peer_gr.py --reader) instead of null_sink; standin_tuned: the tuned
+        knobs; rdma_udp_defaults: the emulator over loopback UDP into the soft NIC,
+        defaults (the soft NIC's own cost); ideal and udp_source_tuned: the socket
+        baselines (8 KiB datagrams). Every receiver but the stand-in climbs the ladder
+        to its first lossy rate.
         """
-        fields = RUN_FIELDS + ["handouts", "handouts_per_s", "latency_samples", "p50_ns",
-                               "p99_ns", "p999_ns", "max_ns"]
         receivers = {"standin_defaults": "type=null",
+                     "standin_reader": "type=null",
                      "standin_tuned": "type=null," + TUNED,
                      "rdma_udp_defaults": "type=emu",
                      "ideal": None, "udp_source_tuned": None}
@@ -439,10 +452,16 @@ class suite:
                         row = self.measure("defaults", receiver, rep, rate, self.opts.payload)
                     else:
                         row = self.measure_defaults(receiver, rep, rate,
-                                                    base + ",latency_probe=1", fields)
+                                                    base + ",latency_probe=1",
+                                                    reader=receiver == "standin_reader")
                     self.progress("defaults %-18s rep %d %6.0f MB/s %s" % (
                         receiver, rep, mbps, "ok" if row["loss_free"] else
                         "LOSS %s" % row.get("lost", "?")))
+                    if receiver == "standin_defaults" and row.get("handouts_per_s"):
+                        floor = self.measure_floor("defaults", rep, rate,
+                                                   row["handouts_per_s"])
+                        self.progress("defaults %-18s rep %d %6.0f MB/s %.0f hand-outs/s" % (
+                            "gr_floor", rep, mbps, floor.get("handouts_per_s", 0)))
                     if not row["loss_free"] and not receiver.startswith("standin"):
                         break
 
@@ -450,25 +469,24 @@ class suite:
         """What one hand-out costs: the stand-in at 1 GB/s in 64 KiB messages, a
         notification (a hand-out) every 1 ... 64 messages; the slope of host CPU per
         second over hand-outs per second is the cost of one, per thread."""
-        fields = RUN_FIELDS + ["handouts", "handouts_per_s", "latency_samples", "p50_ns",
-                               "p99_ns", "p999_ns", "max_ns"]
         for rep in range(self.opts.reps):
             for notify in [1, 2, 4, 8, 16, 32, 64]:
                 args = "type=null,payload=65536,notify=%d" % notify
-                row = self.measure_defaults("handout", rep, 250e6, args, fields,
-                                            phase="handout")
+                row = self.measure_defaults("handout", rep, 250e6, args, phase="handout")
                 self.progress("handout notify %2d rep %d: %s hand-outs/s %s" % (
                     notify, rep, "%.0f" % row.get("handouts_per_s", 0),
                     "ok" if row["loss_free"] else "LOSS"))
+                if row.get("handouts_per_s"):
+                    self.measure_floor("handout", rep, 250e6, row["handouts_per_s"])
 
-    def measure_defaults(self, receiver, rep, rate, args, fields, phase="defaults"):
+    def measure_defaults(self, receiver, rep, rate, args, phase="defaults", reader=False):
         """One gr-rdma run that reports the payload and notify it settled on."""
         started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         row = {"phase": phase, "receiver": receiver, "rep": rep, "rate_sps": rate,
                "started": started, "load1": open("/proc/loadavg").read().split()[0]}
         t = time.monotonic()
         samples = self.samples_for(rate, 65536)  # whole messages of any payload
-        got = self.run_rdma(args, rate, samples)
+        got = self.run_rdma(args, rate, samples, reader=reader)
         row.update(self.rdma_row(got, samples, 0, args))
         if got:
             c = got["counters"]
@@ -477,14 +495,40 @@ class suite:
                         "work_interval": c.get("host.work_interval_ns", 0) / 1e9,
                         "packet_bytes": min(payload, 4096), "mtu": 4096,
                         "handouts": c.get("host.handouts"),
-                        "handouts_per_s": c.get("host.handouts", 0) / (samples / rate),
-                        "latency_samples": c.get("host.latency.samples"),
-                        "p50_ns": c.get("host.latency.p50_ns"),
-                        "p99_ns": c.get("host.latency.p99_ns"),
-                        "p999_ns": c.get("host.latency.p999_ns"),
-                        "max_ns": c.get("host.latency.max_ns")})
+                        "handouts_per_s": c.get("host.handouts", 0) / (samples / rate)})
+            for ours, theirs in (("latency_samples", "samples"), ("p50_ns", "p50_ns"),
+                                 ("p99_ns", "p99_ns"), ("p999_ns", "p999_ns"),
+                                 ("max_ns", "max_ns")):
+                row[ours] = c.get("host.latency." + theirs)
+                row["age_" + ours] = c.get("host.latency.age." + theirs)
         row["elapsed_s"] = round(time.monotonic() - t, 3)
-        self.row(phase + ".csv", fields, row)
+        self.row(phase + ".csv", HANDOUT_FIELDS, row)
+        return row
+
+    def measure_floor(self, phase, rep, rate, handouts_per_s):
+        """GNU Radio alone (bench_handout_floor): a source woken \p handouts_per_s times
+        a second, as rx_source by its notifications, handing out to a null_sink."""
+        started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        period_us = 1e6 / handouts_per_s
+        row = {"phase": phase, "receiver": "gr_floor", "rep": rep, "rate_sps": rate,
+               "started": started, "load1": open("/proc/loadavg").read().split()[0],
+               "args": "period_us=%.1f" % period_us, "work_interval": 0}
+        t = time.monotonic()
+        p = self.spawn([os.path.join(self.bin, "bench_handout_floor"), "--rate", repr(rate),
+                        "--period-us", "%.3f" % period_us, "--seconds",
+                        repr(self.opts.duration)])
+        got = self.finish(p, self.opts.duration + 30)
+        if got:
+            row.update({"window_s": got["window_s"], "window_bytes": got["items"] * ITEM,
+                        "host_cpu_s": got["host_cpu_s"], "nic_cpu_s": 0.0,
+                        "device_cpu_s": 0.0, "threads": json.dumps(got["threads"]),
+                        "handouts": got["handouts"],
+                        "handouts_per_s": got["handouts"] / got["window_s"],
+                        "loss_free": True, "note": "GNU Radio alone, no gr-rdma"})
+        else:
+            row.update({"loss_free": False, "note": "run failed (see stderr.log)"})
+        row["elapsed_s"] = round(time.monotonic() - t, 3)
+        self.row(phase + ".csv", HANDOUT_FIELDS, row)
         return row
 
     def phase_copies(self):
