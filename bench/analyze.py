@@ -189,6 +189,11 @@ class analysis(rate_sweep, ceiling_sweep, defaults_sweep, handout_sweep):
         text = self.report()
         if "### Headline" not in text or "|" not in text:
             raise SystemExit("the report is incomplete")
+        if self.defaults and ("GNU Radio's own cost of a hand-out" not in text or
+                              "sample age at hand-out p99" not in text):
+            raise SystemExit("the defaults phase's tables are incomplete")
+        if self.handout and "GNU Radio alone: paced source" not in text:
+            raise SystemExit("the handout phase's fit lacks GNU Radio's own")
         return text
 
 
@@ -222,8 +227,9 @@ def main():
     a = analysis(opts.directory)
     if opts.check:
         a.check()
-        print("analyze.py: %d rate, %d size, %d ceiling, %d latency rows: OK" % (
-            len(a.rates), len(a.sizes), len(a.ceiling), len(a.latency)))
+        print("analyze.py: %d rate, %d size, %d ceiling, %d latency, %d defaults, %d handout "
+              "rows: OK" % (len(a.rates), len(a.sizes), len(a.ceiling), len(a.latency),
+                            len(a.defaults), len(a.handout)))
         return 0
     text = a.report()
     print(text)

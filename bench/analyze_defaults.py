@@ -169,7 +169,8 @@ class defaults_sweep:
             if not rows:
                 continue
             source = spread([thread_share(x, "rx_source") for x in ok])
-            reader = spread([thread_share(x, "reader") for x in ok])
+            reader = (spread([thread_share(x, "reader") for x in ok])
+                      if receiver == "standin_reader" else None)
             share = self.core_share(ok)
             lines.append(
                 "* Defaults at 10 GB/s over the stand-in, %s downstream: loss-free in %d of "
