@@ -23,7 +23,7 @@ NAMES = {
     "rdma_udp_tuned": "gr-rdma, soft NIC, UDP wire, tuned",
     "rdma_inproc_tuned": "gr-rdma, soft NIC, in-process wire, tuned",
     "rdma_udp_notify64": "gr-rdma, soft NIC, UDP wire, notify=64",  # runs before 2026-11-29T18
-    "ceiling": "gr-rdma host side, no transport (type=null), defaults",
+    "ceiling": "gr-rdma host side, no transport (type=null), untuned",
     "ceiling_tuned": "gr-rdma host side, no transport (type=null), tuned",
 }
 ORDER = list(NAMES)
@@ -35,6 +35,9 @@ GBPS = 250e6  # 1 GB/s of sc16
 DEFAULTS = ("8192", "16", 0.0)
 TUNED = ("65536", "32", 0.05)
 TUNED_WORDS = "64 KiB messages, notify=32, latency=0.2, work_interval=0.05"
+# The bench's fixed 8 KiB messages with notify=16: the defaults until 2026-12-04 (since
+# then payload and notify follow the rate: the defaults phase measures those).
+FIXED_WORDS = "8 KiB, notify=16"
 
 
 # ---- reading --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ maxima, ratios against the socket baselines, the headline and the issue's target
 import statistics
 
 from analyze_common import (
-    DEFAULTS, GBPS, NAMES, ORDER, RDMA_PATHS, TUNED, TUNED_WORDS, by, cpu_per_gb,
+    DEFAULTS, FIXED_WORDS, GBPS, NAMES, ORDER, RDMA_PATHS, TUNED, TUNED_WORDS, by, cpu_per_gb,
     fmt_spread, markdown, num, spread, truthy, verdict)
 
 
@@ -173,18 +173,19 @@ class rate_sweep:
         if not self.ceiling:
             return "\n".join(lines)
         host = {name: self.cell(self.ceiling_rows(setting))[0]
-                for name, setting in [("defaults", DEFAULTS), ("tuned", TUNED)]}
+                for name, setting in [(FIXED_WORDS, DEFAULTS), ("tuned", TUNED)]}
         lines.append("* gr-rdma's host side at 1 GB/s, the NIC's part done by the stand-in "
-                     "(type=null; what a RoCE NIC does in hardware): %s s/GB with the "
-                     "defaults (8 KiB messages, notify=16), %s s/GB tuned (%s)."
-                     % (fmt_spread(host["defaults"]), fmt_spread(host["tuned"]), TUNED_WORDS))
+                     "(type=null; what a RoCE NIC does in hardware): %s s/GB with 8 KiB "
+                     "messages and notify=16 (the defaults before 2026-12-04; today's: "
+                     "\"Fast by default\"), %s s/GB tuned (%s)."
+                     % (fmt_spread(host[FIXED_WORDS]), fmt_spread(host["tuned"]), TUNED_WORDS))
         for peer, goal in goals.items():
             peer_rows = self.rows_at(peer, GBPS)
             same_rate = any(truthy(r["loss_free"]) for r in peer_rows)
             if not same_rate:
                 top = best[peer][0]
                 peer_rows = self.rows_at(peer, top) if top else []
-            for name, setting in [("tuned", TUNED), ("defaults", DEFAULTS)]:
+            for name, setting in [("tuned", TUNED), (FIXED_WORDS, DEFAULTS)]:
                 r = self.ratios(peer_rows, self.ceiling_rows(setting))
                 if not r:
                     continue
@@ -195,7 +196,7 @@ class rate_sweep:
                              "target %d×: %s." % (NAMES[peer], name, r[0], r[1], r[2], where,
                                                   goal, verdict(r, goal)))
         flat = []
-        for name, setting in [("defaults", DEFAULTS), ("tuned", TUNED)]:
+        for name, setting in [(FIXED_WORDS, DEFAULTS), ("tuned", TUNED)]:
             big = self.cell(self.ceiling_rows(setting, mtu="4096"))[0]
             for mtu in ["2048", "1024"]:
                 small = self.cell(self.ceiling_rows(setting, mtu=mtu))[0]
