@@ -39,17 +39,20 @@ soft_nic::soft_nic(const soft_nic_config& config)
       d_tables(std::make_shared<soft_tables>()),
       d_responder(*d_tables),
       d_socket(config.bind_to),
-      d_slot_memory(receive_buffers * receive_buffer_bytes),
-      d_slots(receive_buffers),
       d_tx_packet(read_response_bytes(d_config.max_path_mtu)),
       d_next_report(std::chrono::steady_clock::now() + report_interval)
 {
-    for (size_t i = 0; i < receive_buffers; i++) {
-        d_slots[i].data = d_slot_memory.data() + i * receive_buffer_bytes;
-        d_slots[i].capacity = receive_buffer_bytes;
-    }
     size_socket_buffer();
+    // Coalesced receives need buffers for 64 KiB; without them, a datagram a buffer.
     d_gro = d_socket.enable_gro();
+    const size_t buffers = d_gro ? receive_buffers : batch_size;
+    const size_t bytes = d_gro ? receive_buffer_bytes : slot_bytes;
+    d_slot_memory.assign(buffers * bytes, 0);
+    d_slots.resize(buffers);
+    for (size_t i = 0; i < buffers; i++) {
+        d_slots[i].data = d_slot_memory.data() + i * bytes;
+        d_slots[i].capacity = bytes;
+    }
     d_inproc = std::make_shared<wire::frame_queue>(d_wake, slot_bytes);
     wire::frame_queue::publish(roce_address(), d_inproc);
     if (d_config.start_thread)
@@ -174,8 +177,10 @@ size_t soft_nic::process_inproc()
 void soft_nic::process_batch(size_t count)
 {
     const socket_address& local = d_socket.local_address();
-    std::lock_guard<std::mutex> lock(d_tables->mutex());
     for (size_t i = 0; i < count; i++) {
+        // The lock a receive at a time: a batch of coalesced receives holds hundreds
+        // of packets, and the host's post_receives() waits for the same lock.
+        std::lock_guard<std::mutex> lock(d_tables->mutex());
         const datagram& d = d_slots[i];
         if (d.truncated) {
             d_responder.count(rx_result::drop_truncated);

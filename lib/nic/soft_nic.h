@@ -60,8 +60,9 @@ class soft_nic : public device
 public:
     static constexpr size_t batch_size = 64;
     static constexpr size_t slot_bytes = 9 * 1024; //!< larger datagrams: drop_truncated
-    //! Receive buffers per recvmmsg, each large enough for what GRO coalesces (up to
-    //! 64 KiB of datagrams of one flow): 2 MiB, which stays in cache while processed.
+    //! With GRO: receive buffers per recvmmsg, each large enough for what the kernel
+    //! coalesces (up to 64 KiB of one flow's datagrams): 2 MiB, which stays in cache
+    //! while processed. Without: batch_size buffers of slot_bytes.
     static constexpr size_t receive_buffers = 32;
     static constexpr size_t receive_buffer_bytes = 65536;
 
