@@ -11,13 +11,16 @@
 // is lost, and a time event marks each change at its item, with its time. Over two
 // links too: each new run's schedule begins at its first message (LINKS_CONTINUE).
 
+#include "../util/log.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/sample_format.h>
+#include <spdlog/sinks/ostream_sink.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <chrono>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -110,6 +113,49 @@ std::vector<rx_event> run_two_changes(rx_stream& s, std::vector<change>& changes
     return events;
 }
 
+//! While it lives, every logger the transport core makes writes where the test reads.
+class captured_logs
+{
+public:
+    captured_logs() : d_sink(std::make_shared<spdlog::sinks::ostream_sink_mt>(d_text))
+    {
+        set_logger_factory([sink = d_sink](const std::string& name) {
+            auto l = std::make_shared<spdlog::logger>(name, sink);
+            l->set_level(spdlog::level::info);
+            return l;
+        });
+    }
+    ~captured_logs() { set_logger_factory(nullptr); }
+    captured_logs(const captured_logs&) = delete;
+    captured_logs& operator=(const captured_logs&) = delete;
+
+    std::string warnings()
+    {
+        std::string out, line;
+        std::istringstream lines(d_text.str());
+        while (std::getline(lines, line))
+            if (line.find("[warning]") != std::string::npos)
+                out += line + "\n";
+        return out;
+    }
+
+private:
+    std::ostringstream d_text;
+    std::shared_ptr<spdlog::sinks::ostream_sink_mt> d_sink;
+};
+
+//! The warnings of asking a stream started at 20 MS/s (defaults: 8 KiB messages, a
+//! notification every 9, about a millisecond) to change to \p rate.
+std::string warnings_of_change_to(double rate)
+{
+    captured_logs logs;
+    rx_stream s("type=emu,signal=ramp,latency=0.5,hugepages=off", "sc16", 20e6);
+    s.start();
+    s.change_rate(rate);
+    s.stop();
+    return logs.warnings();
+}
+
 } // namespace
 
 class qa_rate_change : public CppUnit::TestFixture
@@ -118,6 +164,7 @@ class qa_rate_change : public CppUnit::TestFixture
     CPPUNIT_TEST(test_two_rate_changes_lose_nothing);
     CPPUNIT_TEST(test_two_rate_changes_over_two_links);
     CPPUNIT_TEST(test_links_change_at_a_window_boundary);
+    CPPUNIT_TEST(test_sparse_notifications_after_a_change_are_named);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -178,6 +225,18 @@ public:
         const rx_stream::rate_change w = s.change_rate(1e6, (far / (4 * P)) * 4 * P);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), w.item % (4 * P));
         s.stop();
+    }
+
+    void test_sparse_notifications_after_a_change_are_named()
+    {
+        // Payload and notify stay the first rate's. At 5 MS/s a notification comes every
+        // 3.7 ms, well inside the grace: nothing to say. At 100 kS/s every 184 ms (9 messages of 2048 items): the
+        // clock makes items final first, and the warning says so and names the fix.
+        CPPUNIT_ASSERT_EQUAL(std::string(), warnings_of_change_to(5e6));
+        const std::string w = warnings_of_change_to(1e5);
+        CPPUNIT_ASSERT_MESSAGE(w, w.find("a notification comes every 184.32 ms") !=
+                                      std::string::npos);
+        CPPUNIT_ASSERT_MESSAGE(w, w.find("give payload= and notify=") != std::string::npos);
     }
 };
 

@@ -186,6 +186,8 @@ private:
     uint32_t await_stream_end(uint32_t status);
     void export_share_counters(std::map<std::string, uint64_t>& out) const;
     // rx_stream_rate.cc: a rate change, advanced by the consumer.
+    //! A warning when \p rate would space notifications beyond the grace period.
+    void warn_if_notifications_sparse(double rate) const;
     void advance_rate_change();
     void restart_at_new_rate();
     void report(rx_event::reason why, uint64_t count = 0, uint64_t value = 0);

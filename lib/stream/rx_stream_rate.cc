@@ -99,6 +99,7 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
         throw std::invalid_argument("change_rate: the new run must start after the old "
                                     "one stops, at " +
                                     std::to_string(stop_ns) + " ns");
+    warn_if_notifications_sparse(rate);
     d_dev->radio().stop_rx_at(d_plan.stream_index, stop_ns);
     d_rate_change = { true, rate, rational_rate(rate), item, stop_ns, t1 };
     d_logger->info("RX stream {}: the rate changes to {} S/s at sample {} (device time "
@@ -108,6 +109,30 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
                    item,
                    t1);
     return { item, t1 };
+}
+
+void rx_stream::impl::warn_if_notifications_sparse(double rate) const
+{
+    // Payload and notify stay those of the rate the stream started at (handout_pacing
+    // chose them for it, or the args gave them): at a much lower rate notifications
+    // come so far apart that the clock makes items final first, a grace late.
+    if (!d_plan.notify_interval)
+        return;
+    const double spacing_s =
+        static_cast<double>(d_plan.message_items) * d_plan.notify_interval / rate;
+    if (spacing_s <= d_plan.grace_s)
+        return;
+    d_logger->warn("RX stream {}: at {} S/s a notification comes every {} ms (payload {} "
+                   "B, notify {}, chosen at {} S/s): items wait for the clock instead, "
+                   "up to {} ms; to keep them prompt, open the stream at the lowest rate "
+                   "it will run at, or give payload= and notify= for that rate",
+                   d_plan.stream_index,
+                   rate,
+                   format_number(spacing_s * 1e3),
+                   d_plan.payload_bytes,
+                   d_plan.notify_interval,
+                   d_plan.sample_rate,
+                   format_number(d_plan.grace_s * 1e3));
 }
 
 void rx_stream::impl::advance_rate_change()
