@@ -334,13 +334,15 @@ public:
         CPPUNIT_ASSERT_EQUAL(c.at("device.imm_sent"), c.at("host.latency.samples"));
         CPPUNIT_ASSERT(c.at("host.latency.p50_ns") > 0);
         CPPUNIT_ASSERT(c.at("host.latency.p50_ns") <= c.at("host.latency.p99_ns"));
-        // Every hand-out has an age; no sample is handed out before its message (1024
-        // items, 51.2 us at 20 MS/s) was full, and none waits anywhere near the budget.
+        // Every hand-out has an age. A hand-out follows a notification, which follows the
+        // 4th message of 1024 items (51.2 us each at 20 MS/s): its oldest sample was
+        // taken at least 204.8 us before; and the typical one waits far less than the
+        // grace after which the clock would have judged it.
         CPPUNIT_ASSERT(c.at("host.latency.age.samples") > 0);
-        CPPUNIT_ASSERT(c.at("host.latency.age.samples") <= c.at("host.handouts"));
-        CPPUNIT_ASSERT(c.at("host.latency.age.p50_ns") >= 51200);
-        CPPUNIT_ASSERT(c.at("host.latency.age.p50_ns") <= c.at("host.latency.age.max_ns"));
-        CPPUNIT_ASSERT(c.at("host.latency.age.p50_ns") < 100000000);
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(c.at("host.latency.age.p50_ns")),
+                               c.at("host.latency.age.p50_ns") >= 204800);
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(c.at("host.latency.age.p50_ns")),
+                               c.at("host.latency.age.p50_ns") < 10000000);
     }
 };
 

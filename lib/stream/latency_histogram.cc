@@ -14,7 +14,7 @@ namespace rdma {
 
 namespace {
 // Buckets: 0..999 ns exactly, then 900 buckets per decade (three significant digits)
-// up to 2^32 ns (4.3 s); longer latencies land in the last bucket.
+// up to 10^10 ns (10 s); longer latencies land in the last bucket.
 constexpr size_t exact_buckets = 1000;
 constexpr size_t per_decade = 900;
 constexpr size_t decades = 7; // 1e3 .. 1e10

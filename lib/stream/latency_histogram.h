@@ -19,7 +19,7 @@ namespace rdma {
 
 /*!
  * Durations in ns, kept as a fixed histogram with three significant digits (exact
- * below 1 us, within 0.1 % above, up to 4.3 s; longer ones in the last bucket), so
+ * below 1 us, within 0.1 % above, up to 10 s; longer ones in the last bucket), so
  * that recording neither allocates nor sorts, and runs can be pooled exactly from the
  * exported buckets. Percentiles are nearest-rank over the buckets.
  */

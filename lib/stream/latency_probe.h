@@ -31,8 +31,9 @@ namespace rdma {
  *   up, the wait for the notification that covers it (handout_pacing's period), the
  *   wire and the notification path.
  *
- * The hot path reads the clock once per commit() and neither allocates nor logs:
- * pending notifications wait in a fixed ring, durations go to fixed histograms.
+ * The hot path reads a clock or two per commit() (the host's for the age, the NIC's
+ * steady clock when a notification is due) and neither allocates nor logs: pending
+ * notifications wait in a fixed ring, durations go to fixed histograms.
  */
 class latency_probe
 {

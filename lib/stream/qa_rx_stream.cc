@@ -296,10 +296,17 @@ public:
         }
         CPPUNIT_ASSERT(end);
         const auto c = s.read_counters();
-        CPPUNIT_ASSERT_EQUAL(items, received + c.at("host.lost"));
+        // Every item accounted for; a busy machine may make the stand-in drop some
+        // (judged lost by the clock, handed out as zeros unless skipped).
+        CPPUNIT_ASSERT_EQUAL(items, c.at("host.delivered") + c.at("host.lost"));
+        CPPUNIT_ASSERT_EQUAL(items, received + c.at("host.lost_skipped"));
+        // A hand-out per notification, the end, and at most one more per message the
+        // clock had to judge (each may end a wait of its own).
         const uint64_t notifications = items / (15 * 16384) + 1;
-        CPPUNIT_ASSERT_MESSAGE(std::to_string(c.at("host.handouts")) + " hand-outs",
-                               c.at("host.handouts") <= notifications + 2);
+        const uint64_t judged = (c.at("host.lost") + 16383) / 16384;
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(c.at("host.handouts")) + " hand-outs, " +
+                                   std::to_string(c.at("host.lost")) + " lost",
+                               c.at("host.handouts") <= notifications + 2 + judged);
         CPPUNIT_ASSERT(c.at("host.handouts") >= 1);
         s.stop();
     }
