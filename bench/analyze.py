@@ -189,11 +189,14 @@ class analysis(rate_sweep, ceiling_sweep, defaults_sweep, handout_sweep):
         text = self.report()
         if "### Headline" not in text or "|" not in text:
             raise SystemExit("the report is incomplete")
-        if self.defaults and ("GNU Radio's own cost of a hand-out" not in text or
-                              "sample age at hand-out p99" not in text):
+        if self.defaults and ("The issue's targets, checked" not in text or
+                              "sample age at hand-out p50 / p99 / p99.9" not in text):
             raise SystemExit("the defaults phase's tables are incomplete")
-        if self.handout and "GNU Radio alone: paced source" not in text:
-            raise SystemExit("the handout phase's fit lacks GNU Radio's own")
+        if (any(r["receiver"] == "gr_floor" for r in self.defaults) and
+                "GNU Radio's own cost of a hand-out" not in text):
+            raise SystemExit("the defaults phase has GNU Radio's own runs but no table")
+        if self.handout and "µs of CPU per hand-out (slope)" not in text:
+            raise SystemExit("the handout phase's fit is missing")
         return text
 
 

@@ -250,7 +250,7 @@ class handout_sweep:
                                  "%.1f" % (slope * 1e6), "%.2f" % (icpt * 1e3)])
         if not rows:
             return "Too few loss-free runs for a fit."
-        mine = [r for r in self.handout if r["receiver"] == "handout"]
+        mine = [r for r in self.handout if r["receiver"] == "handout" and r.get("notify")]
         per = by(mine, "notify")
         points = ", ".join("notify=%s: %s/s" % (k[0], fmt_num(spread(
             [num(r["handouts_per_s"]) for r in v])[1])) for k, v in

@@ -9,13 +9,12 @@
 // gr-rdma in it (docs/performance.md, "Fast by default": the floor under rx_source's
 // cost per hand-out). A source block waits in work() on an eventfd that another thread
 // (the "device", floor-dev) writes once per period, as rx_source waits on its completion
-// queue for a notification, then returns a period's items; downstream a null_sink, or
-// with --reader a block that reads every byte. The source writes nothing, as the null
+// queue for a notification, then returns a period's items to a null_sink. The source
+// writes nothing, as the null
 // stand-in writes nothing: what is left is the scheduler's cost of a work() call and of
-// waking the blocks downstream.
+// waking the block downstream.
 //
-// usage: bench_handout_floor --rate ITEMS_PER_S --period-us P --seconds S
-//                            [--item BYTES] [--reader]
+// usage: bench_handout_floor --rate ITEMS_PER_S --period-us P --seconds S [--item BYTES]
 // Prints one JSON line: hand-outs, items, and the CPU seconds of every thread over the
 // middle 60 % of the run (from /proc/self/task/*/schedstat, as bench/peer_gr.py).
 
@@ -80,37 +79,6 @@ private:
     std::atomic<uint64_t> d_handouts{ 0 };
 };
 
-//! A sink that reads every byte it is given (a word-wide XOR), as a block that
-//! processes samples must; its result is kept so that the reads cannot be dropped.
-class reader_sink : public gr::sync_block
-{
-public:
-    explicit reader_sink(size_t item)
-        : gr::sync_block("reader_sink",
-                         gr::io_signature::make(1, 1, static_cast<int>(item)),
-                         gr::io_signature::make(0, 0, 0)),
-          d_item(item)
-    {
-    }
-
-    int work(int noutput_items, gr_vector_const_void_star& in, gr_vector_void_star&) override
-    {
-        const size_t bytes = static_cast<size_t>(noutput_items) * d_item;
-        const auto* p = static_cast<const uint64_t*>(in[0]);
-        uint64_t x = 0;
-        for (size_t i = 0; i < bytes / 8; i++)
-            x ^= p[i];
-        d_result ^= x;
-        return noutput_items;
-    }
-
-    uint64_t result() const { return d_result; }
-
-private:
-    size_t d_item;
-    uint64_t d_result = 0;
-};
-
 std::map<std::string, double> thread_cpu()
 {
     std::map<std::string, double> out;
@@ -135,7 +103,7 @@ std::map<std::string, double> thread_cpu()
 {
     std::fprintf(stderr,
                  "bench_handout_floor: %s\nusage: bench_handout_floor --rate ITEMS_PER_S "
-                 "--period-us P --seconds S [--item BYTES] [--reader]\n",
+                 "--period-us P --seconds S [--item BYTES]\n",
                  why);
     std::exit(2);
 }
@@ -146,13 +114,8 @@ int main(int argc, char** argv)
 {
     double rate = 0, period_us = 1000, seconds = 1.5;
     size_t item = 4;
-    bool reader = false;
     for (int i = 1; i < argc; i++) {
         const std::string key = argv[i];
-        if (key == "--reader") {
-            reader = true;
-            continue;
-        }
         if (i + 1 >= argc)
             usage(("missing value of " + key).c_str());
         const char* value = argv[++i];
@@ -179,13 +142,7 @@ int main(int argc, char** argv)
     // Room for a few periods, as rx_source's ring holds the latency budget.
     src->set_min_output_buffer(static_cast<long>(8 * per_tick));
     src->set_max_noutput_items(static_cast<int>(4 * per_tick));
-    std::shared_ptr<reader_sink> check;
-    if (reader) {
-        check = std::make_shared<reader_sink>(item);
-        tb->connect(src, 0, check, 0);
-    } else {
-        tb->connect(src, 0, gr::blocks::null_sink::make(item), 0);
-    }
+    tb->connect(src, 0, gr::blocks::null_sink::make(item), 0);
 
     std::atomic<bool> stop{ false };
     std::thread ticker([&] {
@@ -229,19 +186,17 @@ int main(int argc, char** argv)
         if (name.rfind("floor-dev", 0) != 0 && name.rfind("bench_handout", 0) != 0)
             host += used;
     }
-    std::printf("{\"rate\": %.0f, \"period_us\": %g, \"item\": %zu, \"reader\": %s, "
+    std::printf("{\"rate\": %.0f, \"period_us\": %g, \"item\": %zu, "
                 "\"window_s\": %.6f, \"handouts\": %llu, \"items\": %llu, "
-                "\"host_cpu_s\": %.6f, \"threads\": {%s}, \"check\": %llu}\n",
+                "\"host_cpu_s\": %.6f, \"threads\": {%s}}\n",
                 rate,
                 period_us,
                 item,
-                reader ? "true" : "false",
                 window,
                 static_cast<unsigned long long>(h1 - h0),
                 static_cast<unsigned long long>(i1 - i0),
                 host,
-                threads.c_str(),
-                static_cast<unsigned long long>(check ? check->result() : 0));
+                threads.c_str());
     close(fd);
     return 0;
 }

@@ -185,7 +185,8 @@ def run(opts):
             "conversion_reads": src.conversion_reads(),
             "hugepages": src.hugepages(),
             "counters": {k: v for k, v in counters.items()
-                         if not k.startswith("host.latency.hist.")},
+                         if not k.startswith(("host.latency.hist.",
+                                              "host.latency.age.hist."))},
             "latency_hist": {k[len("host.latency.hist."):]: v for k, v in counters.items()
                              if k.startswith("host.latency.hist.")},
         })

@@ -75,7 +75,9 @@ RDMA_TUNED = {"rdma_udp_tuned": "type=emu," + TUNED,
               "rdma_inproc_tuned": "type=emu,wire=inproc," + TUNED}
 # gr-network's recommendation for udp_source (its GRC block documentation).
 TUNED_SYSCTL = {"net.core.rmem_default": 26214400, "net.core.rmem_max": 104857600}
-HUGEPAGES = 512  # 1 GiB of 2 MiB pages: the largest ring here (10 GB/s x 0.1 s) fits
+# 3 GiB of 2 MiB pages: the largest ring here (10 GB/s x 0.2 s, the tuned setting's
+# latency budget, 2 GB) fits.
+HUGEPAGES = 1536
 # The defaults phase's rates, MB/s of payload (sc16: a quarter as many MS/s).
 DEFAULT_RATES_MB = [10, 30, 100, 300, 1000, 3000, 10000]
 
@@ -248,7 +250,7 @@ class suite:
         return self.finish(p, samples / rate + 40)
 
     def measure(self, phase, receiver, rep, rate, payload, notify=16, args=None,
-                mtu=4096, work_interval=0):
+                mtu=4096, work_interval=0, fields=RUN_FIELDS):
         """One run; returns the CSV row (also written to <phase>.csv)."""
         started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         row = {"phase": phase, "receiver": receiver, "rep": rep, "rate_sps": rate,
@@ -279,7 +281,7 @@ class suite:
                                      args, mtu))
             row.update({"notify": notify, "mtu": mtu, "work_interval": work_interval})
         row["elapsed_s"] = round(time.monotonic() - t, 3)
-        self.row(phase + ".csv", RUN_FIELDS, row)
+        self.row(phase + ".csv", fields, row)
         return row
 
     @staticmethod
@@ -449,7 +451,8 @@ class suite:
                 for mbps in DEFAULT_RATES_MB:
                     rate = mbps * 1e6 / ITEM
                     if base is None:
-                        row = self.measure("defaults", receiver, rep, rate, self.opts.payload)
+                        row = self.measure("defaults", receiver, rep, rate, self.opts.payload,
+                                           fields=HANDOUT_FIELDS)
                     else:
                         row = self.measure_defaults(receiver, rep, rate,
                                                     base + ",latency_probe=1",
@@ -472,18 +475,22 @@ class suite:
         for rep in range(self.opts.reps):
             for notify in [1, 2, 4, 8, 16, 32, 64]:
                 args = "type=null,payload=65536,notify=%d" % notify
-                row = self.measure_defaults("handout", rep, 250e6, args, phase="handout")
+                row = self.measure_defaults("handout", rep, 250e6, args, phase="handout",
+                                            setting={"payload": 65536, "notify": notify})
                 self.progress("handout notify %2d rep %d: %s hand-outs/s %s" % (
                     notify, rep, "%.0f" % row.get("handouts_per_s", 0),
                     "ok" if row["loss_free"] else "LOSS"))
                 if row.get("handouts_per_s"):
                     self.measure_floor("handout", rep, 250e6, row["handouts_per_s"])
 
-    def measure_defaults(self, receiver, rep, rate, args, phase="defaults", reader=False):
-        """One gr-rdma run that reports the payload and notify it settled on."""
+    def measure_defaults(self, receiver, rep, rate, args, phase="defaults", reader=False,
+                         setting=None):
+        """One gr-rdma run that reports the payload and notify it settled on (\p setting:
+        what the args ask for, written also when the run fails)."""
         started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         row = {"phase": phase, "receiver": receiver, "rep": rep, "rate_sps": rate,
                "started": started, "load1": open("/proc/loadavg").read().split()[0]}
+        row.update(setting or {})
         t = time.monotonic()
         samples = self.samples_for(rate, 65536)  # whole messages of any payload
         got = self.run_rdma(args, rate, samples, reader=reader)
