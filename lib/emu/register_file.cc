@@ -178,6 +178,12 @@ register_file::snapshot register_file::take_snapshot() const
         snap.counters.push_back(e->counters());
         snap.status.push_back(e->status());
         snap.start_time_ns.push_back(e->start_time_ns());
+        snapshot::epoch_header h;
+        if (const std::shared_ptr<destination_table> routes = e->routes()) {
+            h.scheduled = routes->scheduled();
+            h.count = routes->epoch_count();
+        }
+        snap.epochs.push_back(h);
     }
     for (const tx_engine* e : d_tx) {
         snap.tx_stats.push_back(e->counters());
@@ -365,7 +371,7 @@ status register_file::read_one(const socket_address& client,
     case block::rx_destination:
         return read_destination(a, value);
     case block::rx_epoch:
-        return read_epoch(a, value);
+        return read_epoch(a, snap, value);
     case block::emu_link:
         return read_emu_link(a, value);
     case block::ctrl:

@@ -153,6 +153,15 @@ private:
         std::vector<uint64_t> tx_start_time_ns;
         std::vector<regs::link_values> links;
         metadata_registers metadata;
+        // Each RX stream's EPOCH_SCHEDULED, then EPOCH_COUNT, read in that order: every
+        // epoch that begins below the schedule read is counted (the engine records an
+        // epoch before it schedules its first message), so a burst over the epoch
+        // block is one instant, as AXIoE promises (docs/axioe.md, section 6).
+        struct epoch_header {
+            uint64_t scheduled = 0;
+            uint32_t count = 0;
+        };
+        std::vector<epoch_header> epochs;
     };
     // The owner of a stream; the token is never read back, only compared.
     struct owner {
@@ -219,7 +228,8 @@ private:
     axioe::status read_destination_rc(const regs::decoded_address& a,
                                       uint32_t& value) const;
     axioe::status write_destination(const regs::decoded_address& a, uint32_t value);
-    axioe::status read_epoch(const regs::decoded_address& a, uint32_t& value) const;
+    axioe::status
+    read_epoch(const regs::decoded_address& a, const snapshot& snap, uint32_t& value) const;
     axioe::status read_emu_link(const regs::decoded_address& a, uint32_t& value) const;
     axioe::status write_emu_link(unsigned n, uint32_t reg, uint32_t value);
     void destinations_of(unsigned s, rx_descriptor& d) const;

@@ -171,19 +171,22 @@ status register_file::write_destination(const regs::decoded_address& a, uint32_t
     return status::okay;
 }
 
-status register_file::read_epoch(const regs::decoded_address& a, uint32_t& value) const
+status register_file::read_epoch(const regs::decoded_address& a,
+                                 const snapshot& snap,
+                                 uint32_t& value) const
 {
     const std::shared_ptr<destination_table> routes = d_engines[a.index]->routes();
+    const snapshot::epoch_header& header = snap.epochs[a.index];
     switch (a.offset) {
     case regs::epoch::count:
-        value = routes ? routes->epoch_count() : 0;
+        value = header.count;
         return status::okay;
     case regs::epoch::kept:
         value = regs::epoch::emulator_kept;
         return status::okay;
     case regs::epoch::scheduled_lo:
     case regs::epoch::scheduled_lo + 4: {
-        const uint64_t v = routes ? routes->scheduled() : 0;
+        const uint64_t v = header.scheduled;
         value = a.offset == regs::epoch::scheduled_lo ? regs::low_word(v)
                                                       : regs::high_word(v);
         return status::okay;
