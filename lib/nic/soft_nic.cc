@@ -186,7 +186,7 @@ void soft_nic::process_batch(size_t count)
             d_responder.count(rx_result::drop_truncated);
             continue;
         }
-        if (d.segment && d.segment < d.length)
+        if (d.coalesced())
             d_tables->counters().add(nic_event::rx_coalesced);
         // IP_PKTINFO tells which of our addresses the peer used, which is what its
         // ICRC covers when we are bound to 0.0.0.0.

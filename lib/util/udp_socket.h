@@ -30,6 +30,9 @@ struct datagram {
     //! datagrams of this many bytes from one peer, the last possibly shorter; 0: one
     //! datagram. for_each_segment() walks them.
     size_t segment = 0;
+
+    //! Whether the buffer holds several datagrams (GRO coalesced them).
+    bool coalesced() const { return segment > 0 && segment < length; }
 };
 
 /*!
@@ -40,7 +43,7 @@ struct datagram {
 template <typename F>
 void for_each_segment(const datagram& d, F&& f)
 {
-    const size_t step = d.segment > 0 && d.segment < d.length ? d.segment : d.length;
+    const size_t step = d.coalesced() ? d.segment : d.length;
     if (step == 0) {
         f(static_cast<const uint8_t*>(d.data), size_t(0));
         return;
