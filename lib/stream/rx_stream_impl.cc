@@ -312,13 +312,10 @@ bool rx_stream::impl::gathering(uint64_t next, uint64_t ready, int64_t now) cons
 void rx_stream::impl::commit(uint64_t next, size_t count)
 {
     d_tracker->commit(next, count);
-    if (d_probe) {
-        // The oldest item handed out was taken at the device time of its sample.
-        const int64_t taken =
-            static_cast<int64_t>(d_clock.time_of(d_tracker->device_item(next))) -
-            d_clock.offset_ns();
-        d_probe->on_produced(d_tracker->device_item(next + count), host_time_ns() - taken);
-    }
+    if (d_probe) // the age of the oldest item handed out
+        d_probe->on_produced(d_tracker->device_item(next + count),
+                             host_time_ns() -
+                                 d_clock.host_time_of(d_tracker->device_item(next)));
 }
 
 bool rx_stream::impl::poll_event(rx_event& out)

@@ -59,6 +59,11 @@ public:
     uint64_t samples_at(int64_t device_ns) const;
     //! Device time of sample \p k, ns since the epoch.
     uint64_t time_of(uint64_t k) const;
+    //! Host time (host_time_ns()'s clock) at which the device took sample \p k.
+    int64_t host_time_of(uint64_t k) const
+    {
+        return static_cast<int64_t>(time_of(k)) - d_offset;
+    }
     //! The first sample taken at or after device time \p device_ns (exactly).
     uint64_t first_sample_from(uint64_t device_ns) const;
     //! Samples that must have landed by host time \p host_ns (produced a grace period
