@@ -214,8 +214,6 @@ def least_squares(xs, ys):
 class handout_sweep:
     """Mixed into analyze.analysis: needs self.handout (rows of handout.csv)."""
 
-    thread_group = staticmethod(thread_group)
-
     def handout_fit(self, receiver="handout"):
         ok = [r for r in self.handout if truthy(r["loss_free"]) and num(r["window_s"]) > 0
               and r["receiver"] == receiver]

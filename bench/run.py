@@ -249,13 +249,20 @@ class suite:
         p = self.spawn(argv, extra_env)
         return self.finish(p, samples / rate + 40)
 
+    @staticmethod
+    def new_row(phase, receiver, rep, rate, **fields):
+        """A run's row as it starts: what it is, when, and the machine's load."""
+        row = {"phase": phase, "receiver": receiver, "rep": rep, "rate_sps": rate,
+               "started": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                   timespec="seconds"),
+               "load1": open("/proc/loadavg").read().split()[0]}
+        row.update(fields)
+        return row
+
     def measure(self, phase, receiver, rep, rate, payload, notify=16, args=None,
                 mtu=4096, work_interval=0, fields=RUN_FIELDS):
         """One run; returns the CSV row (also written to <phase>.csv)."""
-        started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        row = {"phase": phase, "receiver": receiver, "rep": rep, "rate_sps": rate,
-               "payload": payload, "started": started,
-               "load1": open("/proc/loadavg").read().split()[0]}
+        row = self.new_row(phase, receiver, rep, rate, payload=payload)
         t = time.monotonic()
         if receiver in SOCKET_RECEIVERS:
             tuned = receiver == "udp_source_tuned"
@@ -487,10 +494,7 @@ class suite:
                          setting=None):
         """One gr-rdma run that reports the payload and notify it settled on (\p setting:
         what the args ask for, written also when the run fails)."""
-        started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        row = {"phase": phase, "receiver": receiver, "rep": rep, "rate_sps": rate,
-               "started": started, "load1": open("/proc/loadavg").read().split()[0]}
-        row.update(setting or {})
+        row = self.new_row(phase, receiver, rep, rate, **(setting or {}))
         t = time.monotonic()
         samples = self.samples_for(rate, 65536)  # whole messages of any payload
         got = self.run_rdma(args, rate, samples, reader=reader)
@@ -515,11 +519,9 @@ class suite:
     def measure_floor(self, phase, rep, rate, handouts_per_s):
         """GNU Radio alone (bench_handout_floor): a source woken \p handouts_per_s times
         a second, as rx_source by its notifications, handing out to a null_sink."""
-        started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         period_us = 1e6 / handouts_per_s
-        row = {"phase": phase, "receiver": "gr_floor", "rep": rep, "rate_sps": rate,
-               "started": started, "load1": open("/proc/loadavg").read().split()[0],
-               "args": "period_us=%.1f" % period_us, "work_interval": 0}
+        row = self.new_row(phase, "gr_floor", rep, rate, args="period_us=%.1f" % period_us,
+                           work_interval=0)
         t = time.monotonic()
         p = self.spawn([os.path.join(self.bin, "bench_handout_floor"), "--rate", repr(rate),
                         "--period-us", "%.3f" % period_us, "--seconds",
