@@ -9,6 +9,7 @@
 #include "soft_queue_pair.h"
 #include "soft_responder.h"
 #include "soft_tables.h"
+#include <atomic>
 #include <chrono>
 #include <cstring>
 
@@ -468,6 +469,20 @@ rx_result soft_responder::check_send(qp_context& qp, const roce::packet& p)
     return rx_result::accepted;
 }
 
+void soft_responder::place_payload(uint8_t* dest, const uint8_t* payload, size_t n)
+{
+    // The host checks that a packet landed by the placeholder in its first bytes
+    // (docs/loss-accounting.md). This thread can be preempted halfway through a copy, for
+    // as long as the machine is busy: write those bytes last, once the rest is in the
+    // ring, so that a placeholder found gone always means a whole packet.
+    const size_t head = std::min(n, placeholder_bytes);
+    if (n > head)
+        std::memcpy(dest + head, payload + head, n - head);
+    std::atomic_thread_fence(std::memory_order_release);
+    if (head > 0)
+        std::memcpy(dest, payload, head);
+}
+
 void soft_responder::execute(qp_context& qp,
                              const roce::packet& p,
                              const roce::opcode_info& info,
@@ -475,8 +490,7 @@ void soft_responder::execute(qp_context& qp,
                              reply& out)
 {
     const size_t n = p.payload_len;
-    if (n > 0)
-        std::memcpy(target.dest, p.payload, n);
+    place_payload(static_cast<uint8_t*>(target.dest), p.payload, n);
     d_counters.add(nic_event::rx_bytes, n);
 
     if (info.starts_message)

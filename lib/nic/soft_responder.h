@@ -102,6 +102,17 @@ public:
     //! Count a verdict reached before parsing (a datagram cut short by its slot).
     void count(rx_result result);
 
+    //! A host checks that a packet landed by a placeholder in its first bytes: at most
+    //! two 8-byte items (docs/loss-accounting.md; lib/stream/placeholder.h).
+    static constexpr size_t placeholder_bytes = 16;
+    /*!
+     * Write a WRITE's payload of \p n bytes at \p dest: all but its first
+     * placeholder_bytes, then those. The NIC thread can be preempted halfway through a
+     * copy for as long as the machine is busy; a host that finds the placeholder gone
+     * must find the whole packet there.
+     */
+    static void place_payload(uint8_t* dest, const uint8_t* payload, size_t n);
+
 private:
     struct write_target;
 
