@@ -99,6 +99,9 @@ public:
     size_t links() const { return d_links.size(); }
     //! Link \p n's emulated network (EMU_LINK_*).
     const link_channel& channel(unsigned n) const { return *d_links.at(n)->channel; }
+    //! The same, to impair it while a host owns the stream (tests of the host; a host
+    //! itself writes EMU_LINK_*).
+    link_channel& channel(unsigned n) { return *d_links.at(n)->channel; }
     const register_file& registers() const { return *d_registers; }
     const device_clock& clock() const { return d_clock; }
     //! The link's receive side (RC ACK/NAKs): what it dropped as malformed.

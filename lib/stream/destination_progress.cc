@@ -6,7 +6,6 @@
  */
 
 #include "destination_progress.h"
-#include <algorithm>
 
 namespace gr {
 namespace rdma {
@@ -26,11 +25,31 @@ void destination_progress::reset(const regs::link_schedule& schedule,
     d_out_of_sequence.fill(0);
     d_landed = 0;
     d_known = UINT64_MAX;
+    d_unwaited = 0;
+    d_settled = 0;
     d_held.fill(held_immediate{});
     d_held_count = 0;
     d_wrong_destination = 0;
     d_wrong_length = 0;
     d_implausible = 0;
+}
+
+void destination_progress::set_unwaited(uint32_t mask)
+{
+    d_unwaited = mask;
+    advance_settled();
+}
+
+bool destination_progress::settled(uint64_t m) const
+{
+    if (m < d_settled)
+        return true;
+    if (!d_schedule || m >= d_known)
+        return false;
+    const uint8_t d = d_schedule->destination_of(m);
+    if (d >= max_destinations) // none: an epoch no longer kept
+        return false;
+    return ((d_unwaited >> d) & 1) || d_frontier[d] > m;
 }
 
 uint64_t destination_progress::items_in(uint64_t m) const
@@ -123,12 +142,31 @@ void destination_progress::continue_at(uint64_t first)
 {
     d_frontier.fill(first);
     d_landed = first;
+    d_settled = first;
     d_known = first;
     d_held.fill(held_immediate{});
 }
 
+void destination_progress::advance_settled()
+{
+    // As advance(), by the notifications and the destinations not waited for only:
+    // the clock passes nothing here.
+    if (!d_schedule)
+        return;
+    for (;;) {
+        if ((d_total && d_settled * d_items_per_message >= d_total) || d_settled >= d_known)
+            return;
+        const uint8_t d = d_schedule->destination_of(d_settled);
+        if (d >= max_destinations ||
+            (d_frontier[d] <= d_settled && !((d_unwaited >> d) & 1)))
+            return;
+        d_settled++;
+    }
+}
+
 void destination_progress::advance()
 {
+    advance_settled();
     // Each message is passed once over the run: the cost is per message, amortized.
     for (;;) {
         if ((d_total && d_landed * d_items_per_message >= d_total) || d_landed >= d_known)

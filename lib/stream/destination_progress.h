@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_STREAM_DESTINATION_PROGRESS_H
 
 #include "../regs/link_schedule.h"
+#include "settle_check.h"
 #include <array>
 #include <cstdint>
 
@@ -28,7 +29,7 @@ namespace rdma {
  * carry the message's whole length, and not claim samples the device cannot have
  * produced yet. Others are counted and ignored.
  */
-class destination_progress
+class destination_progress : public settle_check
 {
 public:
     static constexpr unsigned max_destinations = regs::link_schedule::max_destinations;
@@ -86,6 +87,22 @@ public:
     //! Immediates held for a schedule not known yet (each counted once).
     uint64_t held() const { return d_held_count; }
 
+    /*!
+     * Whether no packet of local message \p m can land any more (loss_tracker's
+     * settle_check): its destination's frontier passed it (one destination's packets
+     * are placed in order), or its destination is not waited for (set_unwaited()). A
+     * message whose destination is not known yet is not settled.
+     */
+    bool settled(uint64_t m) const override;
+    //! Local messages settled in order: every message below this one is (its
+    //! destination's frontier passed it, or it is not waited for), whatever epochs
+    //! the schedule forgets later.
+    uint64_t settled_messages() const { return d_settled; }
+    //! Destinations not waited for, one bit each: those the schedule gives nothing now,
+    //! or that the host declared down. Their messages count as settled: their last
+    //! packets are taken to be in, or lost, once the clock says so.
+    void set_unwaited(uint32_t mask);
+
     //! Local messages landed: every message below this one, whatever its destination.
     uint64_t landed_messages() const { return d_landed; }
     //! Destination \p d's frontier: its messages below this one landed.
@@ -100,6 +117,7 @@ public:
 
 private:
     void advance();
+    void advance_settled();
     verdict
     judge(unsigned d, uint64_t message, uint32_t byte_len, uint64_t produced_bound);
 
@@ -119,6 +137,8 @@ private:
     std::array<uint64_t, max_destinations> d_out_of_sequence{};
     uint64_t d_landed = 0;
     uint64_t d_known = UINT64_MAX;
+    uint32_t d_unwaited = 0;
+    uint64_t d_settled = 0;
     std::array<held_immediate, max_destinations> d_held{};
     uint64_t d_held_count = 0;
     uint64_t d_wrong_destination = 0;

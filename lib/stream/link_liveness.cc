@@ -55,6 +55,21 @@ void link_liveness::on_epoch(const std::array<uint16_t, max_destinations>& weigh
     d_active = active;
 }
 
+uint32_t link_liveness::quiet(int64_t now_ns, int64_t quiet_ns) const
+{
+    uint32_t silent = 0;
+    bool others_moved = false;
+    for (unsigned d = 0; d < max_destinations; d++) {
+        if (!(d_active & (1u << d)))
+            continue;
+        if (now_ns - d_moved_ns[d] > quiet_ns)
+            silent |= 1u << d;
+        else
+            others_moved = true;
+    }
+    return others_moved ? silent : 0; // all silent: the device or the reader paused
+}
+
 uint32_t link_liveness::check(const std::array<uint64_t, max_destinations>& frontier,
                               int64_t now_ns)
 {

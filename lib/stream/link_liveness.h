@@ -49,6 +49,15 @@ public:
     void on_epoch(const std::array<uint16_t, max_destinations>& weights, int64_t now_ns);
     //! Destination \p d's timeout in the current epoch (0: never declared).
     int64_t timeout_ns(unsigned d) const { return d_timeout_of.at(d); }
+    //! Whether destination \p d was declared down and no epoch made it active since.
+    bool declared(unsigned d) const { return d < max_destinations && (d_declared >> d) & 1; }
+    /*!
+     * The active destinations whose frontier has not moved for more than \p quiet_ns
+     * while another active one's did (as of the last check(), whatever the timeout,
+     * link_timeout=0 included), one bit each: what they did not deliver is lost, not
+     * on its way.
+     */
+    uint32_t quiet(int64_t now_ns, int64_t quiet_ns) const;
     /*!
      * The destinations' frontiers at \p now_ns: the active destinations to declare down
      * now, one bit each, each once until an epoch makes it active again.

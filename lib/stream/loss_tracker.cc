@@ -101,6 +101,7 @@ loss_tracker::loss_tracker(const ring_geometry& geometry, sample_format format)
 {
     d_skip_consumer.reserve(64);
     d_skip_offset.reserve(64);
+    d_deferred.reserve(d_slots.size());
     d_substituted.reserve(max_substitutions);
     if (!geometry.ring || geometry.message_items == 0 || geometry.ring_items == 0 ||
         geometry.ring_items % geometry.message_items ||
@@ -144,6 +145,7 @@ void loss_tracker::reset()
     d_offset = 0;
     d_final_messages = 0;
     d_final_items = 0;
+    d_settled_items = 0;
     d_released_device = 0;
     d_released_consumer = 0;
     d_rearm_next = 0;
@@ -156,6 +158,7 @@ void loss_tracker::reset()
     d_counts = loss_counts{};
     d_substituted.clear();
     d_substitutions_unmatched = 0;
+    d_deferred.clear();
     d_open_valid = false;
     d_in_gap = false;
     d_events.clear();
@@ -257,7 +260,9 @@ void loss_tracker::verify(uint64_t message, size_t index)
     s.counted = 0;
 }
 
-void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
+void loss_tracker::on_progress(uint64_t final_upto,
+                               uint64_t written_bound,
+                               uint64_t settled_upto)
 {
     const uint64_t burst = d_geometry.burst_items ? d_geometry.burst_items : UINT64_MAX;
     const uint64_t P = d_geometry.message_items;
@@ -265,6 +270,7 @@ void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
     written_bound = capped(written_bound);
     final_upto = std::min(final_upto, burst);
     d_final_items = std::max(d_final_items, final_upto);
+    d_settled_items = std::max(d_settled_items, std::min(settled_upto, d_final_items));
     const uint64_t target =
         d_final_items == burst ? (burst + P - 1) / P : d_final_items / P;
     // Before a skip's target the consumer reads nothing new: those slots are free.
@@ -292,27 +298,62 @@ void loss_tracker::on_progress(uint64_t final_upto, uint64_t written_bound)
     rearm_released(written_bound);
 }
 
+bool loss_tracker::settled(uint64_t message) const
+{
+    return message * d_geometry.message_items + items_in(message) <= d_settled_items ||
+           (d_settle_check && d_settle_check->settled(message));
+}
+
+void loss_tracker::arm_next_lap(uint64_t p, uint64_t written_bound)
+{
+    const uint64_t next = p + d_slots.size();
+    // written_bound is the caller's upper bound (clock error included): the device
+    // cannot have started a message before having produced all of its samples.
+    if (items_in(next) && written_bound <= next * d_geometry.message_items) {
+        const size_t index = slot_of(p, d_rearm_cursor); // next's slot is p's
+        evict(index); // held across a skip: the device is about to write over it
+        arm(index, items_in(next));
+        d_slots[index].armed_for = next;
+    }
+}
+
+void loss_tracker::rearm_deferred(uint64_t written_bound)
+{
+    const uint64_t S = d_slots.size();
+    size_t kept = 0;
+    for (const uint64_t p : d_deferred) {
+        if (written_bound > (p + S) * d_geometry.message_items)
+            continue; // the device may be writing its next lap: that proves nothing
+        if (settled(p))
+            arm_next_lap(p, written_bound);
+        else
+            d_deferred[kept++] = p;
+    }
+    d_deferred.resize(kept);
+}
+
 void loss_tracker::rearm_released(uint64_t written_bound)
 {
     const uint64_t P = d_geometry.message_items;
-    const uint64_t S = d_slots.size();
     const bool burst_final =
         d_geometry.burst_items && d_final_items == d_geometry.burst_items;
     const uint64_t free_below = std::max(d_released_device, d_skip_to);
+    if (!d_deferred.empty())
+        rearm_deferred(written_bound);
     while (d_rearm_next < d_final_messages) {
         const uint64_t p = d_rearm_next;
         if (p * P + items_in(p) > free_below)
             break;
         if (!burst_final && d_final_messages < p + d_reorder_messages)
             break;
-        const uint64_t next = p + S;
-        // written_bound is the caller's upper bound (clock error included): the device
-        // cannot have started a message before having produced all of its samples.
-        if (items_in(next) && written_bound <= next * P) {
-            const size_t index = slot_of(p, d_rearm_cursor); // next's slot is p's
-            evict(index); // held across a skip: the device is about to write over it
-            arm(index, items_in(next));
-            d_slots[index].armed_for = next;
+        // A packet of p may still be on its way (judged by the clock, or skipped, while
+        // the NIC had not placed it yet): armed now, the mark would be its to erase.
+        if (!settled(p)) {
+            if (!d_settle_check || d_deferred.size() == d_deferred.capacity())
+                break; // one path: nothing later is settled either
+            d_deferred.push_back(p); // another destination's later ones may be
+        } else {
+            arm_next_lap(p, written_bound);
         }
         d_rearm_next++;
     }
@@ -521,6 +562,7 @@ void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bou
     d_skip_consumer.push_back(next);
     d_skip_offset.push_back(d_offset);
     d_final_items = std::max(d_final_items, to);
+    d_settled_items = std::max(d_settled_items, to); // the old run's QP is gone
     d_final_messages = std::max(d_final_messages, to / P);
     d_hold_since_w = UINT64_MAX;
     d_in_gap = false;
@@ -543,6 +585,7 @@ void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bou
         }
     }
     d_rearm_next = to / P;
+    d_deferred.clear();
     d_released_device = std::max(d_released_device, to);
     report_run(rx_event::kind::time, rx_event::reason::none, next, to, 0);
 }

@@ -10,6 +10,7 @@
 
 #include "event_queue.h"
 #include "placeholder.h"
+#include "settle_check.h"
 #include <gnuradio/rdma/rx_event.h>
 #include <algorithm>
 #include <array>
@@ -107,8 +108,22 @@ public:
     //! it).
     const placeholder& mark() const { return d_mark; }
 
-    //! Verify messages that became final, zero-fill the lost ones, re-arm what may be.
-    void on_progress(uint64_t final_upto, uint64_t written_bound);
+    /*!
+     * Verify messages that became final, zero-fill the lost ones, re-arm what may be.
+     * \p settled_upto: device items no packet of which can still land, because the
+     * NIC has placed everything the device sent before them (a later notification on
+     * the same in-order path proves it); UINT64_MAX: the same as \p final_upto (the
+     * clock alone tells, as with notify=0). A slot is re-armed only once its message is
+     * settled (by this frontier, or by the settle_check): a packet still on its way (a
+     * starved software NIC holds its socket's backlog for as long as it is starved)
+     * would otherwise land over the mark armed for the next lap and pass for it. With
+     * a settle_check, a message not settled yet waits while later ones are re-armed,
+     * until it is, or until the device may be writing its next lap (which then proves
+     * nothing: unverifiable).
+     */
+    void on_progress(uint64_t final_upto,
+                     uint64_t written_bound,
+                     uint64_t settled_upto = UINT64_MAX);
     //! The consumer released consumer items below \p released.
     void on_release(uint64_t released, uint64_t written_bound);
     /*!
@@ -176,6 +191,9 @@ public:
     bool poll_event(rx_event& out);
     //! Who is told the gaps (null: nobody); it must outlive the tracker's use.
     void set_gap_observer(gap_observer* o) { d_gap_observer = o; }
+    //! Who tells which messages are settled beyond settled_upto (null: nobody); it
+    //! must outlive the tracker's use.
+    void set_settle_check(const settle_check* c) { d_settle_check = c; }
     uint64_t events_discarded() const { return d_events.discarded(); }
     const loss_counts& counts() const { return d_counts; }
 
@@ -246,6 +264,10 @@ private:
     //! Message \p p (in slot \p index) is released: was it overwritten while held?
     void judge_released(uint64_t p, size_t index, uint64_t written_bound);
     void rearm_released(uint64_t written_bound);
+    bool settled(uint64_t message) const;
+    //! Arm message \p p's slot for its next lap, if the device cannot be writing it yet.
+    void arm_next_lap(uint64_t p, uint64_t written_bound);
+    void rearm_deferred(uint64_t written_bound);
     uint64_t
     cut_at_substitution(uint64_t device_item, uint64_t count, rx_event::reason& cause);
     void add_substitution(uint64_t first, uint64_t end, rx_event::reason cause);
@@ -272,6 +294,7 @@ private:
     uint64_t d_offset = 0;                // device item = consumer item + offset
     uint64_t d_final_messages = 0;        // messages below are verified
     uint64_t d_final_items = 0;           // device items below are final
+    uint64_t d_settled_items = 0;         // device items below can no longer land
     uint64_t d_released_device = 0;       // device items below are released (or skipped)
     uint64_t d_released_consumer = 0;     // consumer items below are released
     uint64_t d_rearm_next = 0;            // messages below have had their re-arm decided
@@ -314,6 +337,10 @@ private:
 
     event_queue<4096> d_events;
     gap_observer* d_gap_observer = nullptr;
+    const settle_check* d_settle_check = nullptr;
+    // Messages released and past the reordering window, not settled yet: their
+    // re-arm waits (at most a ring's worth; reserved up front).
+    std::vector<uint64_t> d_deferred;
 };
 
 } // namespace rdma

@@ -38,6 +38,7 @@ class qa_destination_progress : public CppUnit::TestFixture
     CPPUNIT_TEST(test_nothing_lands_beyond_the_known_schedule);
     CPPUNIT_TEST(test_a_held_immediate_is_judged_by_the_epoch_learned_later);
     CPPUNIT_TEST(test_the_clock_passes_a_dead_destination);
+    CPPUNIT_TEST(test_each_destination_settles_its_own_messages);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -253,6 +254,41 @@ public:
         q.set_known(4);
         q.pass_final(12);
         CPPUNIT_ASSERT_EQUAL(uint64_t(4), q.landed_messages());
+    }
+
+    void test_each_destination_settles_its_own_messages()
+    {
+        // A B A B, windows of 4: A notifies 2, 6, ...; B 3, 7, ... A notification
+        // settles its own destination's messages (its path is in order), nothing of
+        // the other's, and never by the clock; a destination not waited for settles.
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = w[1] = 1;
+        s.begin_epoch(0, w, 4);
+        destination_progress p;
+        p.reset(s, ipm, 0, 4, item_bytes);
+        CPPUNIT_ASSERT(p.on_immediate(0, 6, whole, no_bound) == verdict::accepted);
+        for (uint64_t m = 0; m < 8; m++)
+            CPPUNIT_ASSERT_EQUAL(m % 2 == 0, p.settled(m)); // A's only
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), p.settled_messages()); // 1 is B's
+        p.pass_final(8); // the clock: final, not settled
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), p.landed_messages());
+        CPPUNIT_ASSERT(!p.settled(1));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), p.settled_messages());
+        CPPUNIT_ASSERT(p.on_immediate(1, 3, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(5), p.settled_messages()); // 5 is B's
+        // B not waited for (gone quiet, declared down): its messages settle.
+        p.set_unwaited(1u << 1);
+        CPPUNIT_ASSERT(p.settled(5));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), p.settled_messages()); // 8: A's, not notified
+        // Nothing beyond the known schedule settles.
+        p.set_known(6);
+        destination_progress q;
+        q.reset(s, ipm, 0, 4, item_bytes);
+        q.set_known(4);
+        q.set_unwaited(3);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4), q.settled_messages());
+        CPPUNIT_ASSERT(!q.settled(4));
     }
 };
 

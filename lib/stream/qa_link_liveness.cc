@@ -30,6 +30,7 @@ class qa_link_liveness : public CppUnit::TestFixture
     CPPUNIT_TEST(test_an_epoch_that_reactivates_restarts_the_timeout);
     CPPUNIT_TEST(test_timeout_0_or_no_notifications_never_declare);
     CPPUNIT_TEST(test_silence_counts_from_a_later_run_start);
+    CPPUNIT_TEST(test_quiet_while_others_move_whatever_the_timeout);
     CPPUNIT_TEST_SUITE_END();
 
     static weights_t one_one()
@@ -136,6 +137,30 @@ public:
             frontiers_t f{};
             f[0] = 100;
             CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 1000 * ms));
+        }
+    }
+
+    void test_quiet_while_others_move_whatever_the_timeout()
+    {
+        // Destination 1 stops at 5 ms; destination 0 goes on. Quiet for more than 10 ms
+        // while another moved: its packets are lost, not on their way (also with
+        // link_timeout=0, which never declares).
+        for (int64_t timeout : { int64_t(0), 20 * ms }) {
+            link_liveness l;
+            l.reset(timeout, 16, message_ns, 0);
+            l.on_epoch(one_one(), 0);
+            frontiers_t f{};
+            for (int64_t t = ms; t <= 15 * ms; t += ms) {
+                f[0] += 4;
+                if (t <= 5 * ms)
+                    f[1] += 4;
+                l.check(f, t);
+                CPPUNIT_ASSERT_EQUAL(uint32_t(t - 5 * ms > 10 * ms ? 2 : 0),
+                                     l.quiet(t, 10 * ms));
+            }
+            CPPUNIT_ASSERT_EQUAL(uint32_t(2), l.quiet(16 * ms, 10 * ms));
+            // Both silent: the device or the reader paused, nobody is quiet.
+            CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.quiet(40 * ms, 10 * ms));
         }
     }
 };

@@ -77,6 +77,7 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.reports_discarded"] = d_events.discarded();
     out["host.events_discarded"] = d_tracker->events_discarded();
     out["host.completions"] = d_completions;
+    out["host.end_fenced"] = d_end_fenced;
     out["host.imm_out_of_sequence"] = d_progress.out_of_sequence();
     out["host.imm_wrong_length"] = d_progress.wrong_length();
     out["host.imm_implausible"] = d_progress.implausible();

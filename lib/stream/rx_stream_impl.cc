@@ -63,6 +63,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
     d_completions = 0;
     d_handouts = 0;
     d_last_notification_awaited = false;
+    d_end_fenced = false;
     d_last_handout_ns = INT64_MIN / 2;
     d_lateness.reset(static_cast<int64_t>(d_plan.latency_budget_s * 0.25e9));
     d_paths.reset();
@@ -179,7 +180,7 @@ void rx_stream::impl::pump_completions()
     }
     pump_destination_cqs();
     post_destination_receives();
-    if (d_qp && d_receives_posted < max_receives / 2) {
+    if (d_qp && d_receives_posted < max_receives / 2 && !d_end_fenced) {
         const int more = max_receives - d_receives_posted;
         d_qp->post_receives(d_next_wr_id, more);
         d_next_wr_id += more;
@@ -202,6 +203,27 @@ void rx_stream::impl::await_last_notification()
         pump_completions();
         follow_links();
     }
+    fence_unsettled_end();
+}
+
+void rx_stream::impl::fence_unsettled_end()
+{
+    // The clock ended the burst, and packets the NIC has not placed yet may still
+    // land: over zeros a consumer is reading as a reported gap, with nothing left to
+    // tell it (the stream hands out nothing more). No packet lands after the end: the
+    // QPs go to RESET (UC; RC waits for the host's ACKs, and resends in order; a
+    // queued burst's QP carries the next).
+    if (d_plan.rc || d_plan.queued || settled_upto() >= d_plan.num_samples)
+        return;
+    d_end_fenced = true;
+    if (d_qp)
+        d_qp->to_reset();
+    for (destination_qp& q : d_destinations)
+        if (q.qp)
+            q.qp->to_reset();
+    d_logger->debug("RX stream {}: the burst ended by the clock before the NIC placed "
+                    "everything; its queue pairs take nothing more",
+                    d_plan.stream_index);
 }
 
 void rx_stream::impl::update_progress(uint64_t released)
@@ -215,9 +237,23 @@ void rx_stream::impl::update_progress(uint64_t released)
                              : std::max(d_progress.landed(),
                                         d_clock.final_by(now - d_lateness.late_ns())));
     d_tracker->on_release(released, written);
-    d_tracker->on_progress(final_upto, written);
+    if (several_links())
+        update_links_unwaited();
+    d_tracker->on_progress(final_upto, written, settled_upto());
     note_links_final(final_upto);
     pass_links_final(final_upto);
+}
+
+uint64_t rx_stream::impl::settled_upto() const
+{
+    // Notify=0: only the clock tells, and a path must then deliver within the grace.
+    if (d_plan.notify_interval == 0)
+        return UINT64_MAX;
+    // A notification proves that its path placed every packet sent before it: the
+    // NIC places one path's packets in order (docs/loss-accounting.md). Over several
+    // destinations, each path settles its own (the tracker's settle_check).
+    return several_links() ? d_dest_progress.settled_messages() * d_plan.message_items
+                           : d_progress.landed();
 }
 
 size_t rx_stream::impl::wait_items(uint64_t next,
@@ -245,6 +281,10 @@ size_t rx_stream::impl::wait_items(uint64_t next,
         update_progress(released);
         const uint64_t written = d_clock.written_bound(host_time_ns());
         const uint64_t ready = d_tracker->deliverable(next, written);
+        // The burst's last items: once handed out, nothing may land in them any more.
+        if (ready && d_plan.num_samples && !d_plan.queued &&
+            next + ready >= d_tracker->consumer_total())
+            await_last_notification();
         if (burst_over(next)) {
             await_last_notification();
             d_tracker->settle(
@@ -312,6 +352,11 @@ bool rx_stream::impl::gathering(uint64_t next, uint64_t ready, int64_t now) cons
 void rx_stream::impl::commit(uint64_t next, size_t count)
 {
     d_tracker->commit(next, count);
+    // The burst is handed out whole and nothing lands any more (wait_items() fenced
+    // the NIC): judge now what the consumer holds, which a standalone reader may keep
+    // without ever asking for more.
+    if (d_last_notification_awaited && !d_plan.queued && burst_over(next + count))
+        d_tracker->settle(d_clock.written_bound(host_time_ns()));
     if (d_probe) // the age of the oldest item handed out
         d_probe->on_produced(d_tracker->device_item(next + count),
                              host_time_ns() -

@@ -153,6 +153,7 @@ private:
     bool on_destination_completion(const nic::work_completion& wc, uint64_t produced);
     void post_destination_receives();
     void note_links_final(uint64_t final_upto);
+    void update_links_unwaited();
     void export_link_counters(std::map<std::string, uint64_t>& out) const;
     void export_link_rc_counters(std::map<std::string, uint64_t>& out);
     // Failover (rx_stream_failover.cc): the epochs the device begins, followed.
@@ -209,7 +210,10 @@ private:
     void export_device_counters(const rx_device_counters& dev,
                                 std::map<std::string, uint64_t>& out) const;
     void await_last_notification();
+    void fence_unsettled_end();
     void update_progress(uint64_t released);
+    //! Items none of whose packets can land any more (loss_tracker::on_progress).
+    uint64_t settled_upto() const;
     bool gathering(uint64_t next, uint64_t ready, int64_t now) const;
     //! The current (finite) run or burst has been handed out whole from \p next on.
     bool burst_over(uint64_t next) const;
@@ -320,6 +324,7 @@ private:
     uint64_t d_completions = 0;
     uint64_t d_handouts = 0; // wait_items calls that returned items
     bool d_last_notification_awaited = false;
+    bool d_end_fenced = false; // the burst ended with packets still on their way
     int64_t d_last_handout_ns = INT64_MIN / 2; // host time wait_items last had items
     path_lateness d_lateness;     // how much later than the grace the path runs
     path_delay d_paths;           // each destination's path, for DST_PATH_NS

@@ -118,6 +118,7 @@ void rx_stream::impl::reset_link_progress()
     d_follower.reset(
         d_schedule, d_dest_progress, d_link_plan.links, sure, d_plan.notify_interval);
     d_tracker->set_gap_observer(&d_link_counts);
+    d_tracker->set_settle_check(&d_dest_progress);
 }
 
 void rx_stream::impl::check_links_continue(const char* what) const
@@ -332,7 +333,7 @@ void rx_stream::impl::wait_completions(std::chrono::microseconds wait)
 void rx_stream::impl::post_destination_receives()
 {
     for (destination_qp& q : d_destinations) {
-        if (!q.qp || q.receives_posted >= max_receives / 2)
+        if (!q.qp || q.receives_posted >= max_receives / 2 || d_end_fenced)
             continue;
         const int more = max_receives - q.receives_posted;
         q.qp->post_receives(d_next_wr_id, more);
@@ -349,6 +350,24 @@ void rx_stream::impl::note_links_final(uint64_t final_upto)
     const uint64_t ipm = d_plan.message_items;
     const bool burst_done = d_plan.num_samples && final_upto >= d_plan.num_samples;
     d_link_counts.on_final((final_upto + (burst_done ? ipm - 1 : 0)) / ipm);
+}
+
+void rx_stream::impl::update_links_unwaited()
+{
+    // Only one destination's packets are placed in order: its notifications settle its
+    // own messages (d_dest_progress is the tracker's settle_check). One the schedule
+    // gives nothing now, that the host declared down, or that has carried nothing for
+    // longer than the clock waits for a late packet while the others carried on, is
+    // not waited for: its packets count as in (or lost) once the clock says so, as on a
+    // path without notifications.
+    uint32_t unwaited = 0;
+    if (d_link_watch)
+        unwaited = d_liveness.quiet(host_time_ns(),
+                                    static_cast<int64_t>(grace_ns()) + d_lateness.late_ns());
+    for (unsigned d = 0; d < d_link_plan.links; d++)
+        if (d_follower.weights()[d] == 0 || d_liveness.declared(d))
+            unwaited |= 1u << d;
+    d_dest_progress.set_unwaited(unwaited);
 }
 
 void rx_stream::impl::export_link_rc_counters(std::map<std::string, uint64_t>& out)
