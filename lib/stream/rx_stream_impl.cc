@@ -152,8 +152,10 @@ void rx_stream::impl::pump_completions()
         int own = n; // completions of d_qp: each consumed one of its receives
         for (int i = 0; i < n; i++) {
             if (several_links()) {
-                own -= d_qp && wc[i].qpn == d_qp->qpn() ? 0 : 1;
-                on_destination_completion(wc[i], produced);
+                const int d = destination_on_stream_cq(wc[i].qpn);
+                own -= d == 0 ? 0 : 1;
+                if (d >= 0)
+                    on_destination_completion(unsigned(d), wc[i], produced);
                 continue;
             }
             if (!d_qp || wc[i].qpn != d_qp->qpn())

@@ -150,7 +150,12 @@ private:
     void continue_links(uint64_t first_message);
     //! The message numbers a new run over several links may start at: multiples.
     uint64_t links_first_step() const;
-    bool on_destination_completion(const nic::work_completion& wc, uint64_t produced);
+    //! The destination whose QP a completion polled from d_cq belongs to; -1: a QP of
+    //! an earlier run.
+    int destination_on_stream_cq(uint32_t qpn) const;
+    void on_destination_completion(unsigned d,
+                                   const nic::work_completion& wc,
+                                   uint64_t produced);
     void post_destination_receives();
     void note_links_final(uint64_t final_upto);
     void update_links_unwaited();

@@ -266,30 +266,42 @@ void rx_stream::impl::close_destinations()
     }
 }
 
-bool rx_stream::impl::on_destination_completion(const nic::work_completion& wc,
+int rx_stream::impl::destination_on_stream_cq(uint32_t qpn) const
+{
+    // A QP number is unique on its device only: two NICs hand out the same ones (two
+    // fresh rxe devices both begin at 0x11). The stream's CQ holds the completions of
+    // the QPs on the stream's NIC; a destination with a NIC of its own has its own CQ
+    // (pump_destination_cqs()).
+    if (d_qp && qpn == d_qp->qpn())
+        return 0;
+    for (size_t i = 0; i < d_destinations.size(); i++) {
+        const destination_qp& q = d_destinations[i];
+        if (!q.cq && q.qp && q.qp->qpn() == qpn)
+            return static_cast<int>(i + 1);
+    }
+    return -1;
+}
+
+void rx_stream::impl::on_destination_completion(unsigned d,
+                                                const nic::work_completion& wc,
                                                 uint64_t produced)
 {
     // Destination d's immediate proves d's messages only: the stream has landed up to
     // the first message whose destination has not notified it yet.
-    unsigned d = 0;
-    if (!d_qp || wc.qpn != d_qp->qpn()) {
-        for (size_t i = 0; i < d_destinations.size() && !d; i++)
-            if (d_destinations[i].qp && d_destinations[i].qp->qpn() == wc.qpn)
-                d = static_cast<unsigned>(i + 1);
-        if (!d)
-            return false; // a queue pair of an earlier run
+    if (d > 0)
         d_destinations[d - 1].receives_posted--;
-    }
     if (wc.status != nic::wc_status::success) {
+        const nic::device& nic =
+            d > 0 && d_destinations[d - 1].nic ? *d_destinations[d - 1].nic : *d_nic;
         fail(rx_event::reason::nic_error,
              static_cast<uint64_t>(wc.status),
-             "the NIC " + d_nic->name() + " failed destination " + std::to_string(d) +
+             "the NIC " + nic.name() + " failed destination " + std::to_string(d) +
                  "'s queue pair: " + nic::to_string(wc.status));
-        return true;
+        return;
     }
     if (d_dest_progress.on_immediate(d, wc.imm_data, wc.byte_len, produced) !=
         destination_progress::verdict::accepted)
-        return true;
+        return;
     // UC: the message the immediate names landed, whole.
     const uint64_t m = d_dest_progress.frontier(d) - 1;
     d_tracker->prove_landed(m, m + 1);
@@ -305,18 +317,21 @@ bool rx_stream::impl::on_destination_completion(const nic::work_completion& wc,
     d_paths.on_notification(d,
                             host_time_ns() - d_clock.host_time_final(end) +
                                 int64_t(d_clock.error_ns() + d_clock.grace_ns()));
-    return true;
 }
 
 void rx_stream::impl::pump_destination_cqs()
 {
     nic::work_completion wc[32];
-    for (destination_qp& q : d_destinations) {
+    for (size_t d = 1; d <= d_destinations.size(); d++) {
+        destination_qp& q = d_destinations[d - 1];
         int n;
         while (q.cq && (n = q.cq->poll(wc, 32)) > 0) {
             const uint64_t produced = d_clock.written_bound(host_time_ns());
+            // Its own CQ: only its QP completes here (a QP of an earlier run aside),
+            // whatever QP numbers the other NICs gave.
             for (int i = 0; i < n; i++)
-                on_destination_completion(wc[i], produced);
+                if (q.qp && wc[i].qpn == q.qp->qpn())
+                    on_destination_completion(unsigned(d), wc[i], produced);
             d_completions += n;
         }
     }
@@ -413,6 +428,11 @@ void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out)
         const std::string key = "host.link" + std::to_string(n) + ".";
         out[key + "down_events"] = d_link_down_events[n];
         out[key + "declared_down"] = d_link_declared[n];
+        // Its QP on its NIC (two NICs may give the same number: rxe_links_test).
+        const nic::queue_pair* qp =
+            n == 0 ? d_qp.get()
+                   : n <= d_destinations.size() ? d_destinations[n - 1].qp.get() : nullptr;
+        out[key + "qpn"] = qp ? qp->qpn() : 0;
     }
     out["host.epochs"] = d_follower.followed();
     out["host.imm_held"] = d_dest_progress.held();

@@ -17,6 +17,11 @@
 // each connected to its destination's device QP (DST_SOURCE_QPN): rxe0 and rxe1 ACK
 // over their own links, and the device measures each link's RTT from them.
 //
+// With "same_qpn" (rxe_links_same_qpn_test, after fresh-rxe.sh made rxe0 and rxe1
+// anew): both destinations' QPs have the same number, each on its own device. The host
+// must tell their completions apart by the NIC they complete on: none counted for the
+// wrong destination, no healthy link declared down (issue 30).
+//
 // Runs in the rxe guest (docs/rxe-guest.md): rxe0 on veth0 (192.0.2.1), rxe1 on veth2
 // (198.51.100.1), the emulator daemon on 192.0.2.2:50100 in namespace dev with link 0
 // on veth1 (192.0.2.2) and link 1 on veth3 (198.51.100.2).
@@ -78,8 +83,12 @@ uint64_t rcvd_pkts(rxe_guest::checker& check, const std::string& label, const ch
 
 int main(int argc, char** argv)
 {
-    const bool rc = argc > 1 && std::string(argv[1]) == "rc";
-    rxe_guest::checker check(rc ? "rxe_links_rc_test" : "rxe_links_test");
+    const std::string mode = argc > 1 ? argv[1] : "";
+    const bool rc = mode == "rc";
+    const bool same_qpn = mode == "same_qpn";
+    rxe_guest::checker check(rc         ? "rxe_links_rc_test"
+                             : same_qpn ? "rxe_links_same_qpn_test"
+                                        : "rxe_links_test");
     try {
         axioe::client axi(socket_address::parse(rxe_guest::device_control));
         check.expect_eq(axi.read32(regs::id_num_links),
@@ -160,6 +169,19 @@ int main(int argc, char** argv)
         check.expect_eq(counter(c, "host.completions", check),
                         counter(c, "device.imm_sent", check),
                         "host.completions == device.imm_sent");
+        check.expect_eq(counter(c, "host.imm_wrong_destination", check),
+                        uint64_t(0),
+                        "no immediate counted for a destination it was not sent to");
+        check.expect_eq(counter(c, "host.link0.declared_down", check) +
+                            counter(c, "host.link1.declared_down", check),
+                        uint64_t(0),
+                        "no link declared down");
+        if (same_qpn) {
+            const uint64_t qpn0 = counter(c, "host.link0.qpn", check);
+            check.expect(qpn0 != 0 && qpn0 == counter(c, "host.link1.qpn", check),
+                         "fresh rxe0 and rxe1 gave both destinations' QPs one number (" +
+                             std::to_string(qpn0) + ")");
+        }
         check.expect_eq(counter(c, "device.samples_emitted", check),
                         burst,
                         "device.samples_emitted == burst");
