@@ -55,8 +55,14 @@ radio_control::radio_control(device_controller& device, const device_info& info)
       d_info(info),
       d_channels(info.has(regs::cap::rf)
                      ? d_device.client().read32(regs::id_num_rf_channels)
-                     : 0)
+                     : 0),
+      d_freq_changes(new std::atomic<unsigned>[std::max(d_channels, 1u)]())
 {
+}
+
+bool radio_control::freq_change_under_way(unsigned chan) const
+{
+    return chan < d_channels && d_freq_changes[chan].load(std::memory_order_acquire);
 }
 
 void radio_control::require(uint32_t capability, const char* what) const
@@ -179,17 +185,41 @@ tune_result radio_control::set_freq(unsigned chan, double hz, uint64_t at_ns)
                                     " Hz is not a number");
     const uint64_t mhz = hz <= 0 ? 0 : static_cast<uint64_t>(std::llround(hz * 1e3));
     const uint32_t addr = regs::rf_reg(chan, regs::rf::freq_lo);
+    // The device clips and rounds: the same rule here.
+    const uint64_t clipped = std::min(std::max(mhz, l.freq_min), l.freq_max);
+    const uint64_t expected = (clipped + l.freq_step / 2) / l.freq_step * l.freq_step;
+    // Under way from before the write until the listeners know where it took effect
+    // (freq_change_under_way()), however this ends.
+    struct under_way {
+        std::atomic<unsigned>& count;
+        explicit under_way(std::atomic<unsigned>& c) : count(c) { count.fetch_add(1); }
+        ~under_way() { count.fetch_sub(1, std::memory_order_release); }
+    } fence(d_freq_changes[chan]);
     uint64_t time = write_or_push(addr, mhz, true, at_ns);
-    uint64_t actual;
+    uint64_t actual = expected;
     if (time == 0) {
         uint32_t w[4];
         d_device.client().read_atomic(addr, w, 4); // RF_FREQ and RF_FREQ_TIME at once
         actual = regs::join_words(w[0], w[1]);
         time = regs::join_words(w[2], w[3]);
-    } else {
-        // The device clips and rounds when it executes the command: the same rule here.
-        const uint64_t clipped = std::min(std::max(mhz, l.freq_min), l.freq_max);
-        actual = (clipped + l.freq_step / 2) / l.freq_step * l.freq_step;
+        if (actual != expected) {
+            // Another change (a timed command, another host) came between the write and
+            // its read-back: what was read is that change's, not when this one took
+            // effect. No tag rather than one at the wrong sample.
+            static const logger_ptr log = make_logger("rdma radio");
+            log->warn("RF channel {}: {} Hz was changed again (to {} Hz) before it "
+                      "could be read back: the sample it took effect at is not known, "
+                      "and has no rx_freq tag",
+                      chan,
+                      expected / 1e3,
+                      actual / 1e3);
+            return finish("center frequency (Hz)",
+                          chan,
+                          hz,
+                          expected / 1e3,
+                          l.freq_step / 1e3,
+                          0);
+        }
     }
     notify(chan, { rf_change::what::freq, actual / 1e3, time });
     return finish(

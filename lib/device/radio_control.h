@@ -10,6 +10,7 @@
 
 #include "device_controller.h"
 #include <gnuradio/rdma/sdr.h>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -86,6 +87,14 @@ public:
     std::shared_ptr<void> subscribe(unsigned chan, listener l);
     //! The frequency and gain in effect, and since when (no listener is told).
     rf_change current(unsigned chan, rf_change::what setting);
+    /*!
+     * Whether a frequency change of channel \p chan is under way: from before it is
+     * sent until its listeners were told where it took effect. An untimed change takes
+     * effect at the first sample the device has not taken yet, which a stream may be
+     * about to hand out: streams of the channel hand out nothing new meanwhile, so that
+     * the tag of that sample is never behind what the consumer already has.
+     */
+    bool freq_change_under_way(unsigned chan) const;
 
 private:
     struct limits {
@@ -113,6 +122,8 @@ private:
     device_controller& d_device;
     const device_info d_info;
     const unsigned d_channels;
+    // Per channel: frequency changes sent and not yet told (freq_change_under_way()).
+    const std::unique_ptr<std::atomic<unsigned>[]> d_freq_changes;
     std::mutex d_mutex; // guards the caches and the listeners
     std::map<unsigned, limits> d_limits;
     struct subscription {

@@ -282,7 +282,11 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             d_metadata->poll(host_time_ns(), *d_tracker, d_clock);
         update_progress(released);
         const uint64_t written = d_clock.written_bound(host_time_ns());
-        const uint64_t ready = d_tracker->deliverable(next, written);
+        uint64_t ready = d_tracker->deliverable(next, written);
+        // Asked after what is ready was settled: a retune sent after this look takes
+        // effect after every sample counted ready now.
+        if (ready && d_tunes && d_tunes->change_under_way())
+            ready = 0;
         // The burst's last items: once handed out, nothing may land in them any more.
         if (ready && d_plan.num_samples && !d_plan.queued &&
             next + ready >= d_tracker->consumer_total())

@@ -50,6 +50,9 @@ public:
     poll(uint64_t handed_out, uint64_t offset, const stream_clock& clock, rx_event& out);
     //! Retunes dropped because max_pending waited (a consumer that does not poll).
     uint64_t dropped() const;
+    //! A retune of the channel is under way (radio_control::freq_change_under_way()):
+    //! hand out nothing new until it is told, so that its tag can still be placed.
+    bool change_under_way() const { return d_radio.freq_change_under_way(d_chan); }
 
 private:
     struct inbox {
