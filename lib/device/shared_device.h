@@ -63,6 +63,16 @@ public:
     const link_state& link() const { return d_link; }
     //! Whether the device runs in this process (type=emu, type=null).
     bool in_process() const { return static_cast<bool>(d_backend); }
+    //! RX stream \p stream's pacing by its consumer, when the device runs in this
+    //! process and can (device_backend::rx_pacing()); null otherwise.
+    std::shared_ptr<consumer_pacing> rx_pacing(unsigned stream) const
+    {
+        return d_backend ? d_backend->rx_pacing(stream) : nullptr;
+    }
+    std::shared_ptr<consumer_pacing> tx_pacing(unsigned stream) const
+    {
+        return d_backend ? d_backend->tx_pacing(stream) : nullptr;
+    }
 
     //! The device's metadata channel, shared by its streams: made by the first stream
     //! that asks, receiving on \p bind_to (the address of its NIC); later streams

@@ -140,6 +140,8 @@ emulator::emulator(const emulator_config& config)
         radio.commands = d_commands.get();
         d_rx.push_back(std::make_unique<rx_engine>(
             s, *d_link, d_metadata.get(), d_acks.get(), radio, d_link_set.get()));
+        d_rx_pacing.push_back(std::make_shared<consumer_pacing>());
+        d_rx.back()->set_pacing(d_rx_pacing.back().get());
         d_rx.back()->set_rate_source(d_controller->dequeue_rate(s));
         d_rx.back()->set_link_acks(link_acks);
         d_rx.back()->set_ctrl_sink(d_controller.get());
@@ -151,6 +153,8 @@ emulator::emulator(const emulator_config& config)
     for (unsigned t = 0; t < tx_streams; t++) {
         d_tx.push_back(
             std::make_unique<tx_engine>(t, *d_link, *d_acks, &d_clock, d_metadata.get()));
+        d_tx_pacing.push_back(std::make_shared<consumer_pacing>());
+        d_tx.back()->set_pacing(d_tx_pacing.back().get());
         d_tx.back()->set_rate_source(d_controller->tx_read_rate(t));
         d_tx.back()->set_ctrl_sink(d_controller.get());
         tx.push_back(d_tx.back().get());

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_EMU_EMULATOR_H
 
 #include "../axioe/axioe_server.h"
+#include "../device/consumer_pacing.h"
 #include "command_queue.h"
 #include "device_clock.h"
 #include "device_controller.h"
@@ -108,6 +109,13 @@ public:
     const ack_receiver& acks() const { return *d_acks; }
     //! TX stream \p t's engine (for tests: its converter's ticks).
     const tx_engine& tx(unsigned t) const { return *d_tx.at(t); }
+    //! RX stream \p s's pacing by its consumer (emu_pace=consumer, consumer_pacing.h):
+    //! what a host in this process shares with the engine.
+    std::shared_ptr<consumer_pacing> rx_pacing(unsigned s) const { return d_rx_pacing.at(s); }
+    unsigned rx_streams() const { return static_cast<unsigned>(d_rx.size()); }
+    //! TX stream \p t's pacing by its host (emu_pace=consumer).
+    std::shared_ptr<consumer_pacing> tx_pacing(unsigned t) const { return d_tx_pacing.at(t); }
+    unsigned tx_streams() const { return static_cast<unsigned>(d_tx.size()); }
 
 private:
     class counting_wire;
@@ -133,6 +141,8 @@ private:
     std::unique_ptr<ack_receiver> d_acks;        // outlives the engines that poll it
     std::vector<std::unique_ptr<ack_receiver>> d_more_acks; // links 1..: RX ACKs only
     std::unique_ptr<command_queue> d_commands;              // runs STOPs on the engines
+    std::vector<std::shared_ptr<consumer_pacing>> d_rx_pacing; // before the engines
+    std::vector<std::shared_ptr<consumer_pacing>> d_tx_pacing;
     std::vector<std::unique_ptr<rx_engine>> d_rx;
     std::vector<std::unique_ptr<tx_engine>> d_tx;
     // Goes before the engines: its loop reads their status while it runs, and they read

@@ -84,6 +84,12 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     d_thread.wait_idle(lock);
     const uint64_t t0 = d.start_time_ns ? d.start_time_ns : d_clock.now();
     d_mono_t0_ns = d_clock.oscillator_at(t0);
+    d_paced = d_pacing && d_pacing->on.load(std::memory_order_acquire);
+    if (d_paced) {
+        d_pacing->produced.store(0, std::memory_order_release);
+        d_pacing->sent.store(0, std::memory_order_release);
+        d_pacing->sent_at_ns.store(consumer_pacing::now_ns(), std::memory_order_release);
+    }
     d_desc = d;
     d_end = d.num_samples ? d.num_samples : UINT64_MAX;
     d_stop_request = UINT64_MAX;
@@ -338,6 +344,8 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             return;
         }
         const int64_t now = monotonic_ns();
+        if (d_paced)
+            hold_timeline(now, next * spm);
         const int64_t elapsed = now - d_mono_t0_ns;
         const uint64_t produced = std::min(samples_at(d, elapsed), burst);
         // (A continuous stream has no last message: before its START_TIME nothing is
@@ -367,10 +375,16 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             lock.lock(); // a STOP ended the run earlier than `ready`
             continue;
         }
+        if (d_paced) // what may be written from now: the host's bound
+            d_pacing->produced.store(std::min(ready * spm, burst), std::memory_order_release);
         const size_t count = fill_batch(next, ready, total, allowed);
         d_limiter.take(now, d.payload_bytes, d_batch_taken);
         const size_t sent = send_all(count, lock);
         account_sent(sent);
+        if (d_paced) { // the time first: a host that sees the count sees its time
+            d_pacing->sent_at_ns.store(consumer_pacing::now_ns(), std::memory_order_release);
+            d_pacing->sent.store(std::min(next * spm, burst), std::memory_order_release);
+        }
         if (d_rc)
             d_rc->first_sent(next, monotonic_ns());
         if (d_metadata)
@@ -379,6 +393,20 @@ void rx_engine::stream(stream_thread::lock_type& lock)
         if (sent < count)
             return;
     }
+}
+
+void rx_engine::hold_timeline(int64_t now_ns, uint64_t sent)
+{
+    // emu_pace=consumer: the run's timeline stands still at the consumer's gate (whole
+    // messages), and a little past what the engine has sent: a stalled engine makes a
+    // slower device, never a late one, so nothing overflows. Samples keep their
+    // nominal times (device_time_of()): what is shifted is when they are produced.
+    const rx_descriptor& d = d_desc;
+    const uint64_t spm = d_builder->samples_per_message();
+    const uint64_t gate = d_pacing->gate.load(std::memory_order_acquire) / spm * spm;
+    const int64_t latest = std::min(time_of(d, gate), time_of(d, sent) + paced_slack_ns);
+    if (now_ns - d_mono_t0_ns > latest)
+        d_mono_t0_ns = now_ns - latest;
 }
 
 uint64_t rx_engine::dequeue_allowed(int64_t now_ns, uint64_t next, uint64_t ready)

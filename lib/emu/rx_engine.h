@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_EMU_RX_ENGINE_H
 #define INCLUDED_RDMA_EMU_RX_ENGINE_H
 
+#include "../device/consumer_pacing.h"
 #include "ack_receiver.h"
 #include "command_queue.h"
 #include "ctrl_sink.h"
@@ -119,6 +120,10 @@ public:
     }
     //! Who hears the stream's RC NAK count (the controller's events); set before START.
     void set_ctrl_sink(ctrl_sink* sink) { d_ctrl_sink = sink; }
+    //! The stream's pacing by its consumer (emu_pace=consumer): a run started while
+    //! it is on produces no further than its gate, and is never late. Set before any
+    //! START; null: the oscillator alone paces.
+    void set_pacing(consumer_pacing* pacing) { d_pacing = pacing; }
     //! The ack_receiver of each link ([n]: link n's; null: none), for RC over the
     //! destinations of several links; without, the one given at construction hears
     //! link 0's. Set before any START.
@@ -157,6 +162,11 @@ private:
     bool apply_stop_request();
     bool run_due_commands(uint64_t end);
     uint64_t device_time_of(uint64_t sample) const;
+    //! emu_pace=consumer: hold the run's timeline at the gate, and just past \p sent.
+    void hold_timeline(int64_t now_ns, uint64_t sent);
+    //! How far a paced run's timeline may run ahead of what the engine sent: a batch's
+    //! worth of messages may leave at once.
+    static constexpr int64_t paced_slack_ns = 2000000;
     void account_unsent(int64_t now_ns);
     size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total, uint64_t allowed);
     uint64_t dequeue_allowed(int64_t now_ns, uint64_t next, uint64_t ready);
@@ -185,6 +195,8 @@ private:
     rx_descriptor d_desc; // guarded by d_thread's lock while not running; the thread's
                           // while running
     int64_t d_mono_t0_ns = 0;
+    consumer_pacing* d_pacing = nullptr;
+    bool d_paced = false; // this run: d_pacing is on
     uint64_t d_next_message = 0; // the next message to send (the thread's while running)
 
     // Owned by the sending thread while running (set up by start()).

@@ -99,6 +99,7 @@ uint32_t tx_engine::start(const tx_descriptor& d)
     update_lead();
     const uint64_t t0 = d.start_time_ns ? d.start_time_ns : d_clock.now() + d_lead_ns;
     d_mono_t0 = d_clock.oscillator_at(t0);
+    d_paced = d_pacing && d_pacing->on.load(std::memory_order_acquire);
     d_sched.reset(finite ? d.num_samples : 0, d.queued, d_spm);
     d_mode = mode::undecided;
     d_next_tick = 0;
@@ -208,6 +209,7 @@ int64_t tx_engine::step(int64_t now)
     // What arrived first, then the converter up to now: a hardware converter and its
     // link run side by side, so the emulator's own scheduling delay (a step that comes
     // late) is charged to nobody. Data is taken as arriving when the step sees it.
+    d_step_now = now;
     tx_requester::completion done[tx_requester::max_outstanding];
     const size_t n = d_rq->poll(now, done, tx_requester::max_outstanding);
     for (size_t i = 0; i < n; i++)
@@ -276,6 +278,13 @@ bool tx_engine::decide(uint64_t piece_end, uint64_t ticks_now)
         d_underflowing = false;
         d_mode = mode::play;
         return true;
+    }
+    if (d_paced) {
+        // emu_pace=consumer: the converter waits for the piece, committed and fetched;
+        // its timeline stands still at this tick meanwhile (its samples keep their
+        // nominal times, device_time()).
+        d_mono_t0 = d_step_now - duration_of(d_desc.rate_num, d_desc.rate_den, d_sched.tick());
+        return false;
     }
     if (piece_end <= d_committed && !d_underflowing) {
         // Committed, not here in time: zeros for the whole piece, which is done.
@@ -419,7 +428,8 @@ void tx_engine::request(int64_t now, int64_t& wake)
         // that plays within half a lead cannot be counted on to arrive, and plays late
         // whether READ or not. Not READ, its room goes to a piece that can arrive.
         // (After an underflow the converter waits for the data: nothing plays late.)
-        if (d_pacer.limited() && !d_underflowing && tick_time(p.tick) - now < lead / 2) {
+        if (d_pacer.limited() && !d_underflowing && !d_paced &&
+            tick_time(p.tick) - now < lead / 2) {
             d_sched.requested(p.end);
             continue;
         }

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_EMU_TX_ENGINE_H
 #define INCLUDED_RDMA_EMU_TX_ENGINE_H
 
+#include "../device/consumer_pacing.h"
 #include "../util/log.h"
 #include "ack_receiver.h"
 #include "ctrl_sink.h"
@@ -95,6 +96,11 @@ public:
     void set_ctrl_sink(ctrl_sink* sink) { d_pacer.set_ctrl_sink(sink, d_index); }
     //! Converter ticks evaluated so far: samples played, late, underflow and idle zeros.
     uint64_t ticks() const { return d_ticks_done.load(); }
+    //! The stream's pacing by its host (emu_pace=consumer, consumer_pacing.h: only
+    //! `on` is read): a run started while it is on never plays late or underflow zeros;
+    //! its converter waits for each piece, its timeline standing still meanwhile. Set
+    //! before any START; null: the oscillator alone paces.
+    void set_pacing(const consumer_pacing* pacing) { d_pacing = pacing; }
 
     // The TX burst queue (docs/register-map.md, "TX burst queue"; any thread).
     //! Queue \p e for the queued run; regs::tbq::error::none, or why not.
@@ -164,6 +170,9 @@ private:
     uint64_t d_messages = UINT64_MAX;
     uint64_t d_ring_slots = 1;
     int64_t d_mono_t0 = 0;
+    const consumer_pacing* d_pacing = nullptr;
+    bool d_paced = false;   // this run: d_pacing is on
+    int64_t d_step_now = 0; // the oscillator at the current step
     int64_t d_payload_ns = 0;
     int64_t d_lead_ns = 0;
     std::vector<slot> d_slots;

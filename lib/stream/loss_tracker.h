@@ -185,6 +185,8 @@ public:
         return consumer_item + d_offset;
     }
     uint64_t offset() const { return d_offset; }
+    //! Device items below this one are released by the consumer (or skipped).
+    uint64_t released_device() const { return d_released_device; }
     //! Consumer items handed out so far (committed).
     uint64_t handed_out() const { return d_handed_out; }
 

@@ -228,17 +228,27 @@ void rx_stream::impl::fence_unsettled_end()
                     d_plan.stream_index);
 }
 
+uint64_t rx_stream::impl::written_bound_at(int64_t now_ns) const
+{
+    const uint64_t clock = d_clock.written_bound(now_ns);
+    return d_gate ? d_gate->written_bound(clock) : clock;
+}
+
 void rx_stream::impl::update_progress(uint64_t released)
 {
     const int64_t now = host_time_ns();
-    const uint64_t written = d_clock.written_bound(now);
+    const uint64_t written = written_bound_at(now);
     // Final: what immediate data proved, or what the clock says must have landed. Not
-    // the clock while the device is lost: it may have stopped, or be late.
-    const uint64_t final_upto =
-        known_final(d_outage ? d_progress.landed()
-                             : std::max(d_progress.landed(),
-                                        d_clock.final_by(now - d_lateness.late_ns())));
+    // the clock while the device is lost: it may have stopped, or be late. A paced
+    // device's timeline runs slower than the clock: what it sent is final once it has
+    // sent nothing for a second (its last notification lost).
+    const uint64_t by_clock = d_gate ? d_gate->final_by(paced_quiet_ns)
+                                     : d_clock.final_by(now - d_lateness.late_ns());
+    const uint64_t final_upto = known_final(
+        d_outage ? d_progress.landed() : std::max(d_progress.landed(), by_clock));
     d_tracker->on_release(released, written);
+    if (d_gate)
+        d_gate->release(d_tracker->released_device());
     if (several_links())
         update_links_unwaited();
     d_tracker->on_progress(final_upto, written, settled_upto());
@@ -281,7 +291,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
         if (d_metadata) // refines d_clock, marks substituted samples (~1 ms apart)
             d_metadata->poll(host_time_ns(), *d_tracker, d_clock);
         update_progress(released);
-        const uint64_t written = d_clock.written_bound(host_time_ns());
+        const uint64_t written = written_bound_at(host_time_ns());
         uint64_t ready = d_tracker->deliverable(next, written);
         // Asked after what is ready was settled: a retune sent after this look takes
         // effect after every sample counted ready now.
@@ -362,7 +372,7 @@ void rx_stream::impl::commit(uint64_t next, size_t count)
     // the NIC): judge now what the consumer holds, which a standalone reader may keep
     // without ever asking for more.
     if (d_last_notification_awaited && !d_plan.queued && burst_over(next + count))
-        d_tracker->settle(d_clock.written_bound(host_time_ns()));
+        d_tracker->settle(written_bound_at(host_time_ns()));
     if (d_probe) // the age of the oldest item handed out
         d_probe->on_produced(d_tracker->device_item(next + count),
                              host_time_ns() -

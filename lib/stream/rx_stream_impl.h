@@ -13,6 +13,7 @@
 #include "../ring/ring_memory.h"
 #include "../util/device_args.h"
 #include "../util/log.h"
+#include "consumer_gate.h"
 #include "controller_args.h"
 #include "destination_progress.h"
 #include "device_watch.h"
@@ -119,6 +120,9 @@ private:
     static constexpr std::chrono::milliseconds final_counters_timeout{ 1000 };
     // How long the end of a burst waits for the completion of its last message.
     static constexpr std::chrono::milliseconds last_notification_timeout{ 20 };
+    // emu_pace=consumer: how long a paced device must have sent nothing before what it
+    // sent is final without a notification.
+    static constexpr int64_t paced_quiet_ns = 1000000000;
 
     // rx_stream_device.cc: the device's side of a run, and what happens when it fails.
     uint64_t program_device(uint64_t start_time_ns, uint64_t first_message = 0);
@@ -217,6 +221,9 @@ private:
     void await_last_notification();
     void fence_unsettled_end();
     void update_progress(uint64_t released);
+    //! What the device may have written by host time \p now_ns (the clock's bound, or a
+    //! paced device's exact count).
+    uint64_t written_bound_at(int64_t now_ns) const;
     //! Items none of whose packets can land any more (loss_tracker::on_progress).
     uint64_t settled_upto() const;
     bool gathering(uint64_t next, uint64_t ready, int64_t now) const;
@@ -319,6 +326,7 @@ private:
     std::unique_ptr<latency_probe> d_probe; // latency_probe=1 only (benchmarks)
     std::unique_ptr<device_watch> d_watch;  // the heartbeat (after d_device: uses it)
     std::unique_ptr<tune_tracker> d_tunes;  // RF channel stream_index, when there is one
+    std::unique_ptr<consumer_gate> d_gate;  // emu_pace=consumer only (a test mode)
     rational d_rate;
     stream_clock d_clock;
     clock_estimate d_clock_estimate;

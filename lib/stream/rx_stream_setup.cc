@@ -76,6 +76,11 @@ rx_stream::impl::impl(const std::string& args_text,
     settle_work_interval(args);
     settle_device_loss(args);
     settle_shares(args);
+    d_gate = consumer_gate::from_args(args, *d_dev, d_plan.stream_index);
+    if (d_gate && (d_plan.queued || d_share_plan.split()))
+        throw std::invalid_argument(
+            "device args: emu_pace=consumer paces one host's stream of continuous or "
+            "finite runs: not queued bursts, nor with share=");
     // A share's host follows the run share 0's host programs, controller included.
     if (follows_share() && (args.has("ctrl_policy") || args.has("ctrl_period")))
         throw std::invalid_argument(

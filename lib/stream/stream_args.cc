@@ -12,6 +12,7 @@
 #include "metadata_monitor.h"
 #include "signal_args.h"
 #include "stream_args.h"
+#include "consumer_gate.h"
 #include "controller_args.h"
 #include "share_args.h"
 #include "stream_ownership.h"
@@ -41,7 +42,8 @@ std::set<std::string> rx_stream_arg_keys()
                              &stream_ownership::arg_keys(),
                              &link_plan::keys(),
                              &share_plan::keys(),
-                             &controller_args::keys() })
+                             &controller_args::keys(),
+                             &consumer_gate::keys() })
         keys.insert(set->begin(), set->end());
     const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());

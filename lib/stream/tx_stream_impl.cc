@@ -157,6 +157,8 @@ uint64_t tx_stream::impl::program_device(uint64_t start_time_ns)
                                    d_plan.rate_limit_kib);
     d_plan.controller.apply(d_dev->rates()); // ours to write now that we own the stream
     d_start_host_ns = host_time_ns();
+    if (d_pacing) // emu_pace=consumer (a test mode): this run waits for our samples
+        d_pacing->on.store(true, std::memory_order_release);
     try {
         return d_device->start_tx(d_plan.stream_index);
     } catch (const std::runtime_error&) {

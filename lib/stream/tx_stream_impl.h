@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_STREAM_TX_STREAM_IMPL_H
 #define INCLUDED_RDMA_STREAM_TX_STREAM_IMPL_H
 
+#include "../device/consumer_pacing.h"
 #include "../device/shared_device.h"
 #include "../nic/nic.h"
 #include "../ring/ring_memory.h"
@@ -130,6 +131,7 @@ private:
     // Declared in creation order, destroyed in reverse (verbs lifetime rules: QP and
     // MRs before the PD, PD and CQ before the device, the memory after its MR).
     std::shared_ptr<shared_device> d_dev;
+    std::shared_ptr<consumer_pacing> d_pacing; // emu_pace=consumer only (a test mode)
     std::unique_ptr<shared_device::tx_claim> d_claim; // ours while running
     device_controller* d_device = nullptr;
     device_info d_info;

@@ -12,6 +12,7 @@
 #include "../ring/ring_sizing.h"
 #include "../util/net_interface.h"
 #include "../util/parse_number.h"
+#include "consumer_gate.h"
 #include "controller_args.h"
 #include "tx_stream_impl.h"
 #include <algorithm>
@@ -50,6 +51,7 @@ std::set<std::string> tx_stream_arg_keys()
     keys.insert(stream_ownership::arg_keys().begin(), stream_ownership::arg_keys().end());
     keys.insert(controller_args::keys().begin(), controller_args::keys().end());
     keys.insert(metadata_arg_keys().begin(), metadata_arg_keys().end());
+    keys.insert(consumer_gate::keys().begin(), consumer_gate::keys().end());
     const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());
     return keys;
@@ -134,6 +136,8 @@ tx_stream::impl::~impl()
     }
     if (d_intake)
         d_intake->detach_tx(d_plan.stream_index);
+    if (d_pacing) // a later stream of the device keeps its time unless it asks again
+        d_pacing->on.store(false, std::memory_order_release);
 }
 
 void tx_stream::impl::open_device(const device_args& args)
@@ -238,6 +242,7 @@ void tx_stream::impl::settle_emulation(const device_args& args)
         static_cast<uint32_t>(args.get_uint("tx_loss_ppm", 0, 0, 1000000, "ppm"));
     d_plan.emulation.fault_seed =
         static_cast<uint32_t>(args.get_uint("tx_fault_seed", 0, 0, UINT32_MAX));
+    d_pacing = consumer_gate::tx_from_args(args, *d_dev, d_plan.stream_index);
 }
 
 void tx_stream::impl::settle_metadata(const device_args& args)

@@ -130,6 +130,35 @@ class qa_tx_stream(gr_unittest.TestCase):
         self.check_reports(t, c)
         self.assertEqual(t.read_counters()["device.check_mismatches"], 0)
 
+    def test_paced_device_waits_for_a_slow_producer(self):
+        # emu_pace=consumer (a test mode, docs/device-args.md): a producer that pauses
+        # 20 ms after every third chunk would starve a real-time converter; a paced one
+        # waits for it, so that every sample plays, none late, no underflow.
+        t = rdma.tx_stream(ARGS + ",emu_pace=consumer", "sc16", 1e6)
+        total = 12 * t.ring_items()
+        t.start()
+        done, chunks = 0, 0
+        while done < total:
+            x = t.wait_space(1, 2.0)
+            self.assertGreater(len(x), 0, "no room within 2 s")
+            n = min(len(x), total - done, 4096)
+            x[:n] = ramp_sc16(done, n)
+            t.commit(n)
+            done += n
+            chunks += 1
+            if chunks % 3 == 0:
+                time.sleep(0.02)
+        self.assertTrue(t.wait_fetched(5.0), "the device did not fetch everything")
+        self.assertTrue(t.wait_played(5.0), "the device did not play everything")
+        t.stop()
+        c = t.counts()
+        counters = t.read_counters()
+        self.assertTrue(c["identity_holds"], str(c))
+        self.assertEqual((c["played"], c["late"], c["underflow"], c["not_played"]),
+                         (total, 0, 0, 0), str(c))
+        self.assertEqual(counters["device.check_mismatches"], 0)
+        self.assertEqual(counters["device.check_samples"], total)
+
     def test_stop_with_samples_pending(self):
         # STOP while most of a primed ring is still to play: what was committed and not
         # played is counted not_played, to the sample.

@@ -1,0 +1,99 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "consumer_gate.h"
+#include "../device/shared_device.h"
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace rdma {
+
+namespace {
+
+// emu_pace=consumer: \p pacing, which the device must have; null for emu_pace=clock.
+std::shared_ptr<consumer_pacing> paced(const device_args& args,
+                                       std::shared_ptr<consumer_pacing> pacing)
+{
+    if (args.get_choice("emu_pace", { "clock", "consumer" }, "clock") == "clock")
+        return nullptr;
+    if (!pacing)
+        throw std::invalid_argument(
+            "device args: emu_pace=consumer is a test mode of the emulator in this "
+            "process (type=emu): a device of its own keeps its own time; remove "
+            "emu_pace=");
+    return pacing;
+}
+
+} // namespace
+
+std::unique_ptr<consumer_gate> consumer_gate::from_args(const device_args& args,
+                                                        const shared_device& dev,
+                                                        unsigned stream)
+{
+    std::shared_ptr<consumer_pacing> pacing = paced(args, dev.rx_pacing(stream));
+    return pacing ? std::make_unique<consumer_gate>(std::move(pacing)) : nullptr;
+}
+
+std::shared_ptr<consumer_pacing> consumer_gate::tx_from_args(const device_args& args,
+                                                             const shared_device& dev,
+                                                             unsigned stream)
+{
+    return paced(args, dev.tx_pacing(stream));
+}
+
+const std::set<std::string>& consumer_gate::keys()
+{
+    static const std::set<std::string> k = { "emu_pace" };
+    return k;
+}
+
+consumer_gate::consumer_gate(std::shared_ptr<consumer_pacing> pacing)
+    : d_pacing(std::move(pacing))
+{
+}
+
+consumer_gate::~consumer_gate()
+{
+    // Later runs of the stream by another object of this process keep their own time
+    // unless they ask again.
+    d_pacing->on.store(false, std::memory_order_release);
+}
+
+void consumer_gate::arm(uint64_t ring_items, uint64_t message_items, uint64_t run_base)
+{
+    // Half a ring less a message: the stream never finds the device half a ring ahead
+    // of its consumer (loss_tracker: hold back, skip) nor lapping what it holds.
+    d_ahead = ring_items / 2 > message_items ? ring_items / 2 - message_items : 0;
+    d_base = run_base;
+    d_pacing->gate.store(d_ahead, std::memory_order_release);
+    d_pacing->on.store(true, std::memory_order_release);
+}
+
+void consumer_gate::release(uint64_t released)
+{
+    const uint64_t gate = released + d_ahead > d_base ? released + d_ahead - d_base : 0;
+    if (gate > d_pacing->gate.load(std::memory_order_relaxed))
+        d_pacing->gate.store(gate, std::memory_order_release);
+}
+
+uint64_t consumer_gate::written_bound(uint64_t clock_bound) const
+{
+    return std::min(clock_bound, d_base + d_pacing->produced.load(std::memory_order_acquire));
+}
+
+uint64_t consumer_gate::final_by(int64_t quiet_ns) const
+{
+    // The count first (the device stores its time before it): a count is never paired
+    // with an older time.
+    const uint64_t sent = d_pacing->sent.load(std::memory_order_acquire);
+    const int64_t at = d_pacing->sent_at_ns.load(std::memory_order_acquire);
+    return consumer_pacing::now_ns() - at > quiet_ns ? d_base + sent : 0;
+}
+
+} // namespace rdma
+} // namespace gr
