@@ -34,6 +34,7 @@ int64_t device_watch::now_ns()
 void device_watch::start()
 {
     d_last_answer_ns = now_ns();
+    d_failing = false;
     d_status = regs::status::running;
     {
         std::lock_guard<std::mutex> lock(d_mutex);
@@ -46,7 +47,8 @@ void device_watch::stop() { d_worker.stop(); }
 
 device_watch::state device_watch::current(int64_t now) const
 {
-    if (now - d_last_answer_ns.load(std::memory_order_relaxed) > d_lost_after_ns)
+    if (d_failing.load(std::memory_order_relaxed) &&
+        now - d_last_answer_ns.load(std::memory_order_relaxed) > d_lost_after_ns)
         return state::lost;
     const uint32_t status = d_status.load(std::memory_order_relaxed);
     if (status & regs::status::error)
@@ -69,11 +71,15 @@ void device_watch::beat()
         // costs the host a few tens of microseconds.
         d_status = d_device.client().read32(regs::rx_reg(d_stream, regs::rx::status));
         d_last_answer_ns = now_ns();
+        d_failing = false;
         std::lock_guard<std::mutex> lock(d_mutex);
         d_failure.clear();
     } catch (const std::exception& e) {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_failure = e.what();
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_failure = e.what();
+        }
+        d_failing = true;
     }
 }
 

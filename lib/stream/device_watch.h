@@ -53,7 +53,13 @@ public:
     //! the AXIoE client's timeout to end).
     void stop();
 
-    //! How the device is, as of \p now_ns (steady clock). Cheap: for the data path.
+    /*!
+     * How the device is, as of \p now_ns (steady clock). Cheap: for the data path.
+     * Lost takes evidence: no answer for lost_after, and the last exchange failed (the
+     * client asked, waited and gave up). A watch that did not run meanwhile (a busy
+     * machine starved its thread, the process was stopped) asked nothing, and does
+     * not blame the device for its own silence.
+     */
     state current(int64_t now_ns) const;
     //! When the device last answered (steady clock, ns).
     int64_t last_answer_ns() const { return d_last_answer_ns.load(); }
@@ -73,6 +79,8 @@ private:
 
     std::atomic<int64_t> d_last_answer_ns{ 0 };
     std::atomic<uint32_t> d_status{ 0 };
+    // The last exchange failed: the AXIoE client gave up after its retries.
+    std::atomic<bool> d_failing{ false };
 
     mutable std::mutex d_mutex;
     std::string d_failure;    // guarded by d_mutex
