@@ -8,9 +8,12 @@
 #ifndef INCLUDED_RDMA_DEVICE_CONSUMER_PACING_H
 #define INCLUDED_RDMA_DEVICE_CONSUMER_PACING_H
 
+#include "../util/socket_address.h"
 #include <atomic>
 #include <cstdint>
 #include <ctime>
+#include <functional>
+#include <memory>
 
 namespace gr {
 namespace rdma {
@@ -49,6 +52,24 @@ struct consumer_pacing {
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return static_cast<int64_t>(ts.tv_sec) * 1000000000ll + ts.tv_nsec;
     }
+};
+
+/*!
+ * Where a stream finds the pacing of an emulator that runs in this process: by the
+ * emulator's control address, whatever the device args call it (type=emu, or
+ * type=remote naming it, as tests that share the emulator object do). An emulator
+ * publishes itself while it lives; a device elsewhere is never found, so the test mode
+ * is refused for it.
+ */
+class pacing_registry
+{
+public:
+    //! The pacing of stream \p stream, TX when \p tx; null when there is none.
+    using lookup = std::function<std::shared_ptr<consumer_pacing>(bool tx, unsigned stream)>;
+    static void publish(const socket_address& control, lookup streams);
+    static void withdraw(const socket_address& control);
+    static std::shared_ptr<consumer_pacing>
+    find(const socket_address& control, bool tx, unsigned stream);
 };
 
 } // namespace rdma

@@ -10,7 +10,6 @@
 
 #include "../util/device_args.h"
 #include "../util/socket_address.h"
-#include "consumer_pacing.h"
 #include <functional>
 #include <memory>
 #include <set>
@@ -30,18 +29,6 @@ class device_backend
 public:
     virtual ~device_backend() = default;
     virtual socket_address control_address() const = 0;
-    //! RX stream \p stream's pacing by its consumer (the test mode emu_pace=consumer);
-    //! null: this kind keeps its own time.
-    virtual std::shared_ptr<consumer_pacing> rx_pacing(unsigned /*stream*/) const
-    {
-        return nullptr;
-    }
-    //! TX stream \p stream's pacing by its host (the same test mode: the converter
-    //! waits for the host's samples); null: this kind keeps its own time.
-    virtual std::shared_ptr<consumer_pacing> tx_pacing(unsigned /*stream*/) const
-    {
-        return nullptr;
-    }
 };
 
 /*!

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_DEVICE_SHARED_DEVICE_H
 
 #include "../util/device_args.h"
+#include "consumer_pacing.h"
 #include "device_controller.h"
 #include "device_kind.h"
 #include "metadata_intake.h"
@@ -63,15 +64,11 @@ public:
     const link_state& link() const { return d_link; }
     //! Whether the device runs in this process (type=emu, type=null).
     bool in_process() const { return static_cast<bool>(d_backend); }
-    //! RX stream \p stream's pacing by its consumer, when the device runs in this
-    //! process and can (device_backend::rx_pacing()); null otherwise.
-    std::shared_ptr<consumer_pacing> rx_pacing(unsigned stream) const
+    //! RX (TX with \p tx) stream \p stream's pacing by its host (the test mode
+    //! emu_pace=consumer), when the device is an emulator in this process; else null.
+    std::shared_ptr<consumer_pacing> pacing(bool tx, unsigned stream) const
     {
-        return d_backend ? d_backend->rx_pacing(stream) : nullptr;
-    }
-    std::shared_ptr<consumer_pacing> tx_pacing(unsigned stream) const
-    {
-        return d_backend ? d_backend->tx_pacing(stream) : nullptr;
+        return pacing_registry::find(address(), tx, stream);
     }
 
     //! The device's metadata channel, shared by its streams: made by the first stream

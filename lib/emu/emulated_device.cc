@@ -25,14 +25,7 @@ public:
     {
         return d_emulator.control_address();
     }
-    std::shared_ptr<consumer_pacing> rx_pacing(unsigned stream) const override
-    {
-        return stream < d_emulator.rx_streams() ? d_emulator.rx_pacing(stream) : nullptr;
-    }
-    std::shared_ptr<consumer_pacing> tx_pacing(unsigned stream) const override
-    {
-        return stream < d_emulator.tx_streams() ? d_emulator.tx_pacing(stream) : nullptr;
-    }
+
 
 private:
     emulator d_emulator;

@@ -209,10 +209,17 @@ emulator::emulator(const emulator_config& config)
                                                   d_controller.get());
     d_server = std::make_unique<axioe::server>(
         config.control, *d_registers, config.max_burst_words);
+    // A host of this process may pace its streams (emu_pace=consumer): found by our
+    // control address, whatever its args call us.
+    pacing_registry::publish(d_server->address(), [this](bool tx, unsigned stream) {
+        const auto& all = tx ? d_tx_pacing : d_rx_pacing;
+        return stream < all.size() ? all[stream] : nullptr;
+    });
 }
 
 emulator::~emulator()
 {
+    pacing_registry::withdraw(d_server->address());
     d_server.reset(); // no request reaches what goes below
     // An engine runs the queue's due commands, and the queue stops engines: the runs
     // end before the queue goes, the queue's thread before the engines do.

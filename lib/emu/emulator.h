@@ -109,13 +109,7 @@ public:
     const ack_receiver& acks() const { return *d_acks; }
     //! TX stream \p t's engine (for tests: its converter's ticks).
     const tx_engine& tx(unsigned t) const { return *d_tx.at(t); }
-    //! RX stream \p s's pacing by its consumer (emu_pace=consumer, consumer_pacing.h):
-    //! what a host in this process shares with the engine.
-    std::shared_ptr<consumer_pacing> rx_pacing(unsigned s) const { return d_rx_pacing.at(s); }
-    unsigned rx_streams() const { return static_cast<unsigned>(d_rx.size()); }
-    //! TX stream \p t's pacing by its host (emu_pace=consumer).
-    std::shared_ptr<consumer_pacing> tx_pacing(unsigned t) const { return d_tx_pacing.at(t); }
-    unsigned tx_streams() const { return static_cast<unsigned>(d_tx.size()); }
+
 
 private:
     class counting_wire;

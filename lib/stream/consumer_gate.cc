@@ -23,7 +23,7 @@ std::shared_ptr<consumer_pacing> paced(const device_args& args,
         return nullptr;
     if (!pacing)
         throw std::invalid_argument(
-            "device args: emu_pace=consumer is a test mode of the emulator in this "
+            "device args: emu_pace=consumer is a test mode of an emulator in this "
             "process (type=emu): a device of its own keeps its own time; remove "
             "emu_pace=");
     return pacing;
@@ -35,7 +35,7 @@ std::unique_ptr<consumer_gate> consumer_gate::from_args(const device_args& args,
                                                         const shared_device& dev,
                                                         unsigned stream)
 {
-    std::shared_ptr<consumer_pacing> pacing = paced(args, dev.rx_pacing(stream));
+    std::shared_ptr<consumer_pacing> pacing = paced(args, dev.pacing(false, stream));
     return pacing ? std::make_unique<consumer_gate>(std::move(pacing)) : nullptr;
 }
 
@@ -43,7 +43,7 @@ std::shared_ptr<consumer_pacing> consumer_gate::tx_from_args(const device_args& 
                                                              const shared_device& dev,
                                                              unsigned stream)
 {
-    return paced(args, dev.tx_pacing(stream));
+    return paced(args, dev.pacing(true, stream));
 }
 
 const std::set<std::string>& consumer_gate::keys()
@@ -70,6 +70,8 @@ void consumer_gate::arm(uint64_t ring_items, uint64_t message_items, uint64_t ru
     // of its consumer (loss_tracker: hold back, skip) nor lapping what it holds.
     d_ahead = ring_items / 2 > message_items ? ring_items / 2 - message_items : 0;
     d_base = run_base;
+    d_seen_count = 0;
+    d_final = 0;
     d_pacing->gate.store(d_ahead, std::memory_order_release);
     d_pacing->on.store(true, std::memory_order_release);
 }
@@ -86,13 +88,30 @@ uint64_t consumer_gate::written_bound(uint64_t clock_bound) const
     return std::min(clock_bound, d_base + d_pacing->produced.load(std::memory_order_acquire));
 }
 
-uint64_t consumer_gate::final_by(int64_t quiet_ns) const
+uint64_t consumer_gate::final_by(int64_t quiet_ns)
 {
     // The count first (the device stores its time before it): a count is never paired
     // with an older time.
     const uint64_t sent = d_pacing->sent.load(std::memory_order_acquire);
     const int64_t at = d_pacing->sent_at_ns.load(std::memory_order_acquire);
-    return consumer_pacing::now_ns() - at > quiet_ns ? d_base + sent : 0;
+    if (d_seen_count == 0 || d_seen[d_seen_count - 1].sent != sent) {
+        if (d_seen_count == max_sightings) { // the oldest goes; its count is below
+            std::move(d_seen.begin() + 1, d_seen.end(), d_seen.begin());
+            d_seen_count--;
+        }
+        d_seen[d_seen_count++] = { sent, at };
+    }
+    const int64_t before = consumer_pacing::now_ns() - quiet_ns;
+    size_t old = 0; // sightings old enough
+    while (old < d_seen_count && d_seen[old].at_ns <= before)
+        old++;
+    if (old > 0) {
+        d_final = std::max(d_final, d_base + d_seen[old - 1].sent);
+        // Only the newest of those matters from now on.
+        std::move(d_seen.begin() + old - 1, d_seen.begin() + d_seen_count, d_seen.begin());
+        d_seen_count -= old - 1;
+    }
+    return d_final;
 }
 
 } // namespace rdma

@@ -10,6 +10,7 @@
 
 #include "../device/consumer_pacing.h"
 #include "../util/device_args.h"
+#include <array>
 #include <memory>
 #include <set>
 #include <string>
@@ -57,14 +58,24 @@ public:
     void release(uint64_t released);
     //! Stream samples the device may have written by now; never above \p clock_bound.
     uint64_t written_bound(uint64_t clock_bound) const;
-    //! Stream samples final without a notification: what the device sent, once it has
-    //! sent nothing for \p quiet_ns (its path had that long to deliver it); else 0.
-    uint64_t final_by(int64_t quiet_ns) const;
+    //! Stream samples final without a notification: what the device had sent
+    //! \p quiet_ns ago, as far as this gate saw (its path had that long to deliver it).
+    //! Call it often (each look of the stream): it learns what was sent when.
+    uint64_t final_by(int64_t quiet_ns);
 
 private:
     const std::shared_ptr<consumer_pacing> d_pacing;
     uint64_t d_ahead = 0; // the device may produce this far past the release
     uint64_t d_base = 0;
+    // What the device had sent, and when: the newest sightings, oldest first.
+    struct sighting {
+        uint64_t sent = 0;
+        int64_t at_ns = 0;
+    };
+    static constexpr size_t max_sightings = 64;
+    std::array<sighting, max_sightings> d_seen{};
+    size_t d_seen_count = 0;
+    uint64_t d_final = 0;
 };
 
 } // namespace rdma

@@ -240,10 +240,12 @@ void rx_stream::impl::update_progress(uint64_t released)
     const uint64_t written = written_bound_at(now);
     // Final: what immediate data proved, or what the clock says must have landed. Not
     // the clock while the device is lost: it may have stopped, or be late. A paced
-    // device's timeline runs slower than the clock: what it sent is final once it has
-    // sent nothing for a second (its last notification lost).
-    const uint64_t by_clock = d_gate ? d_gate->final_by(paced_quiet_ns)
-                                     : d_clock.final_by(now - d_lateness.late_ns());
+    // device's timeline runs slower than the clock: what it sent a second ago is final
+    // (a notification lost), or a grace period ago with notify=0 (the clock alone).
+    const uint64_t by_clock =
+        d_gate ? d_gate->final_by(d_plan.notify_interval ? paced_quiet_ns
+                                                         : int64_t(grace_ns()))
+               : d_clock.final_by(now - d_lateness.late_ns());
     const uint64_t final_upto = known_final(
         d_outage ? d_progress.landed() : std::max(d_progress.landed(), by_clock));
     d_tracker->on_release(released, written);

@@ -67,6 +67,15 @@ class qa_emulator_daemon(gr_unittest.TestCase):
             self.skipTest("port 50100 is taken on this host")
         self.assertIn("AXIoE on 127.0.0.1:50100,", banner)
 
+    def test_pacing_by_the_consumer_is_refused_naming_the_fix(self):
+        # emu_pace=consumer is a test mode of an emulator in this process: a daemon,
+        # as any device of its own, keeps its own time (docs/device-args.md).
+        args = "type=remote,addr=127.0.0.1:%d,emu_pace=consumer" % self.port
+        with self.assertRaisesRegex(ValueError, "test mode.*remove emu_pace="):
+            rdma.rx_stream(args, "sc16", 1e6)
+        with self.assertRaisesRegex(ValueError, "test mode.*remove emu_pace="):
+            rdma.tx_stream(args, "sc16", 1e6)
+
     def test_unreachable_device_names_the_fix(self):
         self.daemon.kill()
         self.daemon.wait()
