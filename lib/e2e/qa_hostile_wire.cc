@@ -83,7 +83,9 @@ std::thread forge_during_run(std::function<void(uint32_t)> forge)
     });
 }
 
-// A host that shares the emulator with the adversary.
+// A host that shares the emulator with the adversary. What the host must notice is the
+// adversary, not a busy machine: the emulator waits for the consumer
+// (emu_pace=consumer), so that nothing else is lost.
 struct scene {
     emu::emulator dev{ emu::emulator_config{} };
     udp_socket adversary{ socket_address::parse("127.0.0.1:0") };
@@ -92,7 +94,9 @@ struct scene {
     {
         return std::make_unique<rx_stream>("type=remote,addr=" +
                                                dev.control_address().to_string() +
-                                               ",signal=ramp,hugepages=off,latency=0.5" + extra,
+                                               ",signal=ramp,hugepages=off,latency=0.5,"
+                                               "emu_pace=consumer" +
+                                               extra,
                                            "sc16",
                                            4e6,
                                            samples);
