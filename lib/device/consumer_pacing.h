@@ -65,7 +65,8 @@ class pacing_registry
 {
 public:
     //! The pacing of stream \p stream, TX when \p tx; null when there is none.
-    using lookup = std::function<std::shared_ptr<consumer_pacing>(bool tx, unsigned stream)>;
+    using lookup =
+        std::function<std::shared_ptr<consumer_pacing>(bool tx, unsigned stream)>;
     static void publish(const socket_address& control, lookup streams);
     static void withdraw(const socket_address& control);
     static std::shared_ptr<consumer_pacing>

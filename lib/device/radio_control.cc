@@ -213,12 +213,8 @@ tune_result radio_control::set_freq(unsigned chan, double hz, uint64_t at_ns)
                       chan,
                       expected / 1e3,
                       actual / 1e3);
-            return finish("center frequency (Hz)",
-                          chan,
-                          hz,
-                          expected / 1e3,
-                          l.freq_step / 1e3,
-                          0);
+            return finish(
+                "center frequency (Hz)", chan, hz, expected / 1e3, l.freq_step / 1e3, 0);
         }
     }
     notify(chan, { rf_change::what::freq, actual / 1e3, time });

@@ -92,14 +92,14 @@ struct scene {
 
     std::unique_ptr<rx_stream> stream(const std::string& extra, uint64_t samples)
     {
-        return std::make_unique<rx_stream>("type=remote,addr=" +
-                                               dev.control_address().to_string() +
-                                               ",signal=ramp,hugepages=off,latency=0.5,"
-                                               "emu_pace=consumer" +
-                                               extra,
-                                           "sc16",
-                                           4e6,
-                                           samples);
+        return std::make_unique<rx_stream>(
+            "type=remote,addr=" + dev.control_address().to_string() +
+                ",signal=ramp,hugepages=off,latency=0.5,"
+                "emu_pace=consumer" +
+                extra,
+            "sc16",
+            4e6,
+            samples);
     }
 
     void send_roce(const socket_address& to,

@@ -19,8 +19,8 @@
 #include <cppunit/extensions/HelperMacros.h>
 #include <array>
 #include <chrono>
-#include <vector>
 #include <string>
+#include <vector>
 
 using namespace gr::rdma;
 using namespace std::chrono_literals;
@@ -97,8 +97,7 @@ class qa_path_feedback : public CppUnit::TestFixture
         o.counters = s.read_counters();
         o.delivered = s.counts().delivered;
         o.lost = s.counts().lost();
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(
-            s.error(), items, o.items + s.counts().lost_skipped);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(s.error(), items, o.items + s.counts().lost_skipped);
         return o;
     }
 
@@ -139,7 +138,8 @@ public:
         // (real time: a busy machine may lap the reader, or starve the NIC past the
         // grace; idle, nothing is lost).
         CPPUNIT_ASSERT_EQUAL_MESSAGE(why, uint64_t(0), o.mismatches);
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(why, c.at("device.samples_emitted"), o.delivered + o.lost);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+            why, c.at("device.samples_emitted"), o.delivered + o.lost);
     }
 
     void test_no_feedback_without_the_controller_policy_weighs_as_written()

@@ -376,13 +376,15 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             continue;
         }
         if (d_paced) // what may be written from now: the host's bound
-            d_pacing->produced.store(std::min(ready * spm, burst), std::memory_order_release);
+            d_pacing->produced.store(std::min(ready * spm, burst),
+                                     std::memory_order_release);
         const size_t count = fill_batch(next, ready, total, allowed);
         d_limiter.take(now, d.payload_bytes, d_batch_taken);
         const size_t sent = send_all(count, lock);
         account_sent(sent);
         if (d_paced) { // the time first: a host that sees the count sees its time
-            d_pacing->sent_at_ns.store(consumer_pacing::now_ns(), std::memory_order_release);
+            d_pacing->sent_at_ns.store(consumer_pacing::now_ns(),
+                                       std::memory_order_release);
             d_pacing->sent.store(std::min(next * spm, burst), std::memory_order_release);
         }
         if (d_rc)

@@ -196,7 +196,7 @@ private:
                           // while running
     int64_t d_mono_t0_ns = 0;
     consumer_pacing* d_pacing = nullptr;
-    bool d_paced = false; // this run: d_pacing is on
+    bool d_paced = false;        // this run: d_pacing is on
     uint64_t d_next_message = 0; // the next message to send (the thread's while running)
 
     // Owned by the sending thread while running (set up by start()).

@@ -283,7 +283,8 @@ bool tx_engine::decide(uint64_t piece_end, uint64_t ticks_now)
         // emu_pace=consumer: the converter waits for the piece, committed and fetched;
         // its timeline stands still at this tick meanwhile (its samples keep their
         // nominal times, device_time()).
-        d_mono_t0 = d_step_now - duration_of(d_desc.rate_num, d_desc.rate_den, d_sched.tick());
+        d_mono_t0 =
+            d_step_now - duration_of(d_desc.rate_num, d_desc.rate_den, d_sched.tick());
         return false;
     }
     if (piece_end <= d_committed && !d_underflowing) {

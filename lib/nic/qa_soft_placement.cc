@@ -14,11 +14,11 @@
 #include "soft_responder.h"
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <vector>
 
 using namespace gr::rdma::nic;
@@ -57,15 +57,19 @@ public:
     void test_the_head_of_a_packet_is_placed_last()
     {
         const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        void* mem =
-            mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void* mem = mmap(nullptr,
+                         2 * page,
+                         PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS,
+                         -1,
+                         0);
         CPPUNIT_ASSERT(mem != MAP_FAILED);
         auto* base = static_cast<uint8_t*>(mem);
         const size_t head = soft_responder::placeholder_bytes;
         // The packet's first 64 bytes in page 0, the rest in page 1 (a plain memcpy of
         // 4 KiB here writes forward from there: its first bytes before the fault).
         uint8_t* dest = base + page - 64;
-        std::memset(dest, 0xAA, head); // the placeholder
+        std::memset(dest, 0xAA, head);                  // the placeholder
         const std::vector<uint8_t> payload(4096, 0x55); // a packet of a 4096 path MTU
         // The rest cannot be written: the copy faults before the head is touched.
         CPPUNIT_ASSERT_EQUAL(0, mprotect(base + page, page, PROT_READ));

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "consumer_gate.h"
 #include "../device/shared_device.h"
+#include "consumer_gate.h"
 #include <algorithm>
 #include <stdexcept>
 
@@ -85,7 +85,8 @@ void consumer_gate::release(uint64_t released)
 
 uint64_t consumer_gate::written_bound(uint64_t clock_bound) const
 {
-    return std::min(clock_bound, d_base + d_pacing->produced.load(std::memory_order_acquire));
+    return std::min(clock_bound,
+                    d_base + d_pacing->produced.load(std::memory_order_acquire));
 }
 
 uint64_t consumer_gate::final_by(int64_t quiet_ns)
@@ -108,7 +109,8 @@ uint64_t consumer_gate::final_by(int64_t quiet_ns)
     if (old > 0) {
         d_final = std::max(d_final, d_base + d_seen[old - 1].sent);
         // Only the newest of those matters from now on.
-        std::move(d_seen.begin() + old - 1, d_seen.begin() + d_seen_count, d_seen.begin());
+        std::move(
+            d_seen.begin() + old - 1, d_seen.begin() + d_seen_count, d_seen.begin());
         d_seen_count -= old - 1;
     }
     return d_final;

@@ -154,7 +154,8 @@ void destination_progress::advance_settled()
     if (!d_schedule)
         return;
     for (;;) {
-        if ((d_total && d_settled * d_items_per_message >= d_total) || d_settled >= d_known)
+        if ((d_total && d_settled * d_items_per_message >= d_total) ||
+            d_settled >= d_known)
             return;
         const uint8_t d = d_schedule->destination_of(d_settled);
         if (d >= max_destinations ||

@@ -50,7 +50,10 @@ public:
     //! Destination \p d's timeout in the current epoch (0: never declared).
     int64_t timeout_ns(unsigned d) const { return d_timeout_of.at(d); }
     //! Whether destination \p d was declared down and no epoch made it active since.
-    bool declared(unsigned d) const { return d < max_destinations && (d_declared >> d) & 1; }
+    bool declared(unsigned d) const
+    {
+        return d < max_destinations && (d_declared >> d) & 1;
+    }
     /*!
      * The active destinations whose frontier has not moved for more than \p quiet_ns
      * while another active one's did (as of the last check(), whatever the timeout,

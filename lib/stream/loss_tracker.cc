@@ -350,7 +350,7 @@ void loss_tracker::rearm_released(uint64_t written_bound)
         // the NIC had not placed it yet): armed now, the mark would be its to erase.
         if (!settled(p)) {
             if (!d_settle_check || d_deferred.size() == d_deferred.capacity())
-                break; // one path: nothing later is settled either
+                break;               // one path: nothing later is settled either
             d_deferred.push_back(p); // another destination's later ones may be
         } else {
             arm_next_lap(p, written_bound);

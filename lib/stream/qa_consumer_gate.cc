@@ -93,9 +93,9 @@ public:
             if (c.items)
                 std::this_thread::sleep_for(40ms);
         }
-        const double took = std::chrono::duration<double>(
-                                std::chrono::steady_clock::now() - start)
-                                .count();
+        const double took =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count();
         const rx_stream::accounting a = burst.counts();
         const auto counters = burst.read_counters();
         burst.stop();

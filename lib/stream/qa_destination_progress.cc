@@ -269,7 +269,7 @@ public:
         p.reset(s, ipm, 0, 4, item_bytes);
         CPPUNIT_ASSERT(p.on_immediate(0, 6, whole, no_bound) == verdict::accepted);
         for (uint64_t m = 0; m < 8; m++)
-            CPPUNIT_ASSERT_EQUAL(m % 2 == 0, p.settled(m)); // A's only
+            CPPUNIT_ASSERT_EQUAL(m % 2 == 0, p.settled(m));      // A's only
         CPPUNIT_ASSERT_EQUAL(uint64_t(1), p.settled_messages()); // 1 is B's
         p.pass_final(8); // the clock: final, not settled
         CPPUNIT_ASSERT_EQUAL(uint64_t(8), p.landed_messages());

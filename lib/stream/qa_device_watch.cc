@@ -60,7 +60,8 @@ public:
         while (watch.current(device_watch::now_ns()) != device_watch::state::lost &&
                std::chrono::steady_clock::now() < give_up)
             std::this_thread::sleep_for(5ms);
-        CPPUNIT_ASSERT(watch.current(device_watch::now_ns()) == device_watch::state::lost);
+        CPPUNIT_ASSERT(watch.current(device_watch::now_ns()) ==
+                       device_watch::state::lost);
         CPPUNIT_ASSERT(!watch.last_failure().empty()); // why: the client gave up
         watch.stop();
     }

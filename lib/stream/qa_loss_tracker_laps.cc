@@ -394,7 +394,7 @@ public:
             if (e.type == rx_event::kind::gap)
                 gaps.emplace_back(e.device_item, e.cause);
         CPPUNIT_ASSERT((gaps == std::vector<std::pair<uint64_t, rx_event::reason>>{
-                            { 9 * P, rx_event::reason::unverifiable } }));
+                                    { 9 * P, rx_event::reason::unverifiable } }));
     }
 };
 

@@ -129,11 +129,12 @@ public:
                 continue; // a skipped or lost neighbourhood has no phase to read
             const double before = tone - (i % 2 ? fc_a : fc_b);
             const double after = tone - t.hz;
-            const std::string where = "retune " + std::to_string(i) + " at item " +
-                                      std::to_string(t.item);
+            const std::string where =
+                "retune " + std::to_string(i) + " at item " + std::to_string(t.item);
             // The tagged sample is the first at the new frequency, the one before it
             // the last at the old.
-            CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(where, before, inst_hz(x, t.item - 2), 50);
+            CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(
+                where, before, inst_hz(x, t.item - 2), 50);
             CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(where, after, inst_hz(x, t.item), 50);
         }
     }

@@ -100,7 +100,8 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     if (d_share_plan.split())
         await_shares_ready();
     if (d_gate) // its sample 0 is the stream's first_message's first
-        d_gate->arm(ring_items(), d_plan.message_items, first_message * d_plan.message_items);
+        d_gate->arm(
+            ring_items(), d_plan.message_items, first_message * d_plan.message_items);
     return d_device->start_rx(d_plan.stream_index);
 }
 

@@ -377,8 +377,8 @@ void rx_stream::impl::update_links_unwaited()
     // path without notifications.
     uint32_t unwaited = 0;
     if (d_link_watch)
-        unwaited = d_liveness.quiet(host_time_ns(),
-                                    static_cast<int64_t>(grace_ns()) + d_lateness.late_ns());
+        unwaited = d_liveness.quiet(
+            host_time_ns(), static_cast<int64_t>(grace_ns()) + d_lateness.late_ns());
     for (unsigned d = 0; d < d_link_plan.links; d++)
         if (d_follower.weights()[d] == 0 || d_liveness.declared(d))
             unwaited |= 1u << d;
@@ -429,9 +429,10 @@ void rx_stream::impl::export_link_counters(std::map<std::string, uint64_t>& out)
         out[key + "down_events"] = d_link_down_events[n];
         out[key + "declared_down"] = d_link_declared[n];
         // Its QP on its NIC (two NICs may give the same number: rxe_links_test).
-        const nic::queue_pair* qp =
-            n == 0 ? d_qp.get()
-                   : n <= d_destinations.size() ? d_destinations[n - 1].qp.get() : nullptr;
+        const nic::queue_pair* qp = n == 0 ? d_qp.get()
+                                    : n <= d_destinations.size()
+                                        ? d_destinations[n - 1].qp.get()
+                                        : nullptr;
         out[key + "qpn"] = qp ? qp->qpn() : 0;
     }
     out["host.epochs"] = d_follower.followed();

@@ -7,14 +7,14 @@
 
 #include "../device/shared_device.h"
 #include "../nic/nic_registry.h"
+#include "consumer_gate.h"
+#include "controller_args.h"
 #include "impairment_args.h"
 #include "link_args.h"
 #include "metadata_monitor.h"
+#include "share_args.h"
 #include "signal_args.h"
 #include "stream_args.h"
-#include "consumer_gate.h"
-#include "controller_args.h"
-#include "share_args.h"
 #include "stream_ownership.h"
 
 namespace gr {
