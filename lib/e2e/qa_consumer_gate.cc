@@ -13,7 +13,7 @@
 
 #include "../axioe/axioe_client.h"
 #include "../emu/emulator.h"
-#include "consumer_gate.h"
+#include "../stream/consumer_gate.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <cppunit/TestFixture.h>

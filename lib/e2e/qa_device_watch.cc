@@ -12,7 +12,7 @@
 
 #include "../device/shared_device.h"
 #include "../emu/emulator.h"
-#include "device_watch.h"
+#include "../stream/device_watch.h"
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <chrono>
