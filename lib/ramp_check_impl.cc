@@ -253,12 +253,13 @@ int ramp_check_impl::work(int noutput_items,
     get_tags_in_range(d_tags, 0, first, first + noutput_items);
     // By offset; at one offset the rate before the time that needs it, and a gap
     // before the time tag of its first item (after a skip, the item the stream resumes
-    // at may be a lost one: its time cannot be read from its zeros).
+    // at may be a lost one: its time cannot be read from its zeros). Stable: tags of
+    // one key at one offset stay in the order they were added, the last one standing.
     const auto rank = [](const tag_t& t) {
         const std::string key = pmt::symbol_to_string(t.key);
         return key == "rx_share" ? -1 : key == "rx_rate" ? 0 : key == "rx_gap" ? 1 : 2;
     };
-    std::sort(d_tags.begin(), d_tags.end(), [&rank](const tag_t& a, const tag_t& b) {
+    std::stable_sort(d_tags.begin(), d_tags.end(), [&rank](const tag_t& a, const tag_t& b) {
         if (a.offset != b.offset)
             return a.offset < b.offset;
         return rank(a) < rank(b);

@@ -182,7 +182,9 @@ void loss_tracker::reset()
             s.armed_for = p;
         }
     }
-    report_run(rx_event::kind::time, rx_event::reason::none, 0, 0, 0);
+    // The time of the first item handed out (commit()): sample 0's, or, should the
+    // device lap the reader before it got anything, the resumed sample's alone.
+    d_resume_due = true;
 }
 
 void loss_tracker::evict(size_t index)
@@ -467,7 +469,10 @@ uint64_t loss_tracker::deliverable(uint64_t next, uint64_t written_bound)
         k = to;
         if (k >= burst)
             return 0;
-        report_run(rx_event::kind::time, rx_event::reason::none, next, k, 0);
+        // The resumed sample's time, once it is handed out: a consumer lapped again
+        // before it gets anything skips again from the same item, and must find one
+        // time there, the last one's (commit()).
+        d_resume_due = true;
     }
     const uint64_t verified = std::min(burst, d_final_messages * P);
     return verified > k ? std::min<uint64_t>(verified - k, N) : 0;
@@ -477,6 +482,11 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
 {
     const uint64_t P = d_geometry.message_items;
     const uint64_t end = next + count;
+    if (d_resume_due && count) { // the start, a skip, a jump: where the stream resumes
+        d_resume_due = false;
+        d_in_gap = false; // told here: a landed first message needs no other time
+        report_run(rx_event::kind::time, rx_event::reason::none, next, next + d_offset, 0);
+    }
     for (uint64_t item = next; item < end;) {
         const uint64_t k = item + d_offset;
         const uint64_t p = message_of(k);
@@ -587,7 +597,7 @@ void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bou
     d_rearm_next = to / P;
     d_deferred.clear();
     d_released_device = std::max(d_released_device, to);
-    report_run(rx_event::kind::time, rx_event::reason::none, next, to, 0);
+    d_resume_due = true; // its time at the first item handed out (commit())
 }
 
 uint64_t loss_tracker::consumer_total() const

@@ -336,6 +336,7 @@ private:
     rx_event d_open;
     bool d_open_valid = false;
     bool d_in_gap = false; // the last item handed out was lost
+    bool d_resume_due = false; // a skip or a jump: the next item handed out gets a time
 
     event_queue<4096> d_events;
     gap_observer* d_gap_observer = nullptr;

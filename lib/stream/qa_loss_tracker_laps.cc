@@ -34,6 +34,7 @@ class qa_loss_tracker_laps : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_late_path_never_passes_for_the_next_lap);
     CPPUNIT_TEST(test_a_skip_never_arms_under_packets_still_on_their_way);
     CPPUNIT_TEST(test_a_lagging_path_defers_only_its_own_slots);
+    CPPUNIT_TEST(test_a_reader_lapped_again_finds_one_time);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -395,6 +396,39 @@ public:
                 gaps.emplace_back(e.device_item, e.cause);
         CPPUNIT_ASSERT((gaps == std::vector<std::pair<uint64_t, rx_event::reason>>{
                                     { 9 * P, rx_event::reason::unverifiable } }));
+    }
+
+    void test_a_reader_lapped_again_finds_one_time()
+    {
+        // A reader that gets nothing while the device laps it twice skips twice from
+        // the same item. It must find one time there, the resumed sample's: two, the
+        // older first, made a checker (and any reader that takes the first) read the
+        // wrong lap (issue 30: time_errors with unexplained samples on a busy machine).
+        bench b;
+        for (uint64_t p = 0; p < 12; p++) {
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+        }
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.consume(12 * P)); // skipped to message 16
+        for (uint64_t p = 12; p < 25; p++) {
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+        }
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b.consume(25 * P)); // again, to message 24
+        b.device_writes(25);
+        b.tracker.on_progress(26 * P, 26 * P);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2 * P), b.consume(26 * P));
+        // One time at item 0, the resumed sample's (message 24: its slot could not be
+        // armed in time, a gap), then one at the first real sample after the gap.
+        std::vector<std::pair<uint64_t, uint64_t>> times;
+        for (const rx_event& e : b.events)
+            if (e.type == rx_event::kind::time)
+                times.emplace_back(e.item, e.device_item);
+        CPPUNIT_ASSERT((times == std::vector<std::pair<uint64_t, uint64_t>>{
+                            { 0, 24 * P }, { P, 25 * P } }));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(P), b.tracker.counts().lost_gap);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(24 * P), b.tracker.counts().lost_skipped);
+        assert_exact(b);
     }
 };
 
