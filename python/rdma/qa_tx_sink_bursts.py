@@ -25,6 +25,10 @@ ITEM_NS = 4000
 # A lead of at least 10 ms: the emulated device is software, and a loaded machine
 # stalls it (docs/transmit.md, "Loss, lateness and accounting").
 ARGS = "type=emu,tx_check=1,hugepages=off,latency=0.05,min_lead=0.01"
+# The converter waits for each piece instead of playing it late or underflow zeros (a
+# test mode, docs/device-args.md): for the tests of what plays when, which must not
+# depend on how busy the machine is.
+PACED = ARGS + ",emu_pace=consumer"
 
 
 def ramp(first, n):
@@ -167,7 +171,7 @@ class qa_tx_sink_bursts(gr_unittest.TestCase):
                        (2000, t0 + 40000 * ITEM_NS, True, True),    # 160 ms later
                        (1000, t0 + 70000 * ITEM_NS, True, True)]
             return plan
-        sink, c, events = self.run_bursts(at)
+        sink, c, events = self.run_bursts(at, args=PACED)
         t0 = plan[0][1]
         self.assertEqual(c["host.start_time_ns"], t0)
         self.assertEqual(c["acct.played"], 6000)
@@ -192,7 +196,7 @@ class qa_tx_sink_bursts(gr_unittest.TestCase):
             plan[:] = [(1000 + 300 * i, t0 + i * 15000 * ITEM_NS, True, True)
                        for i in range(4)]
             return plan
-        sink, c, events = self.run_bursts(at, split=True)
+        sink, c, events = self.run_bursts(at, args=PACED, split=True)
         self.assertEqual(c["acct.bursts_done"], 4)
         self.assertEqual(c["acct.underflow"], 0, str(c))
         acks = [a for a in of(events, "burst_ack") if not a["unattributed"]]
@@ -212,7 +216,7 @@ class qa_tx_sink_bursts(gr_unittest.TestCase):
                 plan.append((n, t0 + i * 10000 * ITEM_NS if i % 2 == 0 else None,
                              True, True))
             return plan
-        sink, c, events = self.run_bursts(at)
+        sink, c, events = self.run_bursts(at, args=PACED)
         t0 = plan[0][1]
         self.assertEqual(c["acct.played"], sum(sizes))
         self.assertEqual(c["acct.underflow"], 0, str(c))
@@ -241,7 +245,7 @@ class qa_tx_sink_bursts(gr_unittest.TestCase):
         def at(now):
             plan[:] = [(5000, now - 10**9, True, True), (3000, None, True, True)]
             return plan
-        sink, c, events = self.run_bursts(at)
+        sink, c, events = self.run_bursts(at, args=PACED)
         past = plan[0][1]
         self.assertEqual(c["acct.dropped"], 5000, str(c))
         self.assertEqual(c["acct.time_errors"], 1)
@@ -295,7 +299,7 @@ class qa_tx_sink_bursts(gr_unittest.TestCase):
         # fc32 in the flowgraph, sc16 on the wire: the sink converts up to each burst
         # boundary, then gives the boundary to the device.
         tb = gr.top_block()
-        sink = rdma.tx_sink(ARGS, "fc32", RATE, "sc16")
+        sink = rdma.tx_sink(PACED, "fc32", RATE, "sc16")
         t0 = (sink.get_time_now() + 300000000) // 1000 * 1000
         plan = [(2000, t0, True, True), (1500, t0 + 20000 * ITEM_NS, True, True)]
 
