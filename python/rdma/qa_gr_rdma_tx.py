@@ -25,6 +25,9 @@ from gnuradio import gr_unittest
 APP = os.environ.get("GR_RDMA_TX", "gr-rdma-tx")
 # A small ring (4 KiB pages, 20 ms budget), so that a short run wraps it many times.
 CHECKED = "type=emu,tx_check=1,hugepages=off,latency=0.02"
+# The converter waits for each piece instead of playing it late (a test mode,
+# docs/device-args.md): ten wraps played intact however busy the machine is.
+PACED = CHECKED + ",emu_pace=consumer"
 
 
 def ramp_sc16(n):
@@ -64,7 +67,7 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
 
     def ramp_checked(self, fmt, rate=1000000):
         # One second of the ramp.
-        r = self.report_of(self.run_app("--args", CHECKED, "--format", fmt, "--rate",
+        r = self.report_of(self.run_app("--args", PACED, "--format", fmt, "--rate",
                                         str(rate), "--duration", "1", "--json"))
         self.assertEqual(r["kind"], "report")
         self.assertEqual(r["signal"], "ramp")
