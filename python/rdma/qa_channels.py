@@ -15,8 +15,9 @@ from gnuradio import rdma
 
 RATE = 5e6
 # Timestamps every 20 ms: the default 0.1 s would fall on the last sample of a 0.1 s
-# run, and the test asks that each stream used some.
-ARGS = "type=emu,signal=ramp,latency=0.1,metadata_interval=0.02"
+# run, and the test asks that each stream used some. Each stream paced by its consumer
+# (a test mode, docs/device-args.md): bit-exact however busy the machine is.
+ARGS = "type=emu,signal=ramp,latency=0.1,metadata_interval=0.02,emu_pace=consumer"
 
 
 def rx_time_ns(tag):
