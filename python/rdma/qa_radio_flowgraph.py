@@ -33,6 +33,10 @@ FC1 = 100.125e6  # tone at +125 kHz
 FC2 = 100.375e6  # tone at -125 kHz
 ARGS = "type=emu,signal=scene,scene=%.6g:0.5" % TONE
 BASE = "type=emu"  # the same emulator without the scene: any map 1.3 feature optional
+# The streams of the same emulator paced by their consumer (a test mode,
+# docs/device-args.md): no sample lost to a busy machine, so every output has all its
+# items, each tagged and tuned as the device did it.
+PACED = ARGS + ",emu_pace=consumer"
 FFT = 1000       # 1 kHz bins at 1 MS/s: each tone sits on a bin
 COMMAND = pmt.intern("command")
 
@@ -156,7 +160,7 @@ class qa_radio_flowgraph(gr_unittest.TestCase):
         for c in range(2):
             self.assertEqual(dev.set_center_freq(FC0, c).actual, FC0)
             dev.set_gain(0, c)
-        src = rdma.rx_source(ARGS, "fc32", RATE, items, 2)
+        src = rdma.rx_source(PACED, "fc32", RATE, items, 2)
         start = dev.get_time_now() + 300000000
         src.set_start_time(start)
         sinks = [blocks.vector_sink_c() for _ in range(2)]
@@ -240,7 +244,7 @@ class qa_radio_flowgraph(gr_unittest.TestCase):
     def test_rx_source_command_port(self):
         items = 1200000
         tb = gr.top_block()
-        src = rdma.rx_source(ARGS, "fc32", RATE, items, 2)
+        src = rdma.rx_source(PACED, "fc32", RATE, items, 2)
         for c in range(2):
             src.set_center_freq(FC0, c)
         start = src.get_time_now() + 300000000
@@ -466,7 +470,7 @@ class qa_rate_at_run_time(gr_unittest.TestCase):
     def test_set_samp_rate_changes_both_channels_at_one_item(self):
         items, new_rate = 1500000, RATE / 2
         tb = gr.top_block()
-        src = rdma.rx_source(ARGS, "fc32", RATE, 0, 2)  # continuous
+        src = rdma.rx_source(PACED, "fc32", RATE, 0, 2)  # continuous
         for c in range(2):
             src.set_center_freq(FC1, c)  # +125 kHz: below Nyquist at both rates
         heads = [blocks.head(gr.sizeof_gr_complex, items) for _ in range(2)]
@@ -544,7 +548,7 @@ class qa_without_rf(gr_unittest.TestCase):
         # One second of samples: time for the commands before the burst ends.
         items = 1000000
         tb = gr.top_block()
-        src = rdma.rx_source(BASE, "fc32", RATE, items, 2)
+        src = rdma.rx_source(BASE + ",emu_pace=consumer", "fc32", RATE, items, 2)
         sinks = [blocks.vector_sink_c() for _ in range(2)]
         for c in range(2):
             tb.connect((src, c), sinks[c])
