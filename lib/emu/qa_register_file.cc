@@ -394,6 +394,18 @@ public:
         CPPUNIT_ASSERT_EQUAL(regs::status::running, axi.read32(status));
         CPPUNIT_ASSERT_EQUAL(ahead, axi.read64(start_time));
         axi.write32(command, regs::command::stop);
+        // Paced by its host (emu_pace=consumer, a test mode): a slower device, whose
+        // timeline may lag the clock; a time the clock passed starts it at once.
+        const auto pacing = pacing_registry::find(dev.control_address(), false, 0);
+        CPPUNIT_ASSERT(pacing);
+        pacing->gate = 1u << 30;
+        pacing->on = true;
+        axi.write64(start_time, axi.read64(regs::clock_time_ns_lo) - 1000000000);
+        axi.write32(command, regs::command::start);
+        CPPUNIT_ASSERT_EQUAL(regs::status::running, axi.read32(status));
+        CPPUNIT_ASSERT(host.receive(d, 1000ms)); // and sends
+        axi.write32(command, regs::command::stop);
+        pacing->on = false;
     }
 
     void test_tx_burst_queue_block()

@@ -535,12 +535,14 @@ status register_file::start(unsigned s)
     // Checked in the order of docs/register-map.md: busy, the descriptor (the engine
     // does both), then the time. A START_TIME already past is refused: the device
     // cannot take the samples that are gone, and starting "now" instead would break the
-    // stream's timeline.
+    // stream's timeline. A run paced by its host (emu_pace=consumer, a test mode) is a
+    // slower device whose timeline may lag the clock: it starts at once, its samples
+    // keeping their nominal times.
     const bool running = engine.status() & regs::status::running;
     const unsigned link_mtu = d_links.empty() ? 0 : d_links[0].mtu;
     if (!running && validate(d, link_mtu) == regs::error_code::none &&
         validate_destinations(d) == regs::error_code::none && d.start_time_ns != 0 &&
-        d.start_time_ns < d_clock.now()) {
+        d.start_time_ns < d_clock.now() && !engine.paced_next()) {
         d_refusal[s] = regs::error_code::start_time_passed;
         return status::slverr;
     }

@@ -406,7 +406,9 @@ void rx_engine::hold_timeline(int64_t now_ns, uint64_t sent)
     const rx_descriptor& d = d_desc;
     const uint64_t spm = d_builder->samples_per_message();
     const uint64_t gate = d_pacing->gate.load(std::memory_order_acquire) / spm * spm;
-    const int64_t latest = std::min(time_of(d, gate), time_of(d, sent) + paced_slack_ns);
+    // The next message may always be complete, however long a message lasts.
+    const int64_t latest =
+        std::min(time_of(d, gate), time_of(d, sent + spm) + paced_slack_ns);
     if (now_ns - d_mono_t0_ns > latest)
         d_mono_t0_ns = now_ns - latest;
 }

@@ -124,6 +124,9 @@ public:
     //! it is on produces no further than its gate, and is never late. Set before any
     //! START; null: the oscillator alone paces.
     void set_pacing(consumer_pacing* pacing) { d_pacing = pacing; }
+    //! Whether the next START runs paced (a START_TIME the clock passed is then no
+    //! refusal: the paced timeline may lag the clock, docs/device-args.md).
+    bool paced_next() const { return d_pacing && d_pacing->on.load(); }
     //! The ack_receiver of each link ([n]: link n's; null: none), for RC over the
     //! destinations of several links; without, the one given at construction hears
     //! link 0's. Set before any START.
@@ -162,10 +165,11 @@ private:
     bool apply_stop_request();
     bool run_due_commands(uint64_t end);
     uint64_t device_time_of(uint64_t sample) const;
-    //! emu_pace=consumer: hold the run's timeline at the gate, and just past \p sent.
+    //! emu_pace=consumer: hold the run's timeline at the gate, and just past the
+    //! message after \p sent.
     void hold_timeline(int64_t now_ns, uint64_t sent);
-    //! How far a paced run's timeline may run ahead of what the engine sent: a batch's
-    //! worth of messages may leave at once.
+    //! How far a paced run's timeline may run ahead of the end of the message after
+    //! what the engine sent: a batch's worth of messages may leave at once.
     static constexpr int64_t paced_slack_ns = 2000000;
     void account_unsent(int64_t now_ns);
     size_t fill_batch(uint64_t& next, uint64_t ready, uint64_t total, uint64_t allowed);

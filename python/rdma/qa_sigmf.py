@@ -136,9 +136,11 @@ class qa_sigmf(gr_unittest.TestCase):
 
     def test_sc8_recording_is_ci8(self):
         # sc8 on the wire and in the file: SigMF's ci8, two bytes an item, the ramp's
-        # item being its index mod 2^16.
+        # item being its index mod 2^16. Paced: every item recorded, however busy the
+        # machine.
         base = os.path.join(self.dir, "sc8")
-        proc = self.run_app("--args", "type=emu,signal=ramp", "--format", "sc8",
+        proc = self.run_app("--args", "type=emu,signal=ramp,emu_pace=consumer",
+                            "--format", "sc8",
                             "--rate", "1e6", "--samples", "300000", "--sigmf", base,
                             "--json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
