@@ -145,6 +145,8 @@ public:
     bool poll_event(rx_event& out);
 
     clock_estimate estimate() const { return d_refiner.estimate(); }
+    //! Samples the records of this run said the device sent as zeros (RC).
+    uint64_t zero_substituted() const { return d_zero_substituted; }
     //! Adds the "metadata.*" counters (docs/metadata.md).
     void read_counters(std::map<std::string, uint64_t>& out,
                        const loss_tracker& tracker) const;

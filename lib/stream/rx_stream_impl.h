@@ -120,6 +120,8 @@ private:
     static constexpr std::chrono::milliseconds final_counters_timeout{ 1000 };
     // How long the end of a burst waits for the completion of its last message.
     static constexpr std::chrono::milliseconds last_notification_timeout{ 20 };
+    // RC: how long the end of a burst waits for the records of samples sent as zeros.
+    static constexpr std::chrono::milliseconds substitution_records_wait{ 200 };
     // emu_pace=consumer: how long a paced device must have sent nothing before what it
     // sent is final without a notification.
     static constexpr int64_t paced_quiet_ns = 1000000000;
@@ -220,6 +222,7 @@ private:
                                 std::map<std::string, uint64_t>& out) const;
     void await_last_notification();
     void fence_unsettled_end();
+    void await_substitution_records();
     void update_progress(uint64_t released);
     //! What the device may have written by host time \p now_ns (the clock's bound, or a
     //! paced device's exact count).
