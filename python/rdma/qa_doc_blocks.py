@@ -125,10 +125,25 @@ COVERAGE = {
     # README.md
     ("README.md", '.ci/build && build/apps/gr-rdma-rx --args "type=emu,signal=ramp" '
      '--format sc16 --rate 20e6 --duration 3 --json'): here("test_readme_quick_start"),
-    ("README.md", ".ci/build && ctest --test-dir build --output-on-failure"):
-        elsewhere("CI", ".ci/run", ".ci/build && ctest --test-dir build --output-on-failure",
+    ("README.md", ".ci/build && ctest --test-dir build -j2 --output-on-failure"):
+        elsewhere("CI", ".ci/run",
+                  ".ci/build && ctest --test-dir build -j2 --output-on-failure",
                   "as written, in a clean clone: it is the whole test suite"),
     ("README.md", ".ci/build"): here("test_readme_install"),
+    ("README.md", "tests/stress/run-suite.sh --loaded --runs 10 && "
+     "tests/stress/run-suite.sh --runs 10"):
+        not_run("the stress check: the whole suite twenty times (some two hours on two "
+                "cores), half of them beside two busy loops; its last figures are in "
+                "docs/testing.md"),
+    # docs/testing.md
+    ("docs/testing.md", ".ci/build && ctest --test-dir build -j2 --output-on-failure"):
+        elsewhere("CI", ".ci/run",
+                  ".ci/build && ctest --test-dir build -j2 --output-on-failure",
+                  "as written, in a clean clone: it is the whole test suite"),
+    ("docs/testing.md", "tests/stress/run-suite.sh --loaded --runs 10   # beside two "
+     "busy loops"):
+        not_run("the stress check (as README's): the whole suite twenty times, some "
+                "two hours on two cores; its last figures are on the page"),
     ("README.md", 'cmake --install build --prefix "$PREFIX"'):
         elsewhere("ctest downstream_install", "tests/downstream/run-downstream.sh",
                   "/^## Use an installed copy/", "every sh block of the section, as written"),
