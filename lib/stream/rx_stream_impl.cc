@@ -300,6 +300,19 @@ uint64_t rx_stream::impl::settled_upto() const
                            : d_progress.landed();
 }
 
+uint64_t rx_stream::impl::may_hand_out(uint64_t next, uint64_t ready)
+{
+    // Asked after what is ready was settled: a retune sent after this look takes
+    // effect after every sample counted ready now (its tag can still be placed).
+    if (ready && d_tunes && d_tunes->change_under_way())
+        return 0;
+    // The burst's last items: once handed out, nothing may land in them any more.
+    if (ready && d_plan.num_samples && !d_plan.queued &&
+        next + ready >= d_tracker->consumer_total())
+        await_last_notification();
+    return ready;
+}
+
 size_t rx_stream::impl::wait_items(uint64_t next,
                                    uint64_t released,
                                    std::chrono::microseconds timeout)
@@ -324,15 +337,7 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             d_metadata->poll(host_time_ns(), *d_tracker, d_clock);
         update_progress(released);
         const uint64_t written = written_bound_at(host_time_ns());
-        uint64_t ready = d_tracker->deliverable(next, written);
-        // Asked after what is ready was settled: a retune sent after this look takes
-        // effect after every sample counted ready now.
-        if (ready && d_tunes && d_tunes->change_under_way())
-            ready = 0;
-        // The burst's last items: once handed out, nothing may land in them any more.
-        if (ready && d_plan.num_samples && !d_plan.queued &&
-            next + ready >= d_tracker->consumer_total())
-            await_last_notification();
+        const uint64_t ready = may_hand_out(next, d_tracker->deliverable(next, written));
         if (burst_over(next)) {
             await_last_notification();
             d_tracker->settle(

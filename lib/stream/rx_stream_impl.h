@@ -230,6 +230,9 @@ private:
     //! Items none of whose packets can land any more (loss_tracker::on_progress).
     uint64_t settled_upto() const;
     bool gathering(uint64_t next, uint64_t ready, int64_t now) const;
+    //! Of \p ready items from \p next, how many may be handed out now (none while a
+    //! retune is under way; the burst's last ones once nothing can land any more).
+    uint64_t may_hand_out(uint64_t next, uint64_t ready);
     //! The current (finite) run or burst has been handed out whole from \p next on.
     bool burst_over(uint64_t next) const;
     chunk recv_items(size_t max_items, std::chrono::microseconds timeout);
