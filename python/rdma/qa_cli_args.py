@@ -96,9 +96,11 @@ class qa_cli_args(gr_unittest.TestCase):
 
     def test_rx_check_verifies_every_test_signal(self):
         # The checker recomputes each of the emulator's signals: no refusal, and every
-        # sample matches.
+        # sample matches. Paced (emu_pace=consumer): every sample reaches the checker,
+        # however busy the machine.
         for signal in ("tone", "noise,seed=3", "clipped_tone", "extremes"):
-            proc = self.run_app(RX, "--args", "type=emu,signal=" + signal, "--check",
+            proc = self.run_app(RX, "--args",
+                                "type=emu,emu_pace=consumer,signal=" + signal, "--check",
                                 "--format", "sc16", "--duration", "0.2", "--json")
             self.assertEqual(proc.returncode, 0, proc.stderr)
             report = json.loads(proc.stdout)

@@ -70,7 +70,7 @@ for run in $(seq 1 "$runs"); do
         passed=$((passed + 1))
         echo "run $run: passed in $seconds s"
     else
-        failed=$(sed -n 's/^ *[0-9]* - \(.*\) (\(Failed\|Timeout\|SEGFAULT\|Exception\|Not Run\).*/\1/p' "$log" |
+        failed=$(sed -n 's/^[[:space:]]*[0-9]* - \(.*\) (\(Failed\|Timeout\|SEGFAULT\|Exception\|Not Run\).*/\1/p' "$log" |
                  tr '\n' ' ')
         echo "run $run: FAILED in $seconds s: ${failed:-see $log}"
     fi
