@@ -29,7 +29,10 @@ class qa_emulator_daemon(gr_unittest.TestCase):
     def setUp(self):
         self.port = free_udp_port()
         self.daemon = subprocess.Popen(
-            [EMU, "--control", "127.0.0.1:%d" % self.port, "--link", "127.0.0.1"],
+            # Its FIFO is a second, so that a busy machine makes it late, not lossy;
+            # the stream's ring (latency=2.1) holds the whole run.
+            [EMU, "--control", "127.0.0.1:%d" % self.port, "--link", "127.0.0.1",
+             "--fifo-ms", "1000"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         # It announces itself once its AXIoE server listens.
         self.banner = self.daemon.stdout.readline()
@@ -42,7 +45,7 @@ class qa_emulator_daemon(gr_unittest.TestCase):
     def test_remote_ramp_bit_exact_and_clean_shutdown(self):
         self.assertIn("AXIoE on 127.0.0.1:%d" % self.port, self.banner)
         tb = gr.top_block()
-        args = "type=remote,addr=127.0.0.1:%d,signal=ramp,latency=0.1" % self.port
+        args = "type=remote,addr=127.0.0.1:%d,signal=ramp,latency=2.1" % self.port
         src = rdma.rx_source(args, "fc32", 10e6, int(5e6))
         check = rdma.ramp_check("fc32", src.ring_base(), 2 * src.ring_bytes())
         tb.connect(src, check)
@@ -70,7 +73,7 @@ class qa_emulator_daemon(gr_unittest.TestCase):
     def test_pacing_by_the_consumer_is_refused_naming_the_fix(self):
         # emu_pace=consumer is a test mode of an emulator in this process: a daemon,
         # as any device of its own, keeps its own time (docs/device-args.md).
-        args = "type=remote,addr=127.0.0.1:%d,emu_pace=consumer" % self.port
+        args = "type=remote,addr=127.0.0.1:%d,latency=2.1,emu_pace=consumer" % self.port
         with self.assertRaisesRegex(ValueError, "test mode.*remove emu_pace="):
             rdma.rx_stream(args, "sc16", 1e6)
         with self.assertRaisesRegex(ValueError, "test mode.*remove emu_pace="):

@@ -333,12 +333,13 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
 
     def test_addr_host_names(self):
         emu = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
-        daemon = subprocess.Popen([emu, "--control", "127.0.0.1:0"],
+        # A second of FIFO and a ring to match: a busy machine makes it late, not lossy.
+        daemon = subprocess.Popen([emu, "--control", "127.0.0.1:0", "--fifo-ms", "1000"],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             banner = daemon.stdout.readline()
             port = int(banner.split("127.0.0.1:")[1].split()[0].rstrip(",;:"))
-            proc = self.run_app("--args", "type=remote,addr=localhost:%d" % port,
+            proc = self.run_app("--args", "type=remote,addr=localhost:%d,latency=2.1" % port,
                                 "--samples", "100000", "--json")
             self.assertEqual(proc.returncode, 0, proc.stderr)
             self.assertEqual(json.loads(proc.stdout)["samples_delivered"], 100000)
