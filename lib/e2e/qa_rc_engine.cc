@@ -18,7 +18,9 @@
 #include <gnuradio/rdma/ramp.h>
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -202,6 +204,39 @@ uint64_t total(const std::map<uint64_t, uint64_t>& ranges)
     return n;
 }
 
+// Whether every sample of \p inner's ranges is in one of \p outer's.
+bool within(const std::map<uint64_t, uint64_t>& inner,
+            const std::map<uint64_t, uint64_t>& outer)
+{
+    std::map<uint64_t, uint64_t> merged; // outer, adjacent ranges joined
+    for (const auto& [first, end] : outer)
+        if (!merged.empty() && std::prev(merged.end())->second >= first)
+            std::prev(merged.end())->second =
+                std::max(std::prev(merged.end())->second, end);
+        else
+            merged[first] = end;
+    for (const auto& [first, end] : inner) {
+        auto it = merged.upper_bound(first);
+        if (it == merged.begin() || end > std::prev(it)->second)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * The zeros' books, at any speed: the engine reports exactly what it counts, and every
+ * zero the ring holds was reported. The ring may hold fewer than were counted: a resend
+ * after a timeout of packets the host already had (its ACK late on a busy machine) goes
+ * as zeros too when the window no longer holds them, and the host's NIC drops it as a
+ * duplicate. Never more.
+ */
+void assert_zeros_reported(const run_result& r)
+{
+    CPPUNIT_ASSERT_EQUAL(r.device.zero_substituted, total(r.events));
+    CPPUNIT_ASSERT(within(r.wrong, r.events));
+    CPPUNIT_ASSERT(total(r.wrong) <= r.device.zero_substituted);
+}
+
 } // namespace
 
 class qa_rc_engine : public CppUnit::TestFixture
@@ -290,11 +325,10 @@ public:
         const run_result r = b.run();
         CPPUNIT_ASSERT(r.status & regs::status::done);
         CPPUNIT_ASSERT(r.device.zero_substituted >= 2 * 256);
-        // Whatever is not the ramp is zeros, exactly the samples counted and reported,
-        // and the dropped messages are among them; the rest arrived bit-exact.
+        // Whatever is not the ramp is zeros, every one of them reported, and the
+        // dropped messages are among them; the rest arrived bit-exact.
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.wrong_not_zero);
-        CPPUNIT_ASSERT_EQUAL(r.device.zero_substituted, total(r.wrong));
-        CPPUNIT_ASSERT(r.events == r.wrong);
+        assert_zeros_reported(r);
         CPPUNIT_ASSERT(r.wrong.begin()->first == 100 * 256);
         bool covers_250 = false;
         for (const auto& [first, end] : r.wrong)
@@ -314,8 +348,7 @@ public:
         CPPUNIT_ASSERT(r.status & regs::status::done);
         CPPUNIT_ASSERT(r.device.zero_substituted > 0);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.wrong_not_zero);
-        CPPUNIT_ASSERT_EQUAL(r.device.zero_substituted, total(r.wrong));
-        CPPUNIT_ASSERT(r.events == r.wrong);
+        assert_zeros_reported(r);
         CPPUNIT_ASSERT_EQUAL(uint64_t(50 * 1024), r.wrong.begin()->first);
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.host.at("drop_bad_length"));
         CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.host.at("drop_qp_state"));
