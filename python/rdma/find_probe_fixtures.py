@@ -48,7 +48,10 @@ def run(*argv):
 
 
 def start_daemon(*argv):
-    """A gr-rdma-emu, once its AXIoE server listens (it says so on stdout)."""
+    """A gr-rdma-emu, once its AXIoE server listens (it says so on stdout). Its port is
+    daemon.port, as the banner names it: give it "--control 127.0.0.1:0" and it binds
+    a free one itself (a port found free and then given to it can be taken meanwhile by
+    a test running beside, under ctest -j)."""
     daemon = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
     banner = daemon.stdout.readline()
@@ -56,6 +59,7 @@ def start_daemon(*argv):
         daemon.kill()
         raise AssertionError("gr-rdma-emu did not start: %r %r"
                              % (banner, daemon.communicate()[1]))
+    daemon.port = int(banner.split("AXIoE on ")[1].split(",")[0].rsplit(":", 1)[1])
     return daemon
 
 
@@ -216,13 +220,13 @@ class two_daemons:
 
     def setUp(self):
         # Two daemons, told apart by port, serial and stream count.
-        self.port_a, self.port_b = free_udp_port(), free_udp_port()
-        self.a = start_daemon(EMU, "--control", "127.0.0.1:%d" % self.port_a, "--link",
-                              "127.0.0.1", "--serial", "0xA11CE", "--streams", "3")
+        self.a = start_daemon(EMU, "--control", "127.0.0.1:0", "--link", "127.0.0.1",
+                              "--serial", "0xA11CE", "--streams", "3")
         self.addCleanup(stop_daemon, self.a)
-        self.b = start_daemon(EMU, "--control", "127.0.0.1:%d" % self.port_b, "--link",
-                              "127.0.0.1", "--serial", "0xB0B")
+        self.b = start_daemon(EMU, "--control", "127.0.0.1:0", "--link", "127.0.0.1",
+                              "--serial", "0xB0B")
         self.addCleanup(stop_daemon, self.b)
+        self.port_a, self.port_b = self.a.port, self.b.port
         self.addr_a = "127.0.0.1:%d" % self.port_a
         self.addr_b = "127.0.0.1:%d" % self.port_b
 

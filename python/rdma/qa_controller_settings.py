@@ -19,7 +19,7 @@ import time
 from gnuradio import gr_unittest
 from gnuradio import rdma
 
-from find_probe_fixtures import (EMU, OKAY, PROBE, free_udp_port, read_word, run,
+from find_probe_fixtures import (EMU, OKAY, PROBE, read_word, run,
                                  start_daemon, stop_daemon)
 
 CTRL_POLICY, CTRL_PERIOD_US = 0xA000, 0xA004
@@ -29,9 +29,9 @@ POLICY_CODES = {"none": 0, "water_filling": 1, "shortest_rtt": 2}
 class qa_controller_settings(gr_unittest.TestCase):
 
     def setUp(self):
-        self.port = free_udp_port()
-        self.daemon = start_daemon(EMU, "--control", "127.0.0.1:%d" % self.port,
-                                   "--link", "127.0.0.1", "--streams", "2")
+        self.daemon = start_daemon(EMU, "--control", "127.0.0.1:0", "--link", "127.0.0.1",
+                                   "--streams", "2")
+        self.port = self.daemon.port
         self.addr = "type=remote,addr=127.0.0.1:%d,hugepages=off" % self.port
 
     def tearDown(self):

@@ -149,10 +149,10 @@ class qa_find_probe(two_daemons, gr_unittest.TestCase):
 
     def test_probe_links(self):
         # A daemon with two links, a host streaming over both at 3:1 (docs/links.md).
-        port = free_udp_port()
-        daemon = start_daemon(EMU, "--control", "127.0.0.1:%d" % port, "--link",
-                              "127.0.0.1", "--links", "2", "--streams", "2")
+        daemon = start_daemon(EMU, "--control", "127.0.0.1:0", "--link", "127.0.0.1",
+                              "--links", "2", "--streams", "2")
         self.addCleanup(stop_daemon, daemon)
+        port = daemon.port
         addr = "127.0.0.1:%d" % port
         host = rdma.rx_stream("type=remote,addr=%s,signal=ramp,links=2,weights=3:1"
                               % addr, "sc16", 1e6, 0)
