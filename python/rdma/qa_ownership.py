@@ -25,7 +25,10 @@ from gnuradio import gr_unittest
 from gnuradio import rdma
 
 EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
-LEASE = 3.0  # seconds: short for the test, long against a loaded machine's stalls
+# Seconds: short for the test, long against a loaded machine's stalls. At 3 s, beside
+# two busy loops and the suite, a host that was killed had last renewed its lease so
+# long before that the lease lapsed before the next host could be refused.
+LEASE = 6.0
 
 RX_COMMAND, RX_STATUS, RX_RKEY, RX_OWNER = 0x2000, 0x2004, 0x2018, 0x2078
 TX_COMMAND, TX_STATUS, TX_RKEY, TX_OWNER = 0x3000, 0x3004, 0x3018, 0x3078
@@ -203,7 +206,7 @@ class qa_ownership(gr_unittest.TestCase):
         b = rdma.rx_stream(self.args, "sc16", 1e6, 0)
         with self.assertRaisesRegex(RuntimeError,
                                     r"RX stream 0 is owned by another host; wait for its "
-                                    r"lease \(3 s\) to lapse or add take_over=1"):
+                                    r"lease \(%g s\) to lapse or add take_over=1" % LEASE):
             b.start()
         self.assertLess(time.monotonic() - killed, LEASE - 1.0, "B tried too late")
 
@@ -249,7 +252,7 @@ class qa_ownership(gr_unittest.TestCase):
         b = rdma.tx_stream(args + ",tx_check=1", "sc16", 1e6)
         with self.assertRaisesRegex(RuntimeError,
                                     r"TX stream 0 is owned by another host; wait for its "
-                                    r"lease \(3 s\) to lapse or add take_over=1"):
+                                    r"lease \(%g s\) to lapse or add take_over=1" % LEASE):
             b.start()
         self.assertLess(time.monotonic() - killed, LEASE - 1.0, "B tried too late")
 
