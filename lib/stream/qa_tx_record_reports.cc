@@ -67,9 +67,78 @@ class qa_tx_record_reports : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_time_error_counts_its_burst_once_its_end_is_known);
     CPPUNIT_TEST(test_lost_records_are_reported_once_per_kind_at_the_end);
     CPPUNIT_TEST(test_records_beyond_the_counters_are_not_reported_again);
+    CPPUNIT_TEST(test_a_record_that_comes_while_its_entry_is_pushed_is_the_devices);
+    CPPUNIT_TEST(test_an_entry_whose_push_failed_leaves_no_trace);
     CPPUNIT_TEST_SUITE_END();
 
 public:
+    void test_a_record_that_comes_while_its_entry_is_pushed_is_the_devices()
+    {
+        // The device may take an entry and send its record before the host's push
+        // returns (a START whose time has passed: a time error at once), and the
+        // stream's watch thread checks the record meanwhile. tx_stream pushes inside
+        // will_start()/will_end(): what the device answers during the push is
+        // checked against the entry being pushed (a record judged before it would be
+        // taken as forged, and its burst reported unattributed at the end).
+        fixture f;
+        tx_event e;
+        f.log.ended(4000);
+        {
+            auto start = f.log.will_start(4000, t0 + 30000 * us, t0 + 36000 * us);
+            CPPUNIT_ASSERT(!f.take(
+                rec(code::tx_time_error, 4000, t0 + 36000 * us, t0 + 36100 * us), e));
+            start.keep();
+        }
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), f.rep.rejected()); // held until its END
+        {
+            auto end = f.log.will_end(4700);
+            tx_event r;
+            CPPUNIT_ASSERT(f.rep.release(f.log, false, r));
+            CPPUNIT_ASSERT(r.type == tx_event::kind::time_error);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(4000), r.item);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(700), r.count);
+            CPPUNIT_ASSERT_EQUAL(t0 + 30000 * us, r.time_ns); // the time asked
+            CPPUNIT_ASSERT(!r.unattributed);
+            // The burst's ack, sent before the END's push returned.
+            CPPUNIT_ASSERT(f.take(rec(code::tx_burst_ack, 4700, t0 + 40000 * us, 0), e));
+            end.keep();
+        }
+        CPPUNIT_ASSERT(f.log.ends_at(4700));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), f.rep.rejected());
+    }
+
+    void test_an_entry_whose_push_failed_leaves_no_trace()
+    {
+        // A push refused (queue full) or unanswered is withdrawn from the log: a record
+        // naming it is not the device's, and the retry logs it again.
+        fixture f;
+        tx_event e;
+        f.log.ended(4000);
+        {
+            auto start = f.log.will_start(4000, t0 + 30000 * us, t0 + 36000 * us);
+        }
+        tx_logged_burst b;
+        CPPUNIT_ASSERT(!f.log.find(4000, b));
+        CPPUNIT_ASSERT(f.log.find(3000, b));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(4000), b.end); // the END before it stays
+        CPPUNIT_ASSERT(!f.take(
+            rec(code::tx_time_error, 4000, t0 + 36000 * us, t0 + 36100 * us), e));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), f.rep.rejected());
+        {
+            auto start = f.log.will_start(4000, t0 + 30000 * us, t0 + 37000 * us);
+            start.keep();
+        }
+        {
+            auto end = f.log.will_end(4500);
+        }
+        CPPUNIT_ASSERT(!f.log.ends_at(4500));
+        CPPUNIT_ASSERT(f.log.find(4000, b));
+        CPPUNIT_ASSERT_EQUAL(tx_logged_burst::open, b.end);
+        CPPUNIT_ASSERT_EQUAL(t0 + 37000 * us, b.pushed_ns);
+        CPPUNIT_ASSERT(!f.take(rec(code::tx_burst_ack, 4500, t0 + 40000 * us, 500), e));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), f.rep.rejected());
+    }
+
     void test_records_become_the_devices_reports()
     {
         fixture f;
@@ -238,6 +307,8 @@ public:
         CPPUNIT_ASSERT_EQUAL(size_t(4), n); // one per kind
         for (size_t i = 0; i < n; i++) {
             CPPUNIT_ASSERT(rest[i].unattributed);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(0), rest[i].item);
+            CPPUNIT_ASSERT_EQUAL(uint64_t(0), rest[i].time_ns);
             add(rest[i]);
         }
         CPPUNIT_ASSERT(rest[0].type == tx_event::kind::underflow);

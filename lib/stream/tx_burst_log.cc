@@ -39,6 +39,30 @@ void tx_burst_log::ended(uint64_t end)
         d_bursts[(d_head + d_count - 1) % capacity].end = end;
 }
 
+tx_burst_log::pending
+tx_burst_log::will_start(uint64_t first, uint64_t requested_ns, uint64_t pushed_ns)
+{
+    started(first, requested_ns, pushed_ns);
+    return pending(*this, true);
+}
+
+tx_burst_log::pending tx_burst_log::will_end(uint64_t end)
+{
+    ended(end);
+    return pending(*this, false);
+}
+
+void tx_burst_log::withdraw(bool start)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (!d_count)
+        return;
+    if (start)
+        d_count--; // (an oldest burst it pushed out at capacity stays out: long done)
+    else
+        d_bursts[(d_head + d_count - 1) % capacity].end = tx_logged_burst::open;
+}
+
 size_t tx_burst_log::search(uint64_t item) const
 {
     // Bursts are consecutive segments of the items, pushed in order: sorted by first.

@@ -40,8 +40,18 @@ class tx_burst_log
 public:
     static constexpr size_t capacity = 1024;
 
+    class pending;
+
     //! A new run: no burst, nothing published.
     void reset();
+    //! START(\p first, TBQ_TIME \p pushed_ns), asked at \p requested_ns, is about to be
+    //! pushed: logged now, withdrawn unless the caller keeps it (the push succeeded).
+    //! Before the push, not after: the device may take the entry and send its record
+    //! (a time error at once, for a START whose time passed) before the push returns,
+    //! and the watch thread checks that record against this log.
+    pending will_start(uint64_t first, uint64_t requested_ns, uint64_t pushed_ns);
+    //! END(\p end) is about to be pushed: as will_start().
+    pending will_end(uint64_t end);
     //! START(item \p first, TBQ_TIME \p pushed_ns) was pushed, for a burst asked at
     //! \p requested_ns.
     void started(uint64_t first, uint64_t requested_ns, uint64_t pushed_ns);
@@ -60,6 +70,8 @@ public:
     uint64_t published() const { return d_published.load(std::memory_order_relaxed); }
 
 private:
+    // Undo the newest started() (\p start) or ended() of a push that failed.
+    void withdraw(bool start);
     // Index (from the oldest) of the newest burst with first <= item, or capacity.
     size_t search(uint64_t item) const;
     const tx_logged_burst& at(size_t i) const
@@ -72,6 +84,35 @@ private:
     size_t d_head = 0;                                // guarded
     size_t d_count = 0;                               // guarded
     std::atomic<uint64_t> d_published{ 0 };
+};
+
+/*!
+ * An entry logged for a push under way (tx_burst_log::will_start/will_end): withdrawn
+ * when it goes out of scope unless kept, so that a push that throws or is refused
+ * leaves no trace a forged record could match.
+ */
+class tx_burst_log::pending
+{
+public:
+    pending(tx_burst_log& log, bool start) : d_log(&log), d_start(start) {}
+    pending(pending&& o) noexcept : d_log(o.d_log), d_start(o.d_start)
+    {
+        o.d_log = nullptr;
+    }
+    pending(const pending&) = delete;
+    pending& operator=(const pending&) = delete;
+    pending& operator=(pending&&) = delete;
+    ~pending()
+    {
+        if (d_log)
+            d_log->withdraw(d_start);
+    }
+    //! The device took the entry: it stays logged.
+    void keep() { d_log = nullptr; }
+
+private:
+    tx_burst_log* d_log;
+    bool d_start;
 };
 
 } // namespace rdma

@@ -125,6 +125,8 @@ void tx_stream::impl::push_bursts()
 bool tx_stream::impl::push_one(const tx_burst_entry& e, const tx_burst_plan::decision& d)
 {
     const unsigned t = d_plan.stream_index;
+    auto logged = e.start ? d_log.will_start(e.item, e.time_ns, d.time_ns)
+                          : d_log.will_end(e.item);
     try {
         if (e.start)
             d_device->push_tx_start(t, e.item, d.time_ns);
@@ -151,10 +153,10 @@ bool tx_stream::impl::push_one(const tx_burst_entry& e, const tx_burst_plan::dec
                      " s: " + x.what());
         return false;
     }
+    logged.keep();
     d_refused_since = 0;
     d_pushes++;
     if (e.start) {
-        d_log.started(e.item, e.time_ns, d.time_ns);
         d_open_timed = d.time_ns != 0;
         d_open_first = e.item;
         if (d.late) {
@@ -168,7 +170,6 @@ bool tx_stream::impl::push_one(const tx_burst_entry& e, const tx_burst_plan::dec
                             d.time_ns);
         }
     } else {
-        d_log.ended(e.item);
         if (d_open_timed)
             d_timed_items += e.item - d_open_first;
         d_open_timed = false;

@@ -174,10 +174,8 @@ void tx_watch::finish(const tx_device_counters& c, int64_t host_now_ns)
         push_locked(e);
     tx_event rest[4];
     const size_t n = d_records.reconcile(c, rest);
-    for (size_t i = 0; i < n; i++) {
-        rest[i].time_ns = static_cast<uint64_t>(host_now_ns + d_clock.offset_ns);
-        push_locked(rest[i]);
-    }
+    for (size_t i = 0; i < n; i++)
+        push_locked(rest[i]); // item and time_ns 0: no record said which or when
 }
 
 void tx_watch::take_locked(const tx_device_counters& c, int64_t host_now_ns)

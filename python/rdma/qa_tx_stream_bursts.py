@@ -87,7 +87,7 @@ class qa_tx_stream_bursts(gr_unittest.TestCase):
         self.assertEqual(acks[1]["item"], 4000)
         errors = [e for e in events if e["type"] == "time_error"]
         self.assertEqual([(e["item"], e["count"], e["time_ns"]) for e in errors],
-                         [(4500, 700, past)])
+                         [(4500, 700, past)], str((events, t.read_counters())))
         self.assertEqual(sum(e["bursts"] for e in events if e["type"] == "burst_ack"), 3)
 
     def test_burst_marks_need_queued_mode(self):
