@@ -191,10 +191,15 @@ void tx_stream::impl::note_refused(const std::string& why)
 
 void tx_stream::impl::publish()
 {
-    const uint64_t n = d_plan.queued ? d_bursts.publish_limit(d_committed) : d_committed;
+    publish_items(d_plan.queued ? d_bursts.publish_limit(d_committed) : d_committed);
+}
+
+void tx_stream::impl::publish_items(uint64_t n)
+{
     if (n == d_published)
         return;
     d_published = n;
+    // The log first: a record about these items may come as soon as the page says them.
     d_log.published(n);
     d_page.publish(n); // release: the samples are visible before the count
 }

@@ -188,9 +188,7 @@ void tx_stream::impl::stop()
         // The entries the device may still take, then everything committed: STOP
         // counts what was not played (its last READ of the control page).
         push_bursts();
-        d_log.published(d_committed); // first, as publish(): the log may not lag
-        d_page.publish(d_committed);
-        d_published = d_committed;
+        publish_items(d_committed);
     }
     const bool ours = settle_stop();
     drain_notifications();

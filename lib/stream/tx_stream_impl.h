@@ -117,6 +117,7 @@ private:
     //! Let the device see what it may: everything committed, or (queued) up to the
     //! first END not pushed yet.
     void publish();
+    void publish_items(uint64_t n); // the control page's committed = n, logged first
     uint64_t device_now_low() const;
     //! What the device will play of what it has seen (wait_played()).
     uint64_t playable() const;
