@@ -30,7 +30,9 @@ namespace {
 constexpr int exit_ok = 0, exit_failed = 1;
 
 /*
- * SIGINT and SIGTERM end the run early but cleanly: blocked in every thread (the
+ * A stop request ends the run early but cleanly. SIGINT and SIGTERM are the usual ones;
+ * SIGHUP (the terminal went away), SIGQUIT and SIGUSR1/2 would otherwise kill the
+ * process with no report, so they are stop requests too. All are blocked in every thread (the
  * stream's threads inherit the mask, so no system call of theirs is interrupted), and
  * taken by one thread with sigwait(), which only records the first. A second one ends
  * the process at once, as without the app's handling, unless it comes within
@@ -43,8 +45,8 @@ public:
     stop_signals()
     {
         sigemptyset(&d_set);
-        sigaddset(&d_set, SIGINT);
-        sigaddset(&d_set, SIGTERM);
+        for (int sig : { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 })
+            sigaddset(&d_set, sig);
         pthread_sigmask(SIG_BLOCK, &d_set, nullptr);
         // Detached: it waits for a signal that may never come, and ends with the process.
         std::thread([this] { wait(); }).detach();
@@ -79,6 +81,8 @@ private:
 
 int main(int argc, char** argv)
 {
+    // First: a stop request from now on is the run's, not the end of the process.
+    static stop_signals stop; // lives as long as its thread may use it
     // The report is stdout's; the stream's log goes to stderr.
     spdlog::set_default_logger(spdlog::stderr_color_mt("gr-rdma-tx"));
     tx_options o;
@@ -93,7 +97,6 @@ int main(int argc, char** argv)
         return exit_ok;
     }
 
-    static stop_signals stop; // lives as long as its thread may use it
     tx_run_result r;
     try {
         r = run_tx(o, stop.received());

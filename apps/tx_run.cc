@@ -8,11 +8,13 @@
 #include "tx_run.h"
 #include "tx_signal_source.h"
 #include <gnuradio/rdma/cpu_accounting.h>
+#include <string.h> // sigabbrev_np
 #include <time.h>
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <memory>
+#include <string>
 #include <thread>
 
 namespace gr {
@@ -192,7 +194,7 @@ tx_run_result run_tx(const tx_options& o, const std::atomic<int>& stop_signal)
     take_events(*stream, r);
     const int sig = stop_signal.load();
     if (sig)
-        r.interrupted = sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "signal";
+        r.interrupted = std::string("SIG") + sigabbrev_np(sig); // "SIGTERM", "SIGHUP"
     if (r.error.empty())
         r.error = stream->error();
     r.elapsed_s = seconds_since(began);

@@ -237,9 +237,18 @@ public:
                                         "for its lease (5 s) to lapse or add "
                                         "take_over=1"));
         CPPUNIT_ASSERT(!b->running());
+        // The refused host says why, and has no books: the device's counters are the
+        // owner's run's, never the refused host's (once: "emitted 11807744 != delivered
+        // 0 + lost 0").
+        CPPUNIT_ASSERT_MESSAGE(b->error(), contains(b->error(), "did not start"));
+        CPPUNIT_ASSERT(contains(b->error(), "owned by another host"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), b->read_counters().at("device.counters_known"));
+        CPPUNIT_ASSERT(contains(b->device_note(), "did not start"));
         // The owner's stream never noticed.
         CPPUNIT_ASSERT(items_within(*a, 100ms) > 0);
+        CPPUNIT_ASSERT(a->error().empty());
         a->stop();
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), a->read_counters().at("device.counters_known"));
     }
 
     void test_take_over_host_streams_previous_host_stops_quietly()
@@ -249,10 +258,20 @@ public:
         a->start();
         CPPUNIT_ASSERT(items_within(*a, 50ms) > 0);
         auto c = d.host("take_over=1");
+        const auto taken = std::chrono::steady_clock::now();
         c->start();
         CPPUNIT_ASSERT(items_within(*c, 100ms) > 0);
-        // A learns it lost the stream when it stops: no exception, nothing released.
+        // A is told while it runs (once it ran on, silent, for its whole burst): its
+        // heartbeat reads the owner, every device_timeout/2 (250 ms). The deadline is
+        // generous for a busy machine; the bound is the heartbeat's.
+        while (a->error().empty() && std::chrono::steady_clock::now() < taken + 5s)
+            items_within(*a, 10ms);
+        CPPUNIT_ASSERT_MESSAGE(a->error(), contains(a->error(), "another host's now"));
+        // Its stop(): no exception, nothing released, and never the new owner's
+        // counters taken for its own books.
         CPPUNIT_ASSERT_NO_THROW(a->stop());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), a->read_counters().at("device.counters_known"));
+        CPPUNIT_ASSERT(contains(a->device_note(), "another host"));
         CPPUNIT_ASSERT(d.owned());
         CPPUNIT_ASSERT(items_within(*c, 50ms) > 0);
         c->stop();

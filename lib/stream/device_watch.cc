@@ -17,29 +17,21 @@ device_watch::device_watch(device_controller& device,
                            std::chrono::milliseconds lost_after)
     : d_device(device),
       d_stream(stream),
-      d_lost_after_ns(std::chrono::nanoseconds(lost_after).count()),
+      d_liveness(lost_after),
       d_worker(thread_role::host, "rdma-watch", period, [this] { beat(); })
 {
 }
 
 device_watch::~device_watch() = default;
 
-int64_t device_watch::now_ns()
+void device_watch::start(bool owned)
 {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-void device_watch::start()
-{
-    d_last_answer_ns = now_ns();
-    d_failing = false;
+    d_liveness.reset(now_ns());
     d_status = regs::status::running;
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_failure.clear();
-    }
+    d_owned = owned;
+    d_taken = false;
+    d_longest_silence_ns = 0;
+    d_last_beat_ns = now_ns();
     d_worker.start();
 }
 
@@ -47,9 +39,10 @@ void device_watch::stop() { d_worker.stop(); }
 
 device_watch::state device_watch::current(int64_t now) const
 {
-    if (d_failing.load(std::memory_order_relaxed) &&
-        now - d_last_answer_ns.load(std::memory_order_relaxed) > d_lost_after_ns)
+    if (d_liveness.lost(now))
         return state::lost;
+    if (d_taken.load(std::memory_order_relaxed))
+        return state::taken_over;
     const uint32_t status = d_status.load(std::memory_order_relaxed);
     if (status & regs::status::error)
         return state::stream_failed;
@@ -58,28 +51,30 @@ device_watch::state device_watch::current(int64_t now) const
     return state::ok;
 }
 
-std::string device_watch::last_failure() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_failure;
-}
-
 void device_watch::beat()
 {
+    // How long this host asked nothing: its own silence, whatever the device did.
+    const int64_t began = now_ns();
+    if (began - d_last_beat_ns.load() > d_longest_silence_ns.load())
+        d_longest_silence_ns = began - d_last_beat_ns.load();
+    d_last_beat_ns = began;
     try {
-        // One exchange: the status word is all the watch needs, and each exchange
-        // costs the host a few tens of microseconds.
-        d_status = d_device.client().read32(regs::rx_reg(d_stream, regs::rx::status));
-        d_last_answer_ns = now_ns();
-        d_failing = false;
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_failure.clear();
+        // The status word, and for an owned stream its owner: each exchange costs the
+        // host a few tens of microseconds.
+        const uint32_t status =
+            d_device.client().read32(regs::rx_reg(d_stream, regs::rx::status));
+        // Read after the status: still this host's then, the status was its run's.
+        // Once another host's, it stays so for this run (nobody gives a stream back).
+        if (d_owned && d_device.read_owner(stream_direction::rx, d_stream) ==
+                           stream_owner::another_host)
+            d_taken = true;
+        d_status = status;
+        d_liveness.answered(now_ns());
+    } catch (const axioe::error&) {
+        // An answer, if not the one asked for: the device is there.
+        d_liveness.answered(now_ns());
     } catch (const std::exception& e) {
-        {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_failure = e.what();
-        }
-        d_failing = true;
+        d_liveness.failed(e.what());
     }
 }
 

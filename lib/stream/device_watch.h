@@ -10,10 +10,10 @@
 
 #include "../device/device_controller.h"
 #include "../util/periodic_worker.h"
+#include "device_liveness.h"
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <mutex>
 #include <string>
 
 namespace gr {
@@ -24,9 +24,9 @@ namespace rdma {
  * to the host) reads the stream's status over AXIoE every period, and the data path
  * asks, with a few atomic loads, how the device is.
  *
- * A device that has not answered for lost_after is *lost*, whether its last exchange is
- * still retrying or has failed: so a dead device is known within lost_after (plus one
- * period), however long the AXIoE client's own timeout. Each answer also renews the
+ * A device that has not answered for lost_after, its last exchange failed, is *lost*
+ * (device_liveness): a dead device is known within lost_after or the AXIoE client's
+ * whole timeout, whichever is longer, plus one period. Each answer also renews the
  * stream's ownership lease on the device (any exchange from the owner does).
  */
 class device_watch
@@ -37,6 +37,9 @@ public:
         lost,           //!< no answer for lost_after
         stream_stopped, //!< answering, but the stream is neither running nor done
         stream_failed,  //!< the device reports the stream in error (e.g. RC gave up)
+        taken_over,     //!< answering, but another host owns the stream now (it took
+                        //!< it over, or claimed it once this host's lease lapsed):
+                        //!< whatever runs there is not this host's run
     };
 
     device_watch(device_controller& device,
@@ -48,7 +51,9 @@ public:
     device_watch& operator=(const device_watch&) = delete;
 
     //! Watch from now on (after START): the device counts as answering now.
-    void start();
+    //! \p owned: this host claimed the stream, so each beat reads its owner too (a
+    //! take-over leaves the stream running, for its new owner).
+    void start(bool owned);
     //! Stop watching; returns once the thread is idle (an exchange under way may take
     //! the AXIoE client's timeout to end).
     void stop();
@@ -62,28 +67,30 @@ public:
      */
     state current(int64_t now_ns) const;
     //! When the device last answered (steady clock, ns).
-    int64_t last_answer_ns() const { return d_last_answer_ns.load(); }
+    int64_t last_answer_ns() const { return d_liveness.last_answer_ns(); }
+    //! The longest time since start() (ns) in which the watch asked the device nothing
+    //! (between two beats): a host stopped or starved longer than its ownership lease
+    //! has lost its stream by its own silence.
+    int64_t longest_silence_ns() const { return d_longest_silence_ns.load(); }
     //! RX_STATUS at the last answer.
     uint32_t last_status() const { return d_status.load(); }
     //! Why the last exchange failed (empty after an answer). Not for the data path.
-    std::string last_failure() const;
+    std::string last_failure() const { return d_liveness.last_failure(); }
 
-    static int64_t now_ns();
+    static int64_t now_ns() { return device_liveness::now_ns(); }
 
 private:
     void beat();
 
     device_controller& d_device;
     const unsigned d_stream;
-    const int64_t d_lost_after_ns;
 
-    std::atomic<int64_t> d_last_answer_ns{ 0 };
+    device_liveness d_liveness;
     std::atomic<uint32_t> d_status{ 0 };
-    // The last exchange failed: the AXIoE client gave up after its retries.
-    std::atomic<bool> d_failing{ false };
-
-    mutable std::mutex d_mutex;
-    std::string d_failure;    // guarded by d_mutex
+    std::atomic<bool> d_owned{ false };
+    std::atomic<bool> d_taken{ false };
+    std::atomic<int64_t> d_longest_silence_ns{ 0 };
+    std::atomic<int64_t> d_last_beat_ns{ 0 };
     periodic_worker d_worker; // last: its beat uses everything above
 };
 

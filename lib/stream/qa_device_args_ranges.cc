@@ -10,6 +10,8 @@
 // The table is checked against docs/device-args.md, so a key documented as numeric
 // cannot be left out of it.
 
+#include "stream_args.h"
+#include "tx_stream_impl.h"
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/tx_stream.h>
 #include <cppunit/TestFixture.h>
@@ -112,6 +114,7 @@ const std::vector<numeric_key> table = {
     { "max_lead", "", { "0", "0.06" }, {}, true },
     { "tx_loss_ppm", "", { "1000001" }, {}, true },
     { "tx_fault_seed", "", {}, {}, true },
+    { "device_timeout", "", { "0", "0.05", "61" }, {}, true },
 };
 
 std::string trim(const std::string& s)
@@ -168,6 +171,7 @@ class qa_device_args_ranges : public CppUnit::TestFixture
     CPPUNIT_TEST(test_table_covers_every_documented_numeric_key);
     CPPUNIT_TEST(test_every_bad_number_is_refused_by_name);
     CPPUNIT_TEST(test_addresses_name_their_key);
+    CPPUNIT_TEST(test_every_key_refuses_an_empty_value);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -246,6 +250,32 @@ public:
             CPPUNIT_ASSERT_MESSAGE(message,
                                    message.find("expected") != std::string::npos);
         }
+    }
+
+    void test_every_key_refuses_an_empty_value()
+    {
+        // `nic_if=` (an unset shell variable, say) once ran on the default NIC.
+        const auto refused = [](const std::string& key, bool tx) {
+            const std::string args = "type=emu,hugepages=off," + key + "=";
+            std::string message;
+            try {
+                if (tx)
+                    tx_stream s(args, "sc16", 1e6, 0);
+                else
+                    rx_stream s(args, "sc16", 1e6, 0);
+            } catch (const std::invalid_argument& e) {
+                message = e.what();
+            }
+            CPPUNIT_ASSERT_MESSAGE(args + " -> \"" + message + "\"",
+                                   message.find(key + "= is invalid: expected a value") !=
+                                       std::string::npos);
+        };
+        for (const auto& key : rx_stream_arg_keys())
+            refused(key, false);
+        for (const auto& key : tx_stream_arg_keys())
+            refused(key, true);
+        CPPUNIT_ASSERT(rx_stream_arg_keys().count("nic_if"));
+        CPPUNIT_ASSERT(tx_stream_arg_keys().count("nic_if"));
     }
 };
 

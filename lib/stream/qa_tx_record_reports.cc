@@ -65,6 +65,7 @@ class qa_tx_record_reports : public CppUnit::TestFixture
     CPPUNIT_TEST(test_records_become_the_devices_reports);
     CPPUNIT_TEST(test_records_beyond_what_the_device_can_have_done_are_ignored);
     CPPUNIT_TEST(test_a_time_error_counts_its_burst_once_its_end_is_known);
+    CPPUNIT_TEST(test_a_burst_is_dropped_once_and_in_order);
     CPPUNIT_TEST(test_lost_records_are_reported_once_per_kind_at_the_end);
     CPPUNIT_TEST(test_records_beyond_the_counters_are_not_reported_again);
     CPPUNIT_TEST(test_a_record_that_comes_while_its_entry_is_pushed_is_the_devices);
@@ -253,6 +254,34 @@ public:
             !h.take(rec(code::tx_time_error, 3000, t0 + 50000 * us, t0 + 51000 * us), e));
         CPPUNIT_ASSERT(h.rep.release(h.log, true, e));
         CPPUNIT_ASSERT_EQUAL(uint64_t(2000), e.count);
+    }
+
+    void test_a_burst_is_dropped_once_and_in_order()
+    {
+        // fuzz_tx_records found it (issue 31): the same tx_time_error six times made
+        // the host believe 6 x 2000 items dropped, of the 5000 it published.
+        fixture f;
+        tx_event e;
+        const meta::record dropped =
+            rec(code::tx_time_error, 1000, t0 + 20000 * us, t0 + 20500 * us);
+        CPPUNIT_ASSERT(f.take(dropped, e)); // its END is known: reported at once
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2000), e.count);
+        for (int i = 0; i < 5; i++)
+            CPPUNIT_ASSERT(!f.take(dropped, e));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(5), f.rep.rejected());
+        // A later one still counts, once.
+        CPPUNIT_ASSERT(
+            !f.take(rec(code::tx_time_error, 3000, t0 + 50000 * us, t0 + 51000 * us), e));
+        CPPUNIT_ASSERT(f.rep.release(f.log, true, e));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2000), e.count);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(2), f.rep.accepted());
+        // Nor an earlier burst after a later one: the device takes its STARTs up in
+        // order.
+        fixture g;
+        CPPUNIT_ASSERT(
+            !g.take(rec(code::tx_time_error, 3000, t0 + 50000 * us, t0 + 51000 * us), e));
+        CPPUNIT_ASSERT(!g.take(dropped, e));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), g.rep.rejected());
     }
 
     void test_lost_records_are_reported_once_per_kind_at_the_end()

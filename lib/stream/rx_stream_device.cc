@@ -9,6 +9,7 @@
 // count of what it emitted, and what the stream does when the device fails it (lost,
 // stopped under us, in error) or the NIC does. The data path is in rx_stream_impl.cc.
 
+#include "../util/parse_number.h"
 #include "psn.h"
 #include "rx_stream_impl.h"
 #include <algorithm>
@@ -221,6 +222,28 @@ void rx_stream::impl::end_outage(int64_t now_ns)
     report(rx_event::reason::device_back, 0, outage_ms);
 }
 
+bool rx_stream::impl::owns_stream() const
+{
+    // A share's host owns its share; the stream is share 0's host's.
+    return d_ownership->enabled() && !follows_share();
+}
+
+std::string rx_stream::impl::stopped_why() const
+{
+    // The device stops and frees an owned stream whose owner has been silent for its
+    // lease: a process stopped (SIGSTOP) or starved that long did it to itself.
+    const int64_t silence_ns = d_watch->longest_silence_ns();
+    const int64_t lease_ns = static_cast<int64_t>(d_ownership->lease_ms()) * ns_per_ms;
+    if (owns_stream() && silence_ns > lease_ns)
+        return "this host's watch went " + std::to_string(silence_ns / ns_per_ms) +
+               " ms without an exchange with the device, longer than its ownership "
+               "lease (lease=" +
+               format_number(lease_ns * 1e-9) +
+               " s): the device stopped the run and freed the stream; a process stopped "
+               "or starved that long loses its stream";
+    return "stopped by another host, its lease lapsed, or the device restarted";
+}
+
 bool rx_stream::impl::watch_device()
 {
     if (!d_error.empty())
@@ -256,6 +279,16 @@ bool rx_stream::impl::watch_device()
                 ")");
         return false;
     }
+    case device_watch::state::taken_over:
+        // Never re-armed, whatever on_device_loss says: the stream is another host's.
+        if (d_outage)
+            end_outage(now);
+        fail(rx_event::reason::stream_stopped,
+             0,
+             "RX stream " + std::to_string(d_plan.stream_index) + " of the device at " +
+                 d_device->address().to_string() + " is another host's now: " +
+                 stream_ownership::lost_note());
+        return false;
     case device_watch::state::stream_stopped:
         break;
     }
@@ -275,9 +308,7 @@ bool rx_stream::impl::watch_device()
     }
     const std::string text = "RX stream " + std::to_string(d_plan.stream_index) +
                              " no longer runs on the device at " +
-                             d_device->address().to_string() +
-                             " (stopped by another host, its lease lapsed, or the "
-                             "device restarted)";
+                             d_device->address().to_string() + " (" + stopped_why() + ")";
     if (d_plan.end_on_device_loss || d_plan.num_samples || d_items_in_slots ||
         d_plan.queued) {
         fail(rx_event::reason::stream_stopped,
@@ -372,7 +403,7 @@ void rx_stream::impl::rearm()
                               t0);
         continue_links(base / d_plan.message_items);
         d_rearms++;
-        d_watch->start();
+        d_watch->start(owns_stream());
         const uint64_t outage = base - std::max(emitted_upto, skipped_from);
         d_logger->info("RX stream {}: re-armed; the stream continues at sample {} "
                        "(device time {} ns, {} ns ahead of its clock), after {} samples "

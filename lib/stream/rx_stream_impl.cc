@@ -23,6 +23,22 @@ void rx_stream::impl::start(uint64_t start_time_ns)
 {
     if (d_running)
         return;
+    try {
+        claim_and_start(start_time_ns);
+    } catch (const std::exception& e) {
+        // No run of this host's: the stream's counters on the device are another run's
+        // (another host's, which refused us, or an earlier one), never this one's books.
+        d_error = "RX stream " + std::to_string(d_plan.stream_index) +
+                  " did not start: " + e.what();
+        d_device_note = "this host's run did not start, so the device's counters are "
+                        "not its own";
+        d_final_known = false;
+        throw;
+    }
+}
+
+void rx_stream::impl::claim_and_start(uint64_t start_time_ns)
+{
     // One stream object of this process runs an RX stream of the device at a time.
     d_claim = shared_device::claim_rx(d_dev, d_plan.stream_index);
     // The stream is this host's from before it is configured until after it stopped:
@@ -96,7 +112,7 @@ void rx_stream::impl::start_run(uint64_t start_time_ns)
             d_rate, d_start_time_ns, grace_ns(), d_clock_estimate, host_now);
     if (d_tunes)
         d_tunes->start();
-    d_watch->start();
+    d_watch->start(owns_stream());
     start_link_watch();
     d_running = true;
 }

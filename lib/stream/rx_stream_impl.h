@@ -82,6 +82,7 @@ public:
     ~impl();
 
     void start(uint64_t start_time_ns); // 0: now
+    void claim_and_start(uint64_t start_time_ns); // start() but for its failure's books
     uint64_t device_time_now();
     void stop();
     bool running() const { return d_running; }
@@ -130,6 +131,8 @@ private:
     uint64_t program_device(uint64_t start_time_ns, uint64_t first_message = 0);
     bool settle_stop();
     bool watch_device();
+    bool owns_stream() const;       // this host claimed the stream itself (not a share)
+    std::string stopped_why() const; // why the device may have stopped our run
     void begin_outage(int64_t now_ns);
     void end_outage(int64_t now_ns);
     void fail(rx_event::reason why, uint64_t value, const std::string& text);

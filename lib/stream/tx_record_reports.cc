@@ -83,10 +83,12 @@ bool tx_record_reports::check(const meta::record& r,
     }
     case code::tx_time_error: {
         // At a START the host pushed, with the very time it carried; found passed
-        // since the run's start and before now.
+        // since the run's start and before now. The device takes its STARTs up in
+        // order and drops a burst once: a record for a burst at or before one already
+        // dropped is not the device's (forged ones once counted a burst six times).
         tx_logged_burst b;
         return log.find(r.sample, b) && b.pushed_ns != 0 && r.time_ns == b.pushed_ns &&
-               since_start(r.value);
+               since_start(r.value) && b.first >= d_next_droppable;
     }
     case code::tx_lead:
         return r.value >= d_run.min_lead_ns && r.value <= d_run.max_lead_ns &&
@@ -143,6 +145,7 @@ bool tx_record_reports::take(const meta::record& r,
     d_time_errors++;
     tx_logged_burst b;
     log.find(r.sample, b);
+    d_next_droppable = b.first + 1;
     const held h{ b.first, b.requested_ns ? b.requested_ns : b.pushed_ns, r.value };
     if (b.end != tx_logged_burst::open) {
         report(h, b.end, out);

@@ -101,6 +101,7 @@ private:
     uint64_t d_late = 0;
     uint64_t d_dropped = 0;
     uint64_t d_time_errors = 0; // records
+    uint64_t d_next_droppable = 0; // a time_error's burst starts here or later
     uint64_t d_acks = 0;        // records
     uint64_t d_acked = 0;       // their samples
     uint64_t d_accepted = 0;

@@ -35,6 +35,8 @@ const char* to_string(tx_event::kind k)
         return "seq_error";
     case tx_event::kind::lead:
         return "lead";
+    case tx_event::kind::device_lost:
+        return "device_lost";
     }
     return "unknown";
 }

@@ -329,6 +329,17 @@ uint64_t tx_stream::impl::fetch_bound() const
 
 void tx_stream::impl::pump_completions()
 {
+    const int64_t now = device_liveness::now_ns();
+    if (d_error.empty() && d_watch->lost(now)) {
+        const device_liveness& device = d_watch->liveness();
+        const uint64_t silent_ms = (now - device.last_answer_ns()) / 1000000;
+        const std::string why = device.last_failure();
+        fail(tx_event::kind::device_lost,
+             silent_ms,
+             "the device at " + d_device->address().to_string() +
+                 " has not answered for " + std::to_string(silent_ms) + " ms" +
+                 (why.empty() ? "" : " (" + why + ")"));
+    }
     if (d_watch->stopped() && d_error.empty())
         fail(tx_event::kind::stream_stopped,
              0,

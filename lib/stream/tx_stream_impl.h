@@ -43,6 +43,8 @@ struct tx_stream_plan {
     uint32_t payload_bytes = 0;
     uint32_t notify_interval = 16; //!< a fetch notification every N messages
     double latency_budget_s = 0.1; //!< the ring holds this much
+    //! device_timeout=: the device is lost when silent this long (tx_watch::lost()).
+    std::chrono::nanoseconds device_timeout{ 500000000 };
     uint32_t min_lead_ns = 200000;
     uint32_t max_lead_ns = 50000000;
     size_t message_items = 0;

@@ -29,9 +29,9 @@ constexpr size_t frame_overhead = 20 + 8 + 12 + 4 + 4;
 constexpr size_t min_notify_intervals = 4;
 
 const std::set<std::string> tx_keys = {
-    "hugepages", "latency", "max_lead", "min_lead", "mtu",           "notify",
-    "numa",      "payload", "stream",   "tx_check", "tx_fault_seed", "tx_loss_ppm",
-    "rate_limit",
+    "device_timeout", "hugepages", "latency",       "max_lead",    "min_lead",
+    "mtu",            "notify",    "numa",          "payload",     "stream",
+    "tx_check",       "tx_fault_seed", "tx_loss_ppm", "rate_limit",
 };
 
 unsigned largest_path_mtu(unsigned limit)
@@ -78,6 +78,10 @@ tx_stream::impl::impl(const std::string& args_text,
     d_plan.notify_interval = static_cast<uint32_t>(args.get_uint(
         "notify", 16, 1, 65536, "messages per fetch notification", "at least 1"));
     d_plan.latency_budget_s = args.get_double("latency", 0.1, 0.001, 60, "seconds");
+    // As an RX stream's: silent this long, its last reading failed, the device is lost.
+    d_plan.device_timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double>(
+            args.get_double("device_timeout", 0.5, 0.1, 60, "seconds")));
     open_device(args);
     if (if_able) {
         d_plan.queued = d_info.has(regs::cap::tx_bursts);
@@ -104,8 +108,11 @@ tx_stream::impl::impl(const std::string& args_text,
     d_page_mr = d_pd->register_memory(
         d_page.base(), tx_control_page::bytes, nic::access_remote_read);
     d_cq = d_nic->create_cq(cq_entries);
-    d_watch = std::make_unique<tx_watch>(
-        *d_device, d_plan.stream_index, std::chrono::milliseconds(20), clock_estimate{});
+    d_watch = std::make_unique<tx_watch>(*d_device,
+                                         d_plan.stream_index,
+                                         std::chrono::milliseconds(20),
+                                         d_plan.device_timeout,
+                                         clock_estimate{});
     if (d_metadata.enabled && d_info.has(regs::cap::tx_bursts)) {
         // The device reports by TX records: the metadata channel's UDP datagrams to the
         // NIC's address, shared with the device's other streams of this process.

@@ -16,10 +16,12 @@ namespace rdma {
 tx_watch::tx_watch(device_controller& device,
                    unsigned stream,
                    std::chrono::milliseconds period,
+                   std::chrono::nanoseconds lost_after,
                    clock_estimate clock)
     : d_device(device),
       d_stream(stream),
       d_clock(clock),
+      d_liveness(lost_after),
       d_worker(thread_role::host, "rdma-tx-watch", period, [this] { beat(); })
 {
 }
@@ -51,6 +53,7 @@ void tx_watch::start(const clock_estimate& clock,
         d_owned = owned;
         d_stopped = false;
     }
+    d_liveness.reset(device_liveness::now_ns());
     d_worker.start();
 }
 
@@ -246,6 +249,7 @@ void tx_watch::beat()
         // this host's then, the counters were its run's (nobody gives it back).
         const bool ours = !owned || d_device.read_owner(stream_direction::tx, d_stream) ==
                                         stream_owner::this_host;
+        d_liveness.answered(device_liveness::now_ns());
         std::lock_guard<std::mutex> reading(d_mutex);
         if (!ours || d_stopped) {
             d_stopped = true; // what the counters say now is not this run's
@@ -262,7 +266,13 @@ void tx_watch::beat()
             else if (d_seen_running && !(c.status & live))
                 d_stopped = true;
         }
-    } catch (const std::exception&) {
+    } catch (const axioe::error&) {
+        // An answer, if not the one asked for: the device is there.
+        d_liveness.answered(device_liveness::now_ns());
+        std::lock_guard<std::mutex> failed(d_mutex);
+        d_failed++;
+    } catch (const std::exception& e) {
+        d_liveness.failed(e.what());
         std::lock_guard<std::mutex> failed(d_mutex);
         d_failed++;
     }

@@ -11,6 +11,7 @@
 #include "../device/device_controller.h"
 #include "../device/metadata_intake.h"
 #include "../util/periodic_worker.h"
+#include "device_liveness.h"
 #include "tx_burst_log.h"
 #include "tx_record_reports.h"
 #include <gnuradio/rdma/tx_stream.h>
@@ -39,6 +40,9 @@ namespace rdma {
  * (stream_ownership): every period (20 ms) is within a quarter of the shortest lease (100
  * ms).
  *
+ * A device that no longer answers is lost() on the same evidence as an RX stream's
+ * (device_liveness): silent for lost_after, its last reading failed.
+ *
  * A run that is no longer this host's is seen within a reading, and stopped() says so:
  * the device stopped it without its burst done or an error (this host was silent for
  * its lease, the device restarted), or, for a stream this host claimed, TX_OWNER says
@@ -50,6 +54,7 @@ public:
     tx_watch(device_controller& device,
              unsigned stream,
              std::chrono::milliseconds period,
+             std::chrono::nanoseconds lost_after,
              clock_estimate clock);
     ~tx_watch();
     tx_watch(const tx_watch&) = delete;
@@ -93,6 +98,10 @@ public:
     //! A reading found the run stopped under it (neither done nor in error) after one
     //! had found it running. Cheap: for the data path.
     bool stopped() const { return d_stopped.load(std::memory_order_relaxed); }
+    //! The device has not answered for lost_after and the last reading failed, as of
+    //! \p now_ns (device_liveness::now_ns()). Cheap: for the data path.
+    bool lost(int64_t now_ns) const { return d_liveness.lost(now_ns); }
+    const device_liveness& liveness() const { return d_liveness; }
 
 private:
     static constexpr size_t capacity = 256;
@@ -122,6 +131,7 @@ private:
     std::array<received_record, metadata_receiver::max_records> d_batch; // guarded
     int64_t d_start_host_ns = 0;                                         // guarded
     std::atomic<bool> d_stopped{ false };
+    device_liveness d_liveness;
     periodic_worker d_worker; // last: its beat uses everything above
 };
 

@@ -54,6 +54,11 @@ device_args device_args::parse(const std::string& text)
         const std::string value = trim(pair.substr(eq + 1));
         if (key.empty())
             throw std::invalid_argument("device args: '" + pair + "' has an empty key");
+        // No key means "nothing" by an empty value: `nic_if=` left to its default would
+        // hide a typo or an unset shell variable.
+        if (value.empty())
+            bad_value(key, "", "a value (docs/device-args.md); leave the key out for its "
+                               "default");
         if (!args.d_values.emplace(key, value).second)
             throw std::invalid_argument("device args: key '" + key + "' is given twice");
     }

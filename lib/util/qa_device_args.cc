@@ -41,6 +41,7 @@ class qa_device_args : public CppUnit::TestFixture
     CPPUNIT_TEST(test_rational_rate);
     CPPUNIT_TEST(test_one_message_shape);
     CPPUNIT_TEST(test_getters_refuse_every_bad_number);
+    CPPUNIT_TEST(test_empty_values_are_refused_when_parsed);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -150,6 +151,20 @@ public:
                                 "addr=1.2.3.4:65536 is invalid: expected"));
     }
 
+    void test_empty_values_are_refused_when_parsed()
+    {
+        // Whatever the key (a string such as nic_if as much as a number): refused before
+        // any getter could take the empty text for "use the default".
+        for (const char* args : { "type=emu,nic_if=", "type=emu, nic_if = ,signal=ramp" })
+            CPPUNIT_ASSERT_EQUAL(
+                std::string("device args: nic_if= is invalid: expected a value "
+                            "(docs/device-args.md); leave the key out for its default"),
+                message_of([&] { device_args::parse(args); }));
+        // A pair that is only a comma, or nothing, is no key at all: still fine.
+        CPPUNIT_ASSERT_EQUAL(std::string("type=emu"),
+                             device_args::parse(",type=emu,,").to_string());
+    }
+
     void test_getters_refuse_every_bad_number()
     {
         // Each would once have wrapped, been cast, or passed NaN on.
@@ -161,7 +176,6 @@ public:
                                  "inf",
                                  "-inf",
                                  "abc",
-                                 "",
                                  "0x",
                                  "0xZZ",
                                  "12abc",

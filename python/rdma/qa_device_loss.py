@@ -6,7 +6,7 @@
 #
 
 """A device that fails the host: the emulator daemon killed, frozen (SIGSTOP), or
-restarted mid-stream. No crash, no hang; the loss is reported within a second, once;
+restarted mid-stream, under a receive or a transmit stream. No crash, no hang; the loss is reported within a second, once;
 the books balance, or the report says which counter could not be read and why."""
 
 import json
@@ -23,6 +23,7 @@ from gnuradio import rdma
 
 EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
 RX = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
+TX = os.environ.get("GR_RDMA_TX", "gr-rdma-tx")
 
 
 def free_udp_port():
@@ -261,6 +262,95 @@ class qa_device_loss(gr_unittest.TestCase):
         self.assertIsNone(report["identity_holds"])
         self.assertIn("STOP failed", report["identity_unknown_because"])
         self.assertEqual([e["cause"] for e in report["device_events"]], ["device_lost"])
+
+    # Transmit: a device that dies under a TX stream is known as soon as under an RX
+    # stream (device_timeout, 0.5 s, past the AXIoE client's last retry); it once ran on,
+    # silent, until the producer gave up.
+
+    def tx(self):
+        return rdma.tx_stream("type=remote,addr=127.0.0.1:%d,hugepages=off,latency=0.2"
+                              % self.port, "sc16", 1e6)
+
+    @staticmethod
+    def produce(t, seconds, until=None):
+        """Commit whatever space there is for up to `seconds` (or until `until(t)`);
+        returns the reports and the host time each first appeared."""
+        events = []
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            x = t.wait_space(1, 0.02)
+            if len(x):
+                t.commit(len(x))
+            for e in t.events():
+                e["seen"] = time.monotonic()
+                events.append(e)
+            if until and until(t):
+                break
+        return events
+
+    def test_tx_stream_ends_within_a_second_of_a_killed_device(self):
+        t = self.tx()
+        t.start()
+        self.produce(t, 0.5)
+        self.assertEqual(t.error(), "")
+        killed = time.monotonic()
+        self.dev.kill()
+        events = self.produce(t, 5, lambda t: bool(t.error()))
+        self.assertIn("has not answered", t.error())
+        lost = [e for e in events if e["type"] == "device_lost"]
+        self.assertEqual(len(lost), 1, events)  # one report
+        self.assertLessEqual(lost[0]["seen"] - killed, 1.0)
+        self.assertGreaterEqual(lost[0]["value"], 500)  # ms silent: device_timeout
+        # stop() neither throws nor hangs; the final counters are unknown, and said so.
+        began = time.monotonic()
+        t.stop()
+        self.assertLess(time.monotonic() - began, 3.0)
+        self.assertFalse(t.counts()["final"])
+
+    def test_tx_stream_with_a_device_that_answers_is_not_lost(self):
+        # The same run, the device alive: no report of loss after many timeouts' worth.
+        t = self.tx()
+        t.start()
+        events = self.produce(t, 2.0)
+        self.assertEqual(t.error(), "")
+        self.assertEqual([e for e in events if e["type"] == "device_lost"], [])
+        t.stop()
+        self.assertTrue(t.counts()["final"])
+
+    def test_tx_sink_flowgraph_ends_when_the_device_is_killed(self):
+        # An endless source: only the sink can end the flowgraph.
+        tb = gr.top_block()
+        src = blocks.null_source(gr.sizeof_gr_complex)
+        snk = rdma.tx_sink("type=remote,addr=127.0.0.1:%d,hugepages=off,latency=0.2"
+                           % self.port, "fc32", 1e6)
+        tb.connect(src, snk)
+        tb.start()
+        time.sleep(0.5)
+        killed = time.monotonic()
+        self.dev.kill()
+        ended = threading.Event()
+        threading.Thread(target=lambda: (tb.wait(), ended.set()), daemon=True).start()
+        finished = ended.wait(10)
+        if not finished:
+            tb.stop()
+            ended.wait(10)
+        self.assertTrue(finished, "the flowgraph ran on after its device died")
+        self.assertLess(time.monotonic() - killed, 5.0)
+        self.assertIn("has not answered", snk.error())
+
+    def test_gr_rdma_tx_reports_a_lost_device_and_fails(self):
+        tx = subprocess.Popen([TX, "--args", "type=remote,addr=127.0.0.1:%d" % self.port,
+                               "--format", "sc16", "--rate", "1e6", "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        killed = time.monotonic()
+        self.dev.kill()
+        out, err = tx.communicate(timeout=20)
+        self.assertLess(time.monotonic() - killed, 5.0)
+        self.assertEqual(tx.returncode, 1, err)
+        report = json.loads(out)
+        self.assertIn("has not answered", report["error"])
+        self.assertEqual(report["failure"], report["error"])
 
 
 if __name__ == '__main__':

@@ -196,6 +196,58 @@ class qa_gr_rdma_rx(gr_unittest.TestCase):
         self.assertGreater(report["lost_by_cause"]["stopped"], 0)
         self.assertEqual(report["samples_lost"], report["lost_by_cause"]["stopped"])
 
+    def test_hangup_quit_and_user_signals_are_stop_requests(self):
+        # Each once killed the app with no report.
+        for sig in (signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
+            with self.subTest(signal=sig.name):
+                self.interrupt_mid_run(sig, "type=emu,signal=ramp")
+
+    @staticmethod
+    def catches(pid, sig):
+        """Whether process pid has a handler for sig (/proc/PID/status, SigCgt)."""
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                for line in f:
+                    if line.startswith("SigCgt:"):
+                        return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+        except FileNotFoundError:
+            pass
+        return False
+
+    def test_a_stop_request_during_startup_still_reports(self):
+        # SIGTERM while the app still imports GNU Radio (once the launcher's first lines
+        # ran) once killed it with no report. Sent as soon as the launcher catches it.
+        # If this process was descheduled long enough for the app to be streaming by
+        # then, the try proved nothing and is made again.
+        for attempt in range(3):
+            proc = subprocess.Popen([APP, "--args", "type=emu,signal=ramp", "--rate", "2e6",
+                                     "--format", "sc16", "--duration", "30", "--check",
+                                     "--json"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True)
+            try:
+                deadline = time.monotonic() + 20
+                while not self.catches(proc.pid, signal.SIGTERM):
+                    self.assertIsNone(proc.poll(), "the app ended before it caught SIGTERM")
+                    self.assertLess(time.monotonic(), deadline)
+                    time.sleep(0.001)
+                proc.send_signal(signal.SIGTERM)
+                out, err = proc.communicate(timeout=60)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.communicate()
+            self.assertNotIn("Traceback", err)
+            self.assertEqual(proc.returncode, 0, err)
+            report = json.loads(out)
+            self.assertEqual(report["interrupted"], "SIGTERM")
+            self.assertTrue(report["identity_holds"], err)
+            self.assertIsNone(report["failure"])
+            if report["samples_delivered"] < 2e6:  # stopped before a second of samples
+                return
+        self.fail("the app streamed before SIGTERM in each of 3 tries: this process "
+                  "was too slow to send it during startup")
+
     def test_output_file_records_the_stream(self):
         path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "gr-rdma-rx-qa-%d.sc16" % os.getpid())
         try:

@@ -256,6 +256,13 @@ class qa_gr_rdma_tx(gr_unittest.TestCase):
         self.assertTrue(r["continuous"])
         self.assertIsNone(r["samples_requested"])
 
+    def test_hangup_quit_and_user_signals_are_stop_requests(self):
+        # Each once killed the app with no report.
+        for sig in (signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
+            with self.subTest(signal=sig.name):
+                r = self.interrupt(sig, "--duration", "30")
+                self.assertLess(r["samples_provided"], r["samples_requested"])
+
     def test_emulator_daemon(self):
         # Any device the args name: here the emulator daemon, another process (so the
         # device's CPU is not this one's).

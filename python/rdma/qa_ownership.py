@@ -17,7 +17,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import json
 
 import numpy as np
 
@@ -25,6 +27,7 @@ from gnuradio import gr_unittest
 from gnuradio import rdma
 
 EMU = os.environ.get("GR_RDMA_EMU", "gr-rdma-emu")
+RX = os.environ.get("GR_RDMA_RX", "gr-rdma-rx")
 # Seconds: short for the test, long against a loaded machine's stalls. At 3 s, beside
 # two busy loops and the suite, a host that was killed had last renewed its lease so
 # long before that the lease lapsed before the next host could be refused.
@@ -297,6 +300,85 @@ class qa_ownership(gr_unittest.TestCase):
         a.stop()  # it lost the stream: a warning, not an error
         self.assertEqual(self.stranger.read(RX_OWNER), (OKAY, [OWNER_OTHER]))
         c.stop()
+
+    def wait_owned(self):
+        """Until a host owns RX stream 0 (its run started)."""
+        deadline = time.monotonic() + 20
+        while self.stranger.read(RX_OWNER) != (OKAY, [OWNER_OTHER]):
+            self.assertLess(time.monotonic(), deadline, "nobody claimed RX stream 0")
+            time.sleep(0.01)
+
+    def gr_rdma_rx(self, extra, duration):
+        """gr-rdma-rx on the daemon's RX stream 0, checked; returns it and an event set
+        once its stream runs (its log line), its stderr kept in a list."""
+        proc = subprocess.Popen([RX, "--args", self.args + extra, "--format", "sc16",
+                                 "--rate", "2e6", "--duration", str(duration), "--check",
+                                 "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        streaming, lines = threading.Event(), []
+
+        def read():
+            for line in proc.stderr:
+                lines.append(line)
+                if "RX stream 0" in line and "ring" in line:
+                    streaming.set()
+        threading.Thread(target=read, daemon=True).start()
+        return proc, streaming, lines
+
+    def test_gr_rdma_rx_taken_over_is_told_and_keeps_no_false_books(self):
+        # The first host ran its whole 20 s once, reporting gaps, then took the taker's
+        # counters for its own: "emitted 10000000 != delivered 16363520 + lost ...".
+        a, a_streams, a_err = self.gr_rdma_rx(",name=host_a", 20)
+        c = None
+        try:
+            self.assertTrue(a_streams.wait(20), "".join(a_err))
+            self.wait_owned()
+            time.sleep(0.5)
+            taken = time.monotonic()
+            c, _, c_err = self.gr_rdma_rx(",name=host_c,take_over=1", 1)
+            out_c, _ = c.communicate(timeout=60)
+            out_a, _ = a.communicate(timeout=30)
+            ended = time.monotonic()
+        finally:
+            for p in (a, c):
+                if p is not None and p.poll() is None:
+                    p.kill()
+                    p.communicate()
+        report = json.loads(out_a)
+        self.assertEqual(a.returncode, 1, "".join(a_err))
+        self.assertIn("another host's now", report["error"])
+        self.assertEqual(report["failure"], report["error"])
+        self.assertIsNone(report["identity_holds"])  # its counters are the taker's
+        self.assertIn("another host", report["identity_unknown_because"])
+        self.assertEqual(report["check"]["mismatches"], 0)
+        self.assertLess(ended - taken, 19)  # told, not run to its end
+        # The taker's run is whole and its own.
+        taker = json.loads(out_c)
+        self.assertEqual(c.returncode, 0, "".join(c_err))
+        self.assertTrue(taker["identity_holds"])
+
+    def test_gr_rdma_rx_refused_keeps_no_false_books(self):
+        # A second host without take_over: once "FAILED: samples unaccounted for:
+        # emitted 11807744 != delivered 0 + lost 0" (the owner's counter) and error null.
+        a, a_streams, a_err = self.gr_rdma_rx(",name=host_a", 20)
+        b = None
+        try:
+            self.assertTrue(a_streams.wait(20), "".join(a_err))
+            self.wait_owned()
+            b, _, b_err = self.gr_rdma_rx(",name=host_b", 1)
+            out_b, _ = b.communicate(timeout=60)
+            self.assertIsNone(a.poll(), "the owner's run ended")
+        finally:
+            for p in (a, b):
+                if p is not None and p.poll() is None:
+                    p.kill()
+                    p.communicate()
+        report = json.loads(out_b)
+        self.assertEqual(b.returncode, 1, "".join(b_err))
+        self.assertIn("owned by another host", report["error"])
+        self.assertIn("take_over=1", report["error"])
+        self.assertIsNone(report["identity_holds"])
+        self.assertEqual(report["samples_delivered"], 0)
 
 
 if __name__ == '__main__':

@@ -33,7 +33,8 @@ from .rx_report import link_lines, link_report, share_lines, share_report
 
 
 EXIT_STATUS = """exit status:
-  0  the run ended (or SIGINT/SIGTERM stopped it: the report then says
+  0  the run ended (or a stop request stopped it: SIGINT, SIGTERM, SIGHUP,
+     SIGQUIT, SIGUSR1 or SIGUSR2, even one sent while it starts; the report then says
      "interrupted"; in continuous mode that is how it ends) and every sample
      the device emitted is accounted for (emitted = delivered + lost; reported
      loss is not a failure), every requested sample was emitted unless
@@ -292,21 +293,31 @@ def tune(src, opts):
 
 
 class stop_signals:
-    """SIGINT and SIGTERM end the run early but cleanly: the flowgraph is stopped and the
-    report printed. The handler only records the signal (it runs between bytecodes of
-    the main thread, which polls for it); a second signal kills as usual, unless it
-    comes within DUPLICATE_S of the first: one stop request often arrives twice
-    (coreutils' timeout signals the process and then its process group)."""
+    """A stop request ends the run early but cleanly: the flowgraph is stopped and the
+    report printed. SIGINT and SIGTERM are the usual ones; SIGHUP (the terminal went
+    away), SIGQUIT and SIGUSR1/2 would otherwise kill the process with no report, so
+    they are stop requests too. The handler only records the signal (it runs between
+    bytecodes of the main thread, which polls for it); a second signal kills as usual,
+    unless it comes within DUPLICATE_S of the first: one stop request often arrives
+    twice (coreutils' timeout signals the process and then its process group).
 
+    early: signal numbers that arrived before (the launcher records them from its
+    first line on, while GNU Radio is imported): the first is this run's request."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+               signal.SIGUSR1, signal.SIGUSR2)
     DUPLICATE_S = 0.5
 
-    def __init__(self):
+    def __init__(self, early=()):
         self.received = None
         self._first = None
         self._previous = {}
+        if early:
+            self.received = signal.Signals(early[0]).name
+            self._first = time.monotonic()
 
     def __enter__(self):
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in self.SIGNALS:
             self._previous[sig] = signal.signal(sig, self._handle)
         return self
 
@@ -524,9 +535,10 @@ def failure(report):
     return None
 
 
-def main(argv=None):
+def main(argv=None, early_signals=()):
+    """early_signals: stop requests that came before main (see the launchers)."""
     opts = parse_args(sys.argv[1:] if argv is None else argv)
-    with stop_signals() as stop:
+    with stop_signals(early_signals) as stop:
         # Anything the library refuses while the flowgraph is built is a configuration
         # error (2); anything after it started, a failed run (1). Never a traceback.
         try:

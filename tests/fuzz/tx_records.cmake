@@ -9,7 +9,9 @@
 # then 40-byte records against the target's fixed run (t0 1700000000000000000 ns,
 # 1 MS/s, bursts [0, 1000) [1000, 3000) [3000, 4000) [4000, ...), 5000 items given):
 # plausible_run.bin (every record believed), forged_run.bin (none), lost_records.bin
-# (counters far above the records); written once with Python's struct module.
+# (counters far above the records), repeated_time_error.bin (one burst's tx_time_error
+# six times: once counted six times, more dropped than published); written once with
+# Python's struct module.
 rdma_add_fuzzer(tx_records SOURCES
     fuzz_tx_records.cc
     ${PROJECT_SOURCE_DIR}/lib/meta/metadata_packet.cc

@@ -59,8 +59,8 @@ namespace rdma {
  *
  * Reports go out on the "async_msgs" port as gr-uhd's sink does: a dict with
  * event_code (burst_ack, underflow, time_error, seq_error, late, lead, stream_failed,
- * nic_error, stream_stopped), time_spec (full seconds, fractional seconds of device
- * time), channel, and count, item (the device's item index), value, bursts and
+ * nic_error, stream_stopped, device_lost), time_spec (full seconds, fractional seconds
+ * of device time), channel, and count, item (the device's item index), value, bursts and
  * unattributed (tx_event, tx_stream.h): the device's own, from its TX records when it
  * sends them, adding up to its counters exactly.
  */

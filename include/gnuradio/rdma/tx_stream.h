@@ -50,6 +50,8 @@ struct tx_event {
                         //!< missing (item: the first item read again)
         lead,           //!< the device adapted its lead time (value: the new lead in ns;
                         //!< item: the next item to play)
+        device_lost,    //!< the device has not answered for device_timeout (value: ms
+                        //!< since its last answer); the stream ends
     };
     kind type = kind::underflow;
     uint64_t count = 0;   //!< samples (underflow, late, burst_ack, time_error); packets

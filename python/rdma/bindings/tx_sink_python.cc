@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_sink.h)                                                 */
-/* BINDTOOL_HEADER_FILE_HASH(0826d072e0074f09a96bc43cf84aa892) */
+/* BINDTOOL_HEADER_FILE_HASH(9356820a851051f1fb7d9bc1c5fe0bec) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -37,7 +37,7 @@ static const char* __doc_gr_rdma_tx_stream_is_queued = R"doc(Whether the stream 
 static const char* __doc_gr_rdma_tx_stream_committed = R"doc(Items committed since start().)doc";
 static const char* __doc_gr_rdma_tx_stream_fetched = R"doc(Items the device has fetched (its notifications).)doc";
 static const char* __doc_gr_rdma_tx_stream_counts = R"doc(The run's accounting as a dict: host_committed, played, underflow, late, dropped, not_played, idle, bursts_done, time_errors, fetched, reads, rereads, lead_ns, rtt_ns, final, identity_holds (host_committed = played + late + dropped + not_played). Reads the device.)doc";
-static const char* __doc_gr_rdma_tx_stream_poll_event = R"doc(The next report as a dict (type: underflow, late, time_error, burst_ack, seq_error, lead, stream_failed, nic_error, stream_stopped; count; time_ns; value; item; bursts; unattributed), or None.)doc";
+static const char* __doc_gr_rdma_tx_stream_poll_event = R"doc(The next report as a dict (type: underflow, late, time_error, burst_ack, seq_error, lead, stream_failed, nic_error, stream_stopped, device_lost; count; time_ns; value; item; bursts; unattributed), or None.)doc";
 static const char* __doc_gr_rdma_tx_stream_error = R"doc(Why the run ended early; empty if it did not.)doc";
 static const char* __doc_gr_rdma_tx_stream_read_counters = R"doc(Device, NIC and host counters as a dict (queries the device).)doc";
 static const char* __doc_gr_rdma_tx_stream_ring_base = R"doc(Address of the ring (first copy) as an integer.)doc";
