@@ -72,6 +72,8 @@ public:
     //! (between two beats): a host stopped or starved longer than its ownership lease
     //! has lost its stream by its own silence.
     int64_t longest_silence_ns() const { return d_longest_silence_ns.load(); }
+    //! A beat found the stream another host's (this run): sticky until start().
+    bool taken_over() const { return d_taken.load(); }
     //! RX_STATUS at the last answer.
     uint32_t last_status() const { return d_status.load(); }
     //! Why the last exchange failed (empty after an answer). Not for the data path.

@@ -115,6 +115,12 @@ bool rx_stream::impl::settle_stop()
     if (follows_share())
         return settle_share_stop();
     const std::string where = "the device at " + d_device->address().to_string();
+    if (d_watch->taken_over()) {
+        // Another host's now: not ours to STOP, and its counters (the new owner's, or
+        // those of whoever stops it next) are never this run's books.
+        d_device_note = stream_ownership::lost_note();
+        return false;
+    }
     try {
         // A split finite burst whose share 0 is whole: the other shares' last blocks
         // may still be on their way, and STOP would cut them off.
