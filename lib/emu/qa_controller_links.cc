@@ -174,6 +174,7 @@ class qa_controller_links : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_controller_links);
     CPPUNIT_TEST(test_water_filling_is_fair_and_frees_a_dropped_share);
     CPPUNIT_TEST(test_a_cut_link_leaves_the_computation);
+    CPPUNIT_TEST(test_a_stream_with_every_link_cut_is_not_held);
     CPPUNIT_TEST(test_shortest_rtt_without_rtts_weighs_equally);
     CPPUNIT_TEST(test_shortest_rtt_follows_the_hosts_path_ns);
     CPPUNIT_TEST_SUITE_END();
@@ -272,6 +273,43 @@ public:
         b.axi.write32(regs::link_reg(1, regs::link::control), regs::link_control::up);
         CPPUNIT_ASSERT_EQUAL(events + 4,
                              b.axi.read64(regs::ctrl_base + regs::ctrl::events_lo));
+        for (unsigned s = 0; s < 3; s++) {
+            wait_for_rate(b, s, fair);
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(fair, b.ctrl_rate(s), 0.01 * fair);
+        }
+        b.stop();
+    }
+
+    void test_a_stream_with_every_link_cut_is_not_held()
+    {
+        // Both links cut: no stream has a usable link. Held to its fair share of
+        // nothing (CTRL_RATE 1 KiB/s, the least it showed) a stream sent nothing, so
+        // it never reached the window where a rejoin takes effect: water filling kept
+        // it there for good. Not held (CTRL_RATE 0: none), its messages leave and are
+        // dropped at the cut; the links back (LINK_CONTROL = 1), each stream has its
+        // fair share at the next run.
+        three_streams_two_links b;
+        b.axi.write32(regs::ctrl_base + regs::ctrl::policy,
+                      regs::ctrl_policy::water_filling);
+        b.start();
+        const double fair = share * (cap0 + cap1) / 3 / wire;
+        wait_for_rate(b, 1, fair);
+        b.axi.write32(regs::emu_link_reg(0, regs::emu_link::down), 1);
+        b.axi.write32(regs::emu_link_reg(1, regs::emu_link::down), 1);
+        for (unsigned s = 0; s < 3; s++) {
+            wait_for_rate(b, s, 0);
+            CPPUNIT_ASSERT_EQUAL(0.0, b.ctrl_rate(s));
+        }
+        // Their messages still leave, and the cut links drop their frames.
+        const counters before = b.read();
+        std::this_thread::sleep_for(100ms);
+        const window cut = between(before, b.read());
+        CPPUNIT_ASSERT(cut.link_drops[0] > 0);
+        CPPUNIT_ASSERT(cut.link_drops[1] > 0);
+        for (unsigned n = 0; n < 2; n++) {
+            b.axi.write32(regs::emu_link_reg(n, regs::emu_link::down), 0);
+            b.axi.write32(regs::link_reg(n, regs::link::control), regs::link_control::up);
+        }
         for (unsigned s = 0; s < 3; s++) {
             wait_for_rate(b, s, fair);
             CPPUNIT_ASSERT_DOUBLES_EQUAL(fair, b.ctrl_rate(s), 0.01 * fair);

@@ -237,11 +237,19 @@ public:
         CPPUNIT_ASSERT(c.output(0).limited);
         CPPUNIT_ASSERT_DOUBLES_EQUAL(100 * M, c.output(1).rate, 1.0);
         CPPUNIT_ASSERT(!c.output(1).limited);
-        // Every destination down: no weight anywhere, rate 0, limited.
+        // Every destination of stream 0 down: no weight anywhere, and not held (its
+        // messages keep leaving, to be dropped at the cut, so that its schedule
+        // reaches the window where a rejoin takes effect: held near 0 it never
+        // would, and water filling kept it there for good after a double cut).
         c.post({ ctrl_kind::link, 0, 0, 0 });
         CPPUNIT_ASSERT(c.tick(2 * ms));
         CPPUNIT_ASSERT_EQUAL(0u, weight_sum(c.output(0)));
-        CPPUNIT_ASSERT_EQUAL(0.0, c.output(0).rate);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(100 * M, c.output(0).rate, 1.0);
+        CPPUNIT_ASSERT(!c.output(0).limited);
+        // Its link back (LINK_CONTROL = 1): its fair share again at the next run.
+        c.post({ ctrl_kind::link, 0, 0, 1 });
+        CPPUNIT_ASSERT(c.tick(3 * ms));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(80 * M, c.output(0).rate, 1.0);
         CPPUNIT_ASSERT(c.output(0).limited);
     }
 

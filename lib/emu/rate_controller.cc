@@ -118,6 +118,14 @@ void rate_controller::compute()
             o.weight = ctrl_weights::from_parts(equal);
             break;
         case ctrl_policy::water_filling: {
+            // A stream with no usable link has no share to keep and is not held: its
+            // messages must keep leaving (to be dropped at the cut, counted) so that
+            // its schedule reaches its next window, where the epochs and the rejoins
+            // that give it a link again happen. Held near 0 it would reach none.
+            if (usable == 0) {
+                o.weight = ctrl_weights::from_parts(equal);
+                break;
+            }
             o.rate = d_filled.rate[s];
             o.limited = d_filled.limited[s];
             ctrl_link_parts flow;

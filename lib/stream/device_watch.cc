@@ -6,6 +6,7 @@
  */
 
 #include "device_watch.h"
+#include "../regs/ctrl_registers.h"
 #include <exception>
 
 namespace gr {
@@ -32,6 +33,9 @@ void device_watch::start(bool owned)
     d_taken = false;
     d_longest_silence_ns = 0;
     d_last_beat_ns = now_ns();
+    if (d_hold.held()) // a hold of the run before ends with it
+        d_holds_ended++;
+    d_hold = rate_hold(d_rate_need.load());
     d_worker.start();
 }
 
@@ -75,6 +79,39 @@ void device_watch::beat()
         d_liveness.answered(now_ns());
     } catch (const std::exception& e) {
         d_liveness.failed(e.what());
+        return;
+    }
+    read_rate();
+}
+
+void device_watch::read_rate()
+{
+    const uint64_t need = d_rate_need.load();
+    if (need != d_hold.need_bytes_per_s()) { // a new run at another rate: afresh
+        if (d_hold.held())
+            d_holds_ended++;
+        d_hold = rate_hold(need);
+    }
+    if (need == 0)
+        return;
+    uint32_t kib = 0;
+    try {
+        kib = d_device.client().read32(regs::ctrl_rate_reg(d_stream));
+    } catch (const std::exception&) {
+        return; // the liveness is the status read's to judge; the next beat reads again
+    }
+    switch (d_hold.feed(kib)) {
+    case rate_hold::change::began:
+        d_held_bytes = d_hold.held_bytes_per_s();
+        d_holds_begun++;
+        break;
+    case rate_hold::change::ended:
+        d_holds_ended++;
+        break;
+    case rate_hold::change::none:
+        if (d_hold.held())
+            d_held_bytes = d_hold.held_bytes_per_s();
+        break;
     }
 }
 

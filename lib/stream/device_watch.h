@@ -11,6 +11,7 @@
 #include "../device/device_controller.h"
 #include "../util/periodic_worker.h"
 #include "device_liveness.h"
+#include "rate_hold.h"
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -54,6 +55,16 @@ public:
     //! \p owned: this host claimed the stream, so each beat reads its owner too (a
     //! take-over leaves the stream running, for its new owner).
     void start(bool owned);
+    //! Each beat reads CTRL_RATE too (a device with CAP_RATE_CONTROL), and finds
+    //! whether the device holds the stream below \p need_bytes_per_s (rate_hold; 0:
+    //! not read). Before start(), and at every new run (its rate may differ).
+    void watch_rate(uint64_t need_bytes_per_s) { d_rate_need = need_bytes_per_s; }
+    //! Holds that began (rate_hold: held at two readings in a row) and ended, since
+    //! the watch was made (never reset): the data path reports each once.
+    uint32_t holds_begun() const { return d_holds_begun.load(); }
+    uint32_t holds_ended() const { return d_holds_ended.load(); }
+    //! CTRL_RATE of the latest held reading, bytes/s.
+    uint64_t held_bytes_per_s() const { return d_held_bytes.load(); }
     //! Stop watching; returns once the thread is idle (an exchange under way may take
     //! the AXIoE client's timeout to end).
     void stop();
@@ -83,6 +94,7 @@ public:
 
 private:
     void beat();
+    void read_rate();
 
     device_controller& d_device;
     const unsigned d_stream;
@@ -93,6 +105,11 @@ private:
     std::atomic<bool> d_taken{ false };
     std::atomic<int64_t> d_longest_silence_ns{ 0 };
     std::atomic<int64_t> d_last_beat_ns{ 0 };
+    std::atomic<uint64_t> d_rate_need{ 0 };
+    rate_hold d_hold; // the thread's own
+    std::atomic<uint32_t> d_holds_begun{ 0 };
+    std::atomic<uint32_t> d_holds_ended{ 0 };
+    std::atomic<uint64_t> d_held_bytes{ 0 };
     periodic_worker d_worker; // last: its beat uses everything above
 };
 

@@ -188,9 +188,22 @@ void link_watch::read_epochs(snapshot& s)
 void link_watch::read_links(snapshot& s)
 {
     s.links_up = 0;
-    for (unsigned n = 0; n < d_links; n++)
-        if (d_device.client().read32(regs::link_reg(n, regs::link::status)) & 1u)
+    for (unsigned n = 0; n < d_links; n++) {
+        axioe::client& c = d_device.client();
+        const bool up = c.read32(regs::link_reg(n, regs::link::status)) & 1u;
+        const uint32_t downs = c.read32(regs::link_reg(n, regs::link::down_events));
+        link_state& l = d_link[n];
+        // A cut the device latched (register-map.md, "Epochs and failover"): seen
+        // down, or fallen and back between two reads. The host's own declarations
+        // move the count too; they are its own to give back (out_by_host).
+        const bool fell = l.down_events_known && downs != l.down_events_seen;
+        if ((!up || fell) && !l.out_by_host)
+            l.out_by_device = true;
+        l.down_events_seen = downs;
+        l.down_events_known = true;
+        if (up)
             s.links_up |= 1u << n;
+    }
 }
 
 void link_watch::control_links(const snapshot& s, int64_t now)

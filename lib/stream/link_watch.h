@@ -41,8 +41,12 @@ struct watched_destinations {
  * declares down, a rejoin) and the emulator faults a test or demo asked for at their
  * times.
  *
- * Rejoin: a link the device took out (epoch cause link_down) is given back
- * (LINK_CONTROL = 1) as soon as its LINK_STATUS reads up again; a link the host
+ * Rejoin: a link the device took out is given back (LINK_CONTROL = 1) as soon as its
+ * LINK_STATUS reads up again. The device took it out if an epoch says so (cause
+ * link_down), or if its status read down or its LINK_DOWN_EVENTS moved without the
+ * host declaring it: when every link of a stream falls at once the device has nowhere
+ * to move the stream and begins no epoch, yet it latches each cut until the host asks
+ * the link back, so the epochs alone would leave the stream without a link forever; a link the host
  * declared down is tried again after the retry time, doubled after each declaration
  * that follows a rejoin within that time (at most 64 times), if its status is up.
  *
@@ -136,11 +140,16 @@ private:
     path_delay* d_paths = nullptr;
     int64_t d_start_ns = 0;
     struct link_state {
-        bool out_by_device = false; //!< an epoch took it out: give it back once up
+        //! The device took it out (an epoch said so, its status was read down, or its
+        //! LINK_DOWN_EVENTS moved while the host had not declared it): give it back
+        //! once up.
+        bool out_by_device = false;
         bool out_by_host = false;   //!< we wrote LINK_CONTROL = 2 (or DST_WEIGHT = 0)
         int64_t retry_at_ns = 0;
         int64_t rejoined_ns = INT64_MIN / 2;
         unsigned backoff = 1;
+        bool down_events_known = false; //!< down_events_seen holds a reading
+        uint32_t down_events_seen = 0;  //!< LINK_DOWN_EVENTS at the last read
     };
     std::array<link_state, max_links> d_link{};
     uint32_t d_seen_epochs = 0;

@@ -79,6 +79,8 @@ const char* to_string(rx_event::reason r)
         return "link_up";
     case rx_event::reason::schedule_changed:
         return "schedule";
+    case rx_event::reason::rate_held:
+        return "rate_held";
     }
     return "unknown";
 }
@@ -165,7 +167,9 @@ void loss_tracker::reset()
     d_proof_head = d_proof_count = 0;
     d_imitations = 0;
     d_overaccounted = 0;
+    d_rebooked = 0;
     d_outage_items = 0;
+    d_skip_count = 0;
     d_mark.renew();
     // A fresh run sees no samples of the last one: blocks with history read the end of
     // the ring as the zeros before item 0.
@@ -461,6 +465,7 @@ uint64_t loss_tracker::deliverable(uint64_t next, uint64_t written_bound)
         if (k != d_skip_to) // else it extends the last skip: nothing came in between
             d_skip_from = k;
         d_skip_to = to;
+        note_skip(k, to);
         d_offset += skipped;
         d_skip_consumer.push_back(next);
         d_skip_offset.push_back(d_offset);
@@ -538,6 +543,19 @@ void loss_tracker::commit(uint64_t next, uint64_t count)
     d_handed_out = end;
 }
 
+void loss_tracker::note_skip(uint64_t first, uint64_t end)
+{
+    if (d_skip_count && d_skips[d_skip_count - 1].end == first) {
+        d_skips[d_skip_count - 1].end = end; // extends the last one
+        return;
+    }
+    if (d_skip_count == kept_skips) { // the oldest goes
+        std::copy(d_skips.begin() + 1, d_skips.end(), d_skips.begin());
+        d_skip_count--;
+    }
+    d_skips[d_skip_count++] = item_range{ first, end };
+}
+
 void loss_tracker::stopped(uint64_t emitted)
 {
     if (d_geometry.burst_items)
@@ -545,11 +563,46 @@ void loss_tracker::stopped(uint64_t emitted)
     const uint64_t covered = accounted();
     if (emitted < covered) {
         d_overaccounted = covered - emitted;
+        rebook_not_emitted(emitted, covered);
         return;
     }
     // Counted once: the tail now lies behind the accounting, as skipped samples do.
     d_counts.lost_stopped += emitted - covered;
     d_offset += emitted - covered;
+}
+
+void loss_tracker::rebook_not_emitted(uint64_t emitted, uint64_t covered)
+{
+    // Device items [emitted, covered) never existed: what the consumer skipped of them
+    // was not skipped samples, what the clock handed out as zeros was no lost packet.
+    // Delivered ones cannot be among them (nothing landed that was never sent, but for
+    // an imitation of the mark, which stays in overaccounted()).
+    uint64_t skipped = 0;
+    for (size_t i = 0; i < d_skip_count; i++) {
+        const uint64_t a = std::max(d_skips[i].first, emitted);
+        const uint64_t b = std::min(d_skips[i].end, covered);
+        skipped += b > a ? b - a : 0;
+    }
+    skipped = std::min(skipped, d_counts.lost_skipped);
+    const uint64_t gap = std::min(covered - emitted - skipped, d_counts.lost_gap);
+    d_counts.lost_skipped -= skipped;
+    d_counts.lost_gap -= gap;
+    d_rebooked = skipped + gap;
+    d_outage_items += d_rebooked;
+    if (!d_rebooked)
+        return;
+    if (d_open_valid) { // the reports before it go first
+        report(d_open);
+        d_open_valid = false;
+    }
+    rx_event e;
+    e.type = rx_event::kind::device;
+    e.cause = rx_event::reason::device_outage;
+    e.item = d_handed_out;
+    e.device_item = emitted;
+    e.count = d_rebooked;
+    e.value = emitted;
+    report(e);
 }
 
 void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bound)
@@ -568,6 +621,7 @@ void loss_tracker::jump(uint64_t to, uint64_t emitted_upto, uint64_t written_bou
     if (k != d_skip_to)
         d_skip_from = k;
     d_skip_to = to;
+    d_skip_count = 0; // skips before the jump are the old run's, counted as they were
     d_offset += to - k;
     d_skip_consumer.push_back(next);
     d_skip_offset.push_back(d_offset);

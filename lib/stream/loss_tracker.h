@@ -141,7 +141,12 @@ public:
      * final count): those it emitted past what was handed out or skipped will never be
      * handed out, and count as lost_stopped. A device count below that is recorded
      * (overaccounted()): the host declared samples final that the device says it never
-     * produced.
+     * produced (a device that failed the stream stops at once, and the host hears of it
+     * only at its next heartbeat, its clock judging the missing samples lost
+     * meanwhile). Those samples were not lost but never emitted: they move from
+     * lost_gap and lost_skipped to outage_items(), with one device_outage report
+     * (device_item: \p emitted; count: the samples moved), so that delivered + lost is
+     * the device's count again.
      */
     void stopped(uint64_t emitted);
     /*!
@@ -161,6 +166,8 @@ public:
     //! Device items handed out or skipped so far: what the accounting covers.
     uint64_t accounted() const { return d_handed_out + d_offset; }
     uint64_t overaccounted() const { return d_overaccounted; }
+    //! Of overaccounted(), the samples stopped() moved from lost to outage_items().
+    uint64_t rebooked() const { return d_rebooked; }
     /*!
      * Device items [first, first + count) are not the device's samples although their
      * slots may look landed: the device sent them as zeros (RC: they had left its
@@ -324,7 +331,15 @@ private:
     size_t d_proof_count = 0;
     uint64_t d_imitations = 0;
     uint64_t d_overaccounted = 0;
+    uint64_t d_rebooked = 0;
     uint64_t d_outage_items = 0;
+    // The latest skips (device items, oldest first; merged when one extends the one
+    // before): stopped() finds among them the skipped samples the device never emitted.
+    static constexpr size_t kept_skips = 8;
+    std::array<item_range, kept_skips> d_skips{};
+    size_t d_skip_count = 0;
+    void note_skip(uint64_t first, uint64_t end);
+    void rebook_not_emitted(uint64_t emitted, uint64_t covered);
     struct substitution {
         uint64_t first = 0;
         uint64_t end = 0;

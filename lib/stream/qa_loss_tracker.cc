@@ -35,6 +35,7 @@ class qa_loss_tracker : public CppUnit::TestFixture
     CPPUNIT_TEST(test_consumer_keeping_history_is_not_stalled);
     CPPUNIT_TEST(test_late_consumer_reads_the_burst_tail);
     CPPUNIT_TEST(test_jump_to_a_message_inside_the_ring);
+    CPPUNIT_TEST(test_a_final_count_below_the_clock_is_not_emitted);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -288,6 +289,43 @@ public:
             marked |= e.type == rx_event::kind::time && e.item == 10 * P &&
                       e.device_item == 21 * P;
         CPPUNIT_ASSERT(marked);
+    }
+
+    void test_a_final_count_below_the_clock_is_not_emitted()
+    {
+        // The device failed the stream after message 9 (a fatal NAK it believed) and
+        // emitted nothing more; the host heard of it a heartbeat later, its clock
+        // judging messages 10..15 final meanwhile: handed out as a gap. The final count
+        // says they never existed: not lost, never emitted (issue 31: 1.9 M samples
+        // reported lost that the device never emitted, the identity false).
+        bench b;
+        for (uint64_t p = 0; p < 10; p++) {
+            b.device_writes(p);
+            b.tracker.on_progress((p + 1) * P, (p + 1) * P);
+            b.consume((p + 1) * P);
+        }
+        b.tracker.on_progress(16 * P, 16 * P);
+        b.consume(16 * P);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(6 * P), b.tracker.counts().lost_gap);
+        b.tracker.settle(10 * P);
+        b.tracker.stopped(10 * P);
+        rx_event e;
+        while (b.tracker.poll_event(e))
+            b.events.push_back(e);
+        const auto& c = b.tracker.counts();
+        CPPUNIT_ASSERT_EQUAL(uint64_t(10 * P), c.delivered);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), c.lost_gap + c.lost_skipped + c.lost_stopped);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(6 * P), b.tracker.outage_items());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(6 * P), b.tracker.overaccounted());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(6 * P), b.tracker.rebooked());
+        CPPUNIT_ASSERT_EQUAL(
+            uint64_t(1),
+            b.count_events(rx_event::kind::device, rx_event::reason::device_outage));
+        for (const rx_event& x : b.events)
+            if (x.cause == rx_event::reason::device_outage) {
+                CPPUNIT_ASSERT_EQUAL(uint64_t(10 * P), x.device_item);
+                CPPUNIT_ASSERT_EQUAL(uint64_t(6 * P), x.count);
+            }
     }
 
     void test_late_consumer_reads_the_burst_tail()

@@ -125,6 +125,8 @@ class qa_rx_stream_failover : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_link_the_device_sees_fall_moves_its_share);
     CPPUNIT_TEST(test_a_silent_link_is_declared_down_by_the_host);
     CPPUNIT_TEST(test_a_link_that_comes_back_rejoins);
+    CPPUNIT_TEST(test_links_cut_together_both_rejoin);
+    CPPUNIT_TEST(test_water_filling_gives_the_share_back_after_a_double_cut);
     CPPUNIT_TEST(test_link_timeout_0_never_declares);
     CPPUNIT_TEST(test_bad_fault_args_are_refused);
     CPPUNIT_TEST_SUITE_END();
@@ -168,6 +170,61 @@ public:
                        uint64_t(0.2 * rate / 2) + 50 * items_per_message);
         CPPUNIT_ASSERT(m1 < 1600);
         CPPUNIT_ASSERT_EQUAL(uint64_t(3), r.counters.at("host.epochs"));
+    }
+
+    void test_links_cut_together_both_rejoin()
+    {
+        // Link 0 cut at 0.2 s, link 1 10 ms later (over two windows), both back at
+        // 0.3 s. The first cut moves the stream to link 1 (an epoch); the second has
+        // nowhere to move it, so the device begins no epoch, yet it latches that cut
+        // until the host asks link 1 back. A host that learnt of cuts from epochs
+        // alone gave link 0 back and never link 1 (issue 31: "link 1 never rejoined");
+        // it reads LINK_STATUS and LINK_DOWN_EVENTS too, and gives both back.
+        const uint64_t items = 3200 * items_per_message; // 0.8 s
+        const run_result r = run(",emu_link_down=0@0.2-0.3+1@0.21-0.3", items);
+        CPPUNIT_ASSERT(r.end_of_stream);
+        CPPUNIT_ASSERT_EQUAL(items, r.items);
+        const rx_stream::accounting& a = r.counts;
+        CPPUNIT_ASSERT_EQUAL(r.counters.at("device.samples_emitted"),
+                             a.delivered + a.lost());
+        CPPUNIT_ASSERT_EQUAL(a.lost_gap, r.mismatches);
+        // The last schedule has both links again (weights of destinations 0 and 1).
+        const rx_event* last = nullptr;
+        for (const rx_event& e : r.link_events)
+            if (e.cause == rx_event::reason::schedule_changed)
+                last = &e;
+        CPPUNIT_ASSERT(last);
+        CPPUNIT_ASSERT((last->value & 0xFFFF) > 0);
+        CPPUNIT_ASSERT((last->value >> 16 & 0xFFFF) > 0);
+        // Link 1 carried half of the first 0.2 s, all of the next 10 ms, and half of
+        // what came after the rejoin: some 0.36 s of samples, link 0 some 0.35 s. Left
+        // out, link 1 would have carried some 0.11 s.
+        CPPUNIT_ASSERT(r.counters.at("host.link1.messages") * items_per_message >
+                       uint64_t(0.25 * rate));
+        CPPUNIT_ASSERT(r.counters.at("host.link0.messages") * items_per_message >
+                       uint64_t(0.25 * rate));
+        // What was lost is the cut's and the rejoin's: well under the 0.5 s after it.
+        CPPUNIT_ASSERT(a.lost_gap < uint64_t(0.3 * rate));
+    }
+
+    void test_water_filling_gives_the_share_back_after_a_double_cut()
+    {
+        // ctrl_policy=water_filling and both links cut from 0.2 s to 0.3 s. The
+        // controller held the stream, with no usable link, near 0 (CTRL_RATE 1 KiB/s);
+        // so held it never reached the window where a rejoin takes effect, and stayed
+        // there to the end: everything after the cut was lost. A stream with no usable
+        // link is not held, and once its links are back its share is its demand.
+        const uint64_t items = 3200 * items_per_message; // 0.8 s
+        const run_result r =
+            run(",ctrl_policy=water_filling,emu_link_down=0@0.2-0.3+1@0.2-0.3", items);
+        CPPUNIT_ASSERT(r.end_of_stream);
+        CPPUNIT_ASSERT_EQUAL(items, r.items);
+        const rx_stream::accounting& a = r.counts;
+        CPPUNIT_ASSERT_EQUAL(r.counters.at("device.samples_emitted"),
+                             a.delivered + a.lost());
+        CPPUNIT_ASSERT(a.lost() < uint64_t(0.3 * rate));
+        CPPUNIT_ASSERT(r.counters.at("host.link0.messages") > 0);
+        CPPUNIT_ASSERT(r.counters.at("host.link1.messages") > 0);
     }
 
     void test_link_timeout_0_never_declares()

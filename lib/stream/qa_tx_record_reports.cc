@@ -10,6 +10,7 @@
 // reconciliation with the counters when records are lost.
 
 #include "tx_record_reports.h"
+#include "tx_report_gate.h"
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 
@@ -68,6 +69,7 @@ class qa_tx_record_reports : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_burst_is_dropped_once_and_in_order);
     CPPUNIT_TEST(test_lost_records_are_reported_once_per_kind_at_the_end);
     CPPUNIT_TEST(test_records_beyond_the_counters_are_not_reported_again);
+    CPPUNIT_TEST(test_a_covered_report_goes_once_the_counters_show_it);
     CPPUNIT_TEST(test_a_record_that_comes_while_its_entry_is_pushed_is_the_devices);
     CPPUNIT_TEST(test_an_entry_whose_push_failed_leaves_no_trace);
     CPPUNIT_TEST_SUITE_END();
@@ -325,14 +327,24 @@ public:
             if (x.type == tx_event::kind::burst_ack)
                 acks += x.bursts;
         };
+        // As tx_watch does: every report through the gate, out once the counters
+        // cover it; at the end the gate settles what the counters say beyond them.
+        tx_report_gate gate;
+        auto report = [&](const tx_event& x) {
+            if (gate.hold(x))
+                add(x);
+            tx_event y;
+            while (gate.release(c, y))
+                add(y);
+        };
         for (size_t i = 0; i < std::size(all); i++)
             if (!lost[i] && f.take(all[i], e))
-                add(e);
+                report(e);
         CPPUNIT_ASSERT(!f.rep.complete(c));
         while (f.rep.release(f.log, true, e))
-            add(e);
+            report(e);
         tx_event rest[4];
-        const size_t n = f.rep.reconcile(c, rest);
+        const size_t n = gate.settle(c, rest);
         CPPUNIT_ASSERT_EQUAL(size_t(4), n); // one per kind
         for (size_t i = 0; i < n; i++) {
             CPPUNIT_ASSERT(rest[i].unattributed);
@@ -352,29 +364,80 @@ public:
         CPPUNIT_ASSERT_EQUAL(c.time_errors, errors);
         CPPUNIT_ASSERT_EQUAL(c.bursts_done, acks);
         // Nothing is reported twice.
-        CPPUNIT_ASSERT_EQUAL(size_t(0), f.rep.reconcile(c, rest));
+        CPPUNIT_ASSERT_EQUAL(size_t(0), gate.settle(c, rest));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), gate.excess());
         // Every record arrived: nothing left to report.
         fixture g;
-        for (const meta::record& r : { all[0], all[1] })
-            CPPUNIT_ASSERT(g.take(r, e));
+        tx_report_gate g_gate;
         tx_device_counters d;
         d.underflow_samples = 190;
+        for (const meta::record& r : { all[0], all[1] }) {
+            CPPUNIT_ASSERT(g.take(r, e));
+            CPPUNIT_ASSERT(!g_gate.hold(e));
+        }
         CPPUNIT_ASSERT(g.rep.complete(d));
-        CPPUNIT_ASSERT_EQUAL(size_t(0), g.rep.reconcile(d, rest));
+        while (g_gate.release(d, e))
+            ;
+        CPPUNIT_ASSERT_EQUAL(size_t(0), g_gate.settle(d, rest));
     }
 
     void test_records_beyond_the_counters_are_not_reported_again()
     {
-        // Plausible records claiming more than the device counted (forged): the
-        // counters cap what is reported, the excess is counted.
+        // Plausible records claiming more than the device counted (forged, sent from
+        // the device's metadata port): a report goes out only once the counters cover
+        // it, so none ever exceeds them; what they never cover is dropped and counted.
         fixture f;
         tx_event e;
+        tx_report_gate gate;
         CPPUNIT_ASSERT(f.take(rec(code::tx_underflow, 5000, t0 + 60000 * us, 500), e));
+        CPPUNIT_ASSERT(!gate.hold(e));
         tx_device_counters c;
         c.underflow_samples = 300;
+        CPPUNIT_ASSERT(!gate.release(c, e)); // 500 > 300: held
+        // A genuine late report behind it is not held back by it (another kind).
+        CPPUNIT_ASSERT(f.take(rec(code::tx_late, 1200, t0 + 20200 * us, 256), e));
+        CPPUNIT_ASSERT(!gate.hold(e));
+        c.late_zero_samples = 256;
+        CPPUNIT_ASSERT(gate.release(c, e));
+        CPPUNIT_ASSERT(e.type == tx_event::kind::late);
+        CPPUNIT_ASSERT(!gate.release(c, e));
+        // The end: the 300 the counter says are reported unattributed, the forged 500
+        // never; the reports add up to the counters.
         tx_event rest[4];
-        CPPUNIT_ASSERT_EQUAL(size_t(0), f.rep.reconcile(c, rest));
-        CPPUNIT_ASSERT_EQUAL(uint64_t(200), f.rep.excess());
+        CPPUNIT_ASSERT_EQUAL(size_t(1), gate.settle(c, rest));
+        CPPUNIT_ASSERT(rest[0].type == tx_event::kind::underflow);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(300), rest[0].count);
+        CPPUNIT_ASSERT(rest[0].unattributed);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(500), gate.excess());
+        CPPUNIT_ASSERT_EQUAL(uint64_t(300), gate.released().underflow);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(256), gate.released().late);
+    }
+
+    void test_a_covered_report_goes_once_the_counters_show_it()
+    {
+        // A genuine record comes before the counter reading that covers it: held a
+        // beat, then out, in order within its kind.
+        fixture f;
+        tx_event e;
+        tx_report_gate gate;
+        tx_device_counters c; // a reading from before the underflows
+        CPPUNIT_ASSERT(f.take(rec(code::tx_underflow, 5000, t0 + 60000 * us, 100), e));
+        CPPUNIT_ASSERT(!gate.hold(e));
+        CPPUNIT_ASSERT(f.take(rec(code::tx_underflow, 5000, t0 + 70000 * us, 50), e));
+        CPPUNIT_ASSERT(!gate.hold(e));
+        CPPUNIT_ASSERT(!gate.release(c, e));
+        c.underflow_samples = 120; // the next reading: the first, not the second
+        CPPUNIT_ASSERT(gate.release(c, e));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(100), e.count);
+        CPPUNIT_ASSERT_EQUAL(t0 + 60000 * us, e.time_ns);
+        CPPUNIT_ASSERT(!gate.release(c, e));
+        c.underflow_samples = 150;
+        CPPUNIT_ASSERT(gate.release(c, e));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(50), e.count);
+        CPPUNIT_ASSERT_EQUAL(size_t(0), gate.held());
+        // Kinds without a counter pass at once.
+        CPPUNIT_ASSERT(f.take(rec(code::tx_lead, 900, t0 + 900 * us, 3000000), e));
+        CPPUNIT_ASSERT(gate.hold(e));
     }
 };
 

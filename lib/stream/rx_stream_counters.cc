@@ -74,6 +74,7 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.outage_items"] = d_tracker->outage_items();
     out["host.overaccounted"] = d_tracker->overaccounted();
     out["host.rearms"] = d_rearms;
+    out["host.rate_held_reports"] = d_rate_holds;
     out["host.reports_discarded"] = d_events.discarded();
     out["host.events_discarded"] = d_tracker->events_discarded();
     out["host.completions"] = d_completions;

@@ -87,9 +87,11 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     if (first_message || d_info.has(regs::cap::burst_queue))
         d_device->client().write64(
             regs::rx_reg(d_plan.stream_index, regs::rx::first_message_lo), first_message);
-    if (d_info.has(regs::cap::rate_control))
+    if (d_info.has(regs::cap::rate_control)) {
         d_device->client().write32(regs::ctrl_rate_limit_reg(d_plan.stream_index),
                                    d_plan.rate_limit_kib);
+        d_watch->watch_rate(rate_need());
+    }
     d_plan.controller.apply(d_dev->rates()); // ours to write now that we own the stream
     if (d_info.has(regs::cap::emulator)) {
         d_device->configure_signal(d_plan.stream_index, d_signal);
@@ -103,7 +105,8 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     if (d_gate) // its sample 0 is the stream's first_message's first
         d_gate->arm(
             ring_items(), d_plan.message_items, first_message * d_plan.message_items);
-    return d_device->start_rx(d_plan.stream_index);
+    d_run_t0 = d_device->start_rx(d_plan.stream_index);
+    return d_run_t0;
 }
 
 bool rx_stream::impl::settle_stop()
@@ -151,6 +154,8 @@ bool rx_stream::impl::settle_stop()
             "RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
         return false;
     }
+    if (!d_plan.queued && device_restarted())
+        return true;
     try {
         d_final = read_share_counters();
         d_final_known = true;
@@ -163,6 +168,7 @@ bool rx_stream::impl::settle_stop()
             // are told now rather than never.
             d_tracker->settle(d_run_base + d_final.samples_emitted);
             d_tracker->stopped(d_run_base + d_final.samples_emitted);
+            note_not_emitted();
         }
     } catch (const std::exception& e) {
         d_device_note =
@@ -196,6 +202,92 @@ void rx_stream::impl::fail(rx_event::reason why, uint64_t value, const std::stri
     d_error = text;
     d_logger->error("RX stream {}: {}; the stream ends", d_plan.stream_index, text);
     report(why, 0, value);
+}
+
+bool rx_stream::impl::device_restarted()
+{
+    // RX_START_TIME reads the time the run's START used until it is written again, and
+    // 0 on a device that restarted: a restart during the run (the STOP then reached a
+    // device that had forgotten it) leaves counters of another run, or of none, which
+    // are never this run's books (docs/loss-accounting.md).
+    uint64_t t0 = 0;
+    try {
+        t0 = d_device->client().read64(
+            regs::rx_reg(d_plan.stream_index, regs::rx::start_time_lo));
+    } catch (const std::exception& e) {
+        d_device_note =
+            "its start time could not be read after STOP: " + std::string(e.what());
+        d_logger->error("RX stream {}: {}", d_plan.stream_index, d_device_note);
+        return true;
+    }
+    if (t0 == d_run_t0)
+        return false;
+    d_device_note = "the device restarted during the run (RX_START_TIME reads " +
+                    std::to_string(t0) + ", not this run's " + std::to_string(d_run_t0) +
+                    "): its counters are another run's, so the samples it emitted are "
+                    "not known";
+    d_logger->warn("RX stream {}: {}", d_plan.stream_index, d_device_note);
+    return true;
+}
+
+void rx_stream::impl::note_not_emitted()
+{
+    // A device that failed the stream stopped at once; the host heard of it at its
+    // next heartbeat, its clock judging the missing samples lost meanwhile. The final
+    // count says they never existed (loss_tracker::stopped).
+    const uint64_t over = d_tracker->overaccounted();
+    if (!over)
+        return;
+    const uint64_t rebooked = d_tracker->rebooked();
+    d_logger->warn("RX stream {}: the host had judged {} samples lost past the {} the "
+                   "device emitted (its final count): {} of them were never emitted, and "
+                   "count so (host.outage_items, a device_outage report){}",
+                   d_plan.stream_index,
+                   over,
+                   d_final.samples_emitted,
+                   rebooked,
+                   rebooked == over ? std::string()
+                                    : "; " + std::to_string(over - rebooked) +
+                                          " could not be placed: the books do not add "
+                                          "up by that much");
+}
+
+uint64_t rx_stream::impl::rate_need() const
+{
+    // Sample bytes per second, as the device counts its demand (the converter's rate
+    // times the item size on the wire); the host's own limit is its choice, no hold.
+    const double bytes = d_plan.sample_rate * d_plan.payload_bytes /
+                         static_cast<double>(d_plan.message_items);
+    const uint64_t need = static_cast<uint64_t>(bytes);
+    const uint64_t limit = uint64_t(d_plan.rate_limit_kib) * regs::ctrl::rate_unit;
+    return limit && limit < need ? limit : need;
+}
+
+void rx_stream::impl::report_rate_hold()
+{
+    // Once per hold that began, and a line when it ends (device_watch, rate_hold).
+    const uint32_t begun = d_watch->holds_begun();
+    if (begun != d_holds_reported) {
+        d_holds_reported = begun;
+        d_rate_holds++;
+        const uint64_t held = d_watch->held_bytes_per_s();
+        const uint64_t need = rate_need();
+        d_logger->warn("RX stream {}: the device at {} holds it to {} bytes/s (CTRL_RATE), "
+                       "below the {} bytes/s its samples need: the device drops the rest "
+                       "(device_overflow gaps). Its controller (ctrl_policy) gives it no "
+                       "more: a link cut, a capacity or other streams' shares",
+                       d_plan.stream_index,
+                       d_device->address().to_string(),
+                       held,
+                       need);
+        report(rx_event::reason::rate_held, need, held);
+    }
+    const uint32_t ended = d_watch->holds_ended();
+    if (ended != d_hold_ends_reported) {
+        d_hold_ends_reported = ended;
+        d_logger->info("RX stream {}: the device no longer holds it below its rate",
+                       d_plan.stream_index);
+    }
 }
 
 void rx_stream::impl::begin_outage(int64_t now_ns)
@@ -259,6 +351,7 @@ bool rx_stream::impl::watch_device()
     case device_watch::state::ok:
         if (d_outage)
             end_outage(now);
+        report_rate_hold();
         return true;
     case device_watch::state::lost:
         if (!d_outage)

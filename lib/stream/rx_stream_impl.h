@@ -135,6 +135,10 @@ private:
     std::string stopped_why() const; // why the device may have stopped our run
     void begin_outage(int64_t now_ns);
     void end_outage(int64_t now_ns);
+    uint64_t rate_need() const; // sample bytes/s the device must let through
+    void report_rate_hold();
+    bool device_restarted();  // after STOP: the counters are not this run's (noted)
+    void note_not_emitted(); // after stopped(): say what was re-booked
     void fail(rx_event::reason why, uint64_t value, const std::string& text);
     void rearm();
     // rx_stream_links.cc: destinations 1.. of a stream over several links, each its own
@@ -363,6 +367,10 @@ private:
     int64_t d_outage_since_ns = 0;
     uint64_t d_run_base = 0; // this stream's sample of the device run's sample 0
     uint64_t d_rearms = 0;
+    uint64_t d_run_t0 = 0; // RX_START_TIME of the device's current run (program_device)
+    uint32_t d_holds_reported = 0;     // device_watch::holds_begun() reported
+    uint32_t d_hold_ends_reported = 0; // device_watch::holds_ended() logged
+    uint64_t d_rate_holds = 0;         // host.rate_held_reports
     bool d_final_known = false; // d_final holds the device's counters after its STOP
     struct rate_change_plan {
         bool pending = false;

@@ -199,45 +199,5 @@ bool tx_record_reports::complete(const tx_device_counters& c) const
            d_late >= c.late_zero_samples && d_dropped >= c.dropped_samples;
 }
 
-size_t tx_record_reports::reconcile(const tx_device_counters& c, tx_event* out)
-{
-    size_t n = 0;
-    auto rest = [&](uint64_t counter, uint64_t reported) {
-        if (reported > counter) {
-            d_excess += reported - counter;
-            return uint64_t(0);
-        }
-        return counter - reported;
-    };
-    auto add = [&](tx_event::kind k, uint64_t count, uint32_t bursts) {
-        if (!count && !bursts)
-            return;
-        tx_event& e = out[n++];
-        e = tx_event{};
-        e.type = k;
-        e.count = count;
-        e.bursts = bursts;
-        e.unattributed = true;
-    };
-    // TX_BURSTS_DONE and TX_TIME_ERRORS are 32-bit registers: they wrap.
-    auto bursts = [](uint64_t counter, uint64_t records) {
-        const int32_t d = static_cast<int32_t>(static_cast<uint32_t>(counter - records));
-        return d > 0 ? static_cast<uint32_t>(d) : 0u;
-    };
-    add(tx_event::kind::underflow, rest(c.underflow_samples, d_underflow), 0);
-    add(tx_event::kind::late, rest(c.late_zero_samples, d_late), 0);
-    add(tx_event::kind::time_error,
-        rest(c.dropped_samples, d_dropped),
-        bursts(c.time_errors, d_time_errors));
-    add(tx_event::kind::burst_ack, 0, bursts(c.bursts_done, d_acks));
-    // Reported now: a second reconcile() says nothing more.
-    d_underflow = std::max(d_underflow, c.underflow_samples);
-    d_late = std::max(d_late, c.late_zero_samples);
-    d_dropped = std::max(d_dropped, c.dropped_samples);
-    d_time_errors += bursts(c.time_errors, d_time_errors);
-    d_acks += bursts(c.bursts_done, d_acks);
-    return n;
-}
-
 } // namespace rdma
 } // namespace gr

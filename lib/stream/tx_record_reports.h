@@ -33,12 +33,9 @@ namespace rdma {
  * burst's END is pushed: until then it is held (at most `held_capacity`).
  *
  * Records are UDP and may be lost (and the device merges records of one code that come
- * within a millisecond). The counters are the truth: reconcile() reports, once per
- * kind, what the final counters say and the accepted records did not, marked
- * unattributed, so the reports of a run add up to TX_UNDERFLOW_SAMPLES,
- * TX_LATE_ZERO_SAMPLES, TX_DROPPED_SAMPLES, TX_TIME_ERRORS and TX_BURSTS_DONE exactly.
- * (tx_lead is a state and tx_seq_error counts packets no counter sums: neither is
- * reconciled.)
+ * within a millisecond), and a record within physics may still be forged: the counters
+ * are the truth. The reports made here go through a tx_report_gate, which lets each
+ * out once the counters cover it and makes them add up to the counters at the end.
  *
  * Pure: the caller supplies the records, the time bound and the host's burst log.
  */
@@ -74,15 +71,9 @@ public:
     //! The accepted records add up to the samples of \p c (underflow, late, dropped):
     //! nothing of them is still on its way.
     bool complete(const tx_device_counters& c) const;
-    //! What \p c (final) says beyond the accepted records, one report per kind, into
-    //! \p out (room for 4); returns how many.
-    size_t reconcile(const tx_device_counters& c, tx_event* out);
 
     uint64_t accepted() const { return d_accepted; }
     uint64_t rejected() const { return d_rejected; }
-    //! Samples the accepted records claimed beyond the final counters (forged
-    //! records that looked plausible): not reported again.
-    uint64_t excess() const { return d_excess; }
 
 private:
     struct held {
@@ -106,7 +97,6 @@ private:
     uint64_t d_acked = 0;       // their samples
     uint64_t d_accepted = 0;
     uint64_t d_rejected = 0;
-    uint64_t d_excess = 0;
     std::array<held, held_capacity> d_held{};
     size_t d_held_count = 0;
 };

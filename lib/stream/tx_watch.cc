@@ -43,6 +43,7 @@ void tx_watch::start(const clock_estimate& clock,
         std::lock_guard<std::mutex> lock(d_mutex);
         d_clock = clock;
         d_records.start(run);
+        d_gate.reset();
         d_start_host_ns = host_time_ns();
         d_last = tx_device_counters{};
         d_last.status = regs::status::running;
@@ -119,7 +120,7 @@ uint64_t tx_watch::records_rejected() const
 uint64_t tx_watch::records_excess() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_records.excess();
+    return d_gate.excess();
 }
 
 uint64_t tx_watch::device_now_bound(int64_t host_now_ns) const
@@ -142,7 +143,7 @@ size_t tx_watch::take_records_locked(int64_t host_now_ns)
         for (size_t i = 0; i < n; i++) {
             tx_event e;
             if (d_records.take(d_batch[i].record, now, *d_log, e))
-                push_locked(e);
+                gate_locked(e);
         }
         total += n;
         if (n < d_batch.size())
@@ -150,6 +151,8 @@ size_t tx_watch::take_records_locked(int64_t host_now_ns)
     }
     tx_event e;
     while (d_records.release(*d_log, false, e))
+        gate_locked(e);
+    while (d_gate.release(d_last, e)) // what the latest counters cover
         push_locked(e);
     return total;
 }
@@ -174,11 +177,19 @@ void tx_watch::finish(const tx_device_counters& c, int64_t host_now_ns)
     take_records_locked(host_time_ns()); // the last of them, if they came together
     tx_event e;
     while (d_records.release(*d_log, true, e))
+        gate_locked(e);
+    while (d_gate.release(c, e))
         push_locked(e);
     tx_event rest[4];
-    const size_t n = d_records.reconcile(c, rest);
+    const size_t n = d_gate.settle(c, rest);
     for (size_t i = 0; i < n; i++)
         push_locked(rest[i]); // item and time_ns 0: no record said which or when
+}
+
+void tx_watch::gate_locked(const tx_event& e)
+{
+    if (d_gate.hold(e))
+        push_locked(e); // a kind no counter sums
 }
 
 void tx_watch::take_locked(const tx_device_counters& c, int64_t host_now_ns)

@@ -14,6 +14,7 @@
 #include "device_liveness.h"
 #include "tx_burst_log.h"
 #include "tx_record_reports.h"
+#include "tx_report_gate.h"
 #include <gnuradio/rdma/tx_stream.h>
 #include <array>
 #include <atomic>
@@ -90,7 +91,8 @@ public:
     //! Readings that failed (the device did not answer).
     uint64_t failed_readings() const;
     //! TX records taken as reports, and rejected as beyond what the device can have
-    //! done; samples accepted records claimed beyond the final counters.
+    //! done; samples of accepted records' reports the counters never covered (held,
+    //! then dropped: tx_report_gate).
     uint64_t records_accepted() const;
     uint64_t records_rejected() const;
     uint64_t records_excess() const;
@@ -108,6 +110,7 @@ private:
     //! One reading: the counters (and TX_OWNER), then reports from them.
     void beat();
     void push_locked(const tx_event& e);
+    void gate_locked(const tx_event& e); // a record's report, to d_gate
     void take_locked(const tx_device_counters& c, int64_t host_now_ns);
     //! Drain the stream's inbox into reports; returns the records taken.
     size_t take_records_locked(int64_t host_now_ns);
@@ -128,6 +131,7 @@ private:
     std::shared_ptr<metadata_intake> d_intake; // set before start()
     const tx_burst_log* d_log = nullptr;
     tx_record_reports d_records;                                         // guarded
+    tx_report_gate d_gate; // guarded: the records' reports, out once counters cover them
     std::array<received_record, metadata_receiver::max_records> d_batch; // guarded
     int64_t d_start_host_ns = 0;                                         // guarded
     std::atomic<bool> d_stopped{ false };

@@ -186,6 +186,24 @@ class qa_device_loss(gr_unittest.TestCase):
         self.assertEqual(c["host.outage_items"], outage[0]["count"])
         self.assertIn("restarted", s.device_note())
 
+    def test_restarted_device_with_end_leaves_the_counters_unknown(self):
+        # on_device_loss=end, the daemon killed and at once restarted on its port: the
+        # run ends (the device lost, or the stream found stopped), and its STOP reaches
+        # the new device, whose counters (emitted 0) are not this run's. Before, they
+        # were taken for its books: "emitted 0 != delivered + lost", the identity false.
+        s = self.stream()
+        s.start()
+        self.drain(s, 0.5)
+        self.dev.kill()
+        self.dev = daemon(self.port)  # the same address: the same device, restarted
+        self.drain(s, 5, lambda s, ev: bool(s.error()))
+        self.assertNotEqual(s.error(), "")
+        s.stop()
+        self.assertIn("restarted during the run", s.device_note())
+        c = s.read_counters()
+        self.assertEqual(c["device.counters_known"], 0)
+        self.assertNotIn("device.samples_emitted", c)
+
     def test_restarted_device_with_wait_is_rearmed_over_two_links(self):
         # A stream over two links re-armed: the new run continues the stream's message
         # numbers (RX_FIRST_MESSAGE with LINKS_CONTINUE) from a window boundary (not

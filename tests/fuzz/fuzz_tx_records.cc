@@ -8,13 +8,15 @@
 // Fuzz target for a TX stream's reports from the device's TX records
 // (lib/stream/tx_record_reports.cc): what reaches the host's metadata socket, parsed,
 // against a fixed run (bursts pushed, items published, a clock). The input: the final
-// counters (32 bytes), then a run of 40-byte datagrams. Whatever they say, the reports
-// stay within what the device can have done, and once reconciled they add up to the
-// counters, or to what was believed if that was more (counted as excess). abort()
-// marks a broken invariant.
+// counters (32 bytes), then a run of 40-byte datagrams. Whatever they say, what is
+// believed stays within what the device can have done, what is reported (through the
+// tx_report_gate, as tx_watch does) never exceeds the counters, and once settled the
+// reports add up to the counters exactly, what they did not cover counted as excess.
+// abort() marks a broken invariant.
 
 #include "meta/metadata_packet.h"
 #include "stream/tx_record_reports.h"
+#include "stream/tx_report_gate.h"
 #include <algorithm>
 #include <cstdlib>
 
@@ -73,8 +75,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     run.max_lead_ns = 50000000;
     rep.start(run);
 
-    uint64_t underflow = 0, late = 0, dropped = 0, acked = 0, events = 0;
-    auto add = [&](const tx_event& e) {
+    // What was believed (taken), and what was reported (out of the gate).
+    uint64_t underflow = 0, late = 0, dropped = 0, acked = 0;
+    tx_report_gate::totals out;
+    auto believe = [&](const tx_event& e) {
         if (!e.unattributed)
             require(e.item <= published);
         switch (e.type) {
@@ -93,7 +97,40 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         default:
             break;
         }
-        events++;
+    };
+    auto reported = [&](const tx_event& e) {
+        switch (e.type) {
+        case tx_event::kind::underflow:
+            out.underflow += e.count;
+            break;
+        case tx_event::kind::late:
+            out.late += e.count;
+            break;
+        case tx_event::kind::time_error:
+            out.dropped += e.count;
+            out.time_errors += e.bursts;
+            break;
+        case tx_event::kind::burst_ack:
+            out.acks += e.bursts;
+            break;
+        default:
+            break;
+        }
+        // Never beyond the device's own counters.
+        require(out.underflow <= c.underflow_samples);
+        require(out.late <= c.late_zero_samples);
+        require(out.dropped <= c.dropped_samples);
+        require(out.time_errors <= c.time_errors);
+        require(out.acks <= c.bursts_done);
+    };
+    tx_report_gate gate;
+    auto take = [&](const tx_event& e) {
+        believe(e);
+        if (gate.hold(e))
+            reported(e);
+        tx_event x;
+        while (gate.release(c, x))
+            reported(x);
     };
     uint64_t records = 0;
     for (size_t at = counters_bytes; at + meta::packet_bytes <= size;
@@ -104,7 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         records++;
         tx_event e;
         if (rep.take(r, now, log, e))
-            add(e);
+            take(e);
         // Never beyond the device: zeros within its ticks, samples within its items.
         require(underflow + late <= 1000000 + 2);
         require(acked <= published);
@@ -112,24 +149,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     require(rep.accepted() + rep.rejected() == records);
     tx_event e;
     while (rep.release(log, true, e))
-        add(e);
+        take(e);
     require(dropped <= published);
-    const uint64_t believed_u = underflow, believed_l = late, believed_d = dropped;
     tx_event rest[4];
-    const size_t n = rep.reconcile(c, rest);
+    const size_t n = gate.settle(c, rest);
     require(n <= 4);
     for (size_t i = 0; i < n; i++) {
         require(rest[i].unattributed);
-        add(rest[i]);
+        reported(rest[i]);
     }
-    // The totals are the counters', or what was believed where that was more.
-    require(underflow == std::max(c.underflow_samples, believed_u));
-    require(late == std::max(c.late_zero_samples, believed_l));
-    require(dropped == std::max(c.dropped_samples, believed_d));
-    const uint64_t excess = (believed_u - std::min(believed_u, c.underflow_samples)) +
-                            (believed_l - std::min(believed_l, c.late_zero_samples)) +
-                            (believed_d - std::min(believed_d, c.dropped_samples));
-    require(rep.excess() == excess);
-    require(rep.reconcile(c, rest) == 0); // once
+    // The reports add up to the counters, exactly; what the counters never covered
+    // was held and dropped, and it is what was believed beyond them, at least.
+    require(out.underflow == c.underflow_samples);
+    require(out.late == c.late_zero_samples);
+    require(out.dropped == c.dropped_samples);
+    require(gate.released().underflow == c.underflow_samples);
+    require(gate.excess() >= (underflow - std::min(underflow, c.underflow_samples)) +
+                                 (late - std::min(late, c.late_zero_samples)) +
+                                 (dropped - std::min(dropped, c.dropped_samples)));
+    require(gate.settle(c, rest) == 0); // once
     return 0;
 }

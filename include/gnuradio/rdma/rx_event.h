@@ -74,6 +74,10 @@ struct rx_event {
         schedule_changed, //!< link: from item on, epoch code spreads the stream by the
                           //!< weights in value (destinations 0..3, 16 bits each, 0 in
                           //!< bits 15..0) and count (destinations 4..7)
+        rate_held, //!< device: its controller has held the stream below what its samples
+                   //!< need (CTRL_RATE) at two heartbeats in a row: it drops the rest
+                   //!< (device_overflow gaps). value: the rate held to, bytes/s; count:
+                   //!< the rate needed, bytes/s. Once per hold
     };
     kind type = kind::time;
     reason cause = reason::none;
