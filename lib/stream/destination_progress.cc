@@ -76,6 +76,18 @@ destination_progress::verdict destination_progress::on_immediate(unsigned d,
         return verdict::stale;
     const uint64_t message = d_frontier[d] + ahead;
     if (message >= d_known) {
+        // Only the destination check needs the schedule: what fails the others is
+        // judged now, so that a forged immediate never displaces a genuine held one
+        // (and, far ahead, holds every later one back: the frontier frozen).
+        const uint64_t items = items_in(message);
+        if (items == 0 || byte_len != items * d_item_bytes) {
+            d_wrong_length++;
+            return verdict::wrong_length;
+        }
+        if (message * d_items_per_message + items > produced_bound) {
+            d_implausible++;
+            return verdict::implausible;
+        }
         held_immediate& h = d_held[d];
         if (!h.present || message > h.message) {
             h = { true, message, byte_len, produced_bound };

@@ -24,6 +24,7 @@ void link_liveness::reset(int64_t timeout_ns,
     d_declared = 0;
     d_frontier.fill(0);
     d_moved_ns.fill(from_ns);
+    d_progressed_ns.fill(INT64_MIN);
     d_from_ns = from_ns;
 }
 
@@ -73,28 +74,32 @@ uint32_t link_liveness::quiet(int64_t now_ns, int64_t quiet_ns) const
 uint32_t link_liveness::check(const std::array<uint64_t, max_destinations>& frontier,
                               int64_t now_ns)
 {
-    bool others_moved = false;
     for (unsigned d = 0; d < max_destinations; d++) {
         if (frontier[d] != d_frontier[d]) {
             d_frontier[d] = frontier[d];
-            d_moved_ns[d] = std::max(now_ns, d_from_ns);
+            d_moved_ns[d] = d_progressed_ns[d] = std::max(now_ns, d_from_ns);
         }
     }
     if (!d_timeout_ns)
         return 0;
-    uint32_t stale = 0;
+    // Silent for its timeout while another active destination progressed well into
+    // that silence (half its timeout after it began): a link, not the stream. A shared
+    // silence (the device or the reader paused, one destination's forged packets
+    // holding the hand-out back) declares nobody, whichever destination happened to
+    // deliver last; and a join is no progress, so a destination that rejoined is no
+    // evidence against the others before it delivers.
+    uint32_t declare = 0;
     for (unsigned d = 0; d < max_destinations; d++) {
-        if (!(d_active & (1u << d)))
+        if (!(d_active & (1u << d)) || (d_declared & (1u << d)) ||
+            now_ns - d_moved_ns[d] <= d_timeout_of[d])
             continue;
-        if (now_ns - d_moved_ns[d] > d_timeout_of[d])
-            stale |= 1u << d;
-        else
-            others_moved = true;
+        const int64_t evidence = d_moved_ns[d] + d_timeout_of[d] / 2;
+        for (unsigned e = 0; e < max_destinations; e++)
+            if (e != d && (d_active & (1u << e)) && d_progressed_ns[e] > evidence) {
+                declare |= 1u << d;
+                break;
+            }
     }
-    // Every active destination silent: the device or the reader paused, not a link.
-    if (!others_moved)
-        return 0;
-    const uint32_t declare = stale & ~d_declared;
     d_declared |= declare;
     return declare;
 }

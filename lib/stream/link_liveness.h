@@ -17,7 +17,8 @@ namespace rdma {
 
 /*!
  * When the host declares a destination's link down (docs/links.md, "Failover"): its
- * frontier has not moved for the timeout while another destination's did, so that a
+ * frontier has not moved for the timeout while another destination's did (well into
+ * that silence: half its timeout after it began), so that a
  * failure the device cannot see (the host's NIC, a cable on the host's side, a lossy
  * path) still moves its share. A destination that has not taken part yet, or that the
  * whole stream shares a silence with (a device that stalls, a reader that paused), is
@@ -76,7 +77,8 @@ private:
     uint32_t d_active = 0;
     uint32_t d_declared = 0;
     std::array<uint64_t, max_destinations> d_frontier{};
-    std::array<int64_t, max_destinations> d_moved_ns{};
+    std::array<int64_t, max_destinations> d_moved_ns{}; // its frontier moved, or it joined
+    std::array<int64_t, max_destinations> d_progressed_ns{}; // its frontier moved
     int64_t d_from_ns = 0;
 };
 

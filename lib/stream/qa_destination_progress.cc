@@ -37,6 +37,7 @@ class qa_destination_progress : public CppUnit::TestFixture
     CPPUNIT_TEST(test_finite_burst_ends_on_every_destination);
     CPPUNIT_TEST(test_nothing_lands_beyond_the_known_schedule);
     CPPUNIT_TEST(test_a_held_immediate_is_judged_by_the_epoch_learned_later);
+    CPPUNIT_TEST(test_a_forged_immediate_never_displaces_a_held_one);
     CPPUNIT_TEST(test_the_clock_passes_a_dead_destination);
     CPPUNIT_TEST(test_each_destination_settles_its_own_messages);
     CPPUNIT_TEST_SUITE_END();
@@ -224,6 +225,33 @@ public:
         q.reset(old, ipm, 0, 4, item_bytes);
         CPPUNIT_ASSERT(q.on_immediate(0, 7, whole, no_bound) ==
                        verdict::wrong_destination);
+    }
+
+    void test_a_forged_immediate_never_displaces_a_held_one()
+    {
+        // Beyond the known schedule only the destination check must wait. A forged
+        // immediate far ahead (a zero-length WRITE with an immediate passes the NIC's
+        // rkey check: it names no memory) displaced the genuine held one and held every
+        // later one back, destination 0's frontier frozen (issue 31): judged at once
+        // now, by its length and by what the device can have produced.
+        regs::link_schedule s;
+        weights_t w{};
+        w[0] = w[1] = 1;
+        s.begin_epoch(0, w, 4);
+        destination_progress p;
+        p.reset(s, ipm, 0, 4, item_bytes);
+        p.set_known(4);
+        CPPUNIT_ASSERT(p.on_immediate(0, 2, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT(p.on_immediate(1, 3, whole, no_bound) == verdict::accepted);
+        CPPUNIT_ASSERT(p.on_immediate(0, 6, whole, no_bound) == verdict::held);
+        CPPUNIT_ASSERT(p.on_immediate(0, 1u << 20, 0, no_bound) == verdict::wrong_length);
+        CPPUNIT_ASSERT(p.on_immediate(0, 1u << 20, whole, 8 * ipm) ==
+                       verdict::implausible);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(1), p.held());
+        CPPUNIT_ASSERT(p.on_immediate(1, 7, whole, no_bound) == verdict::held);
+        p.set_known(8);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(7), p.frontier(0)); // the genuine 6 judged
+        CPPUNIT_ASSERT_EQUAL(uint64_t(8), p.landed_messages());
     }
 
     void test_the_clock_passes_a_dead_destination()

@@ -31,6 +31,8 @@ class qa_link_liveness : public CppUnit::TestFixture
     CPPUNIT_TEST(test_timeout_0_or_no_notifications_never_declare);
     CPPUNIT_TEST(test_silence_counts_from_a_later_run_start);
     CPPUNIT_TEST(test_quiet_while_others_move_whatever_the_timeout);
+    CPPUNIT_TEST(test_a_shared_silence_blames_neither);
+    CPPUNIT_TEST(test_a_rejoin_is_no_evidence_against_the_others);
     CPPUNIT_TEST_SUITE_END();
 
     static weights_t one_one()
@@ -55,6 +57,57 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint32_t(2), l.check(f, 21 * ms));
         f[0] += 4;
         CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 22 * ms)); // once
+    }
+
+    void test_a_shared_silence_blames_neither()
+    {
+        // Weights 3:1 (A A B A): destination 1 delivers last at 10 ms, destination 0 at
+        // 11 ms, then nothing moves (the device paused, or forged packets on
+        // destination 0's QP held the hand-out back). Destination 1's timer runs out
+        // first; destination 0 did not progress during its silence: nobody is to
+        // blame. Before, destination 1 was declared at 30.25 ms (issue 31: forged
+        // packets on one link had the other declared down three times).
+        link_liveness l;
+        l.reset(20 * ms, 16, message_ns, 0);
+        weights_t w{};
+        w[0] = 3;
+        w[1] = 1;
+        l.on_epoch(w, 0);
+        frontiers_t f{};
+        f[1] = 40;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 10 * ms));
+        f[0] = 44;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 11 * ms));
+        for (int64_t t = 11 * ms; t <= 60 * ms; t += ms / 4)
+            CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, t));
+        // Destination 0 moves on and 1 stays silent: now it is 1's link.
+        for (int64_t t = 61 * ms; t <= 90 * ms; t += 4 * ms) {
+            f[0] += 12;
+            const uint32_t declared = l.check(f, t);
+            CPPUNIT_ASSERT(declared == 0 || declared == 2);
+            if (declared) {
+                CPPUNIT_ASSERT(l.declared(1));
+                return;
+            }
+        }
+        CPPUNIT_FAIL("destination 1 was never declared while 0 carried on");
+    }
+
+    void test_a_rejoin_is_no_evidence_against_the_others()
+    {
+        // Destination 1 last delivered at 100 ms; destination 0 rejoins at 105 ms and
+        // delivers nothing: at 120.5 ms nobody progressed during 1's silence.
+        link_liveness l;
+        l.reset(20 * ms, 16, message_ns, 0);
+        weights_t only1{};
+        only1[1] = 1;
+        l.on_epoch(only1, 0);
+        frontiers_t f{};
+        f[1] = 400;
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 100 * ms));
+        l.on_epoch(one_one(), 105 * ms);
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0), l.check(f, 120 * ms + ms / 2));
+        CPPUNIT_ASSERT(!l.declared(1));
     }
 
     void test_silence_counts_from_a_later_run_start()
