@@ -14,6 +14,7 @@
 #include "../emu/ack_receiver.h"
 #include "../emu/emulator.h"
 #include "../emu/tx_engine.h"
+#include "../emu/tx_requester.h"
 #include "../emu/udp_wire.h"
 #include "qa_tx_host.h"
 #include <cppunit/TestFixture.h>
@@ -46,6 +47,7 @@ class qa_tx_engine : public CppUnit::TestFixture
     CPPUNIT_TEST(test_sc8_burst);
     CPPUNIT_TEST(test_host_stops_committing);
     CPPUNIT_TEST(test_loss_reread_and_lead_adapted);
+    CPPUNIT_TEST(test_reads_never_answered_end_in_error);
     CPPUNIT_TEST(test_start_refusals);
     CPPUNIT_TEST(test_burst_starts_at_start_time);
     CPPUNIT_TEST_SUITE_END();
@@ -209,6 +211,39 @@ public:
         const uint64_t expect =
             std::min<uint64_t>(2ull * c.rtt_ns + message_ns, s.max_lead_ns);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(c), expect, uint64_t(c.lead_ns));
+    }
+
+    void test_reads_never_answered_end_in_error()
+    {
+        // Every READ RESPONSE lost (as when a READ the host did not expect moved its
+        // queue pair's expected PSN, and the device's own READs are dropped as stale,
+        // without a NAK): the device re-reads, then gives up after its retry limit and
+        // reports ERROR. Before, it re-read and played underflow zeros to the end, and
+        // nobody was told (issue 31: 129.7 M zeros, the run ended only at --timeout).
+        emu::emulator dev{ emu::emulator_config{} };
+        axioe::client axi(dev.control_address());
+        tx_run_setup s;
+        s.samples = 0; // continuous
+        s.loss_ppm = 1000000;
+        tx_host host(dev.link_address(), s.payload, s.slots, s.format);
+        program(axi, host, s);
+        host.start();
+        const auto began = std::chrono::steady_clock::now();
+        axi.write32(tx(regs::tx::command), regs::command::start);
+        CPPUNIT_ASSERT(wait_for(
+            [&] { return axi.read32(tx(regs::tx::status)) & regs::status::error; },
+            std::chrono::seconds(20)));
+        // Not before its limit: 7 go-backs over 2 s without a response.
+        CPPUNIT_ASSERT(std::chrono::steady_clock::now() - began >=
+                       std::chrono::nanoseconds(emu::tx_requester::give_up_ns));
+        const regs::tx_counters c = read_counters(axi);
+        CPPUNIT_ASSERT(c.rereads >= emu::tx_requester::retry_limit);
+        CPPUNIT_ASSERT_EQUAL(uint32_t(0),
+                             (axi.read32(tx(regs::tx::status)) & regs::status::error_mask) >>
+                                 regs::status::error_shift);
+        axi.write32(tx(regs::tx::command), regs::command::stop);
+        CPPUNIT_ASSERT(axi.read32(tx(regs::tx::status)) & regs::status::error); // stays
+        host.stop();
     }
 
     void test_start_refusals()

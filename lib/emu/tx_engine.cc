@@ -191,7 +191,9 @@ void tx_engine::stream(stream_thread::lock_type& lock)
     lock.unlock();
     finish();
     lock.lock();
-    d_status = done ? regs::status::done : 0;
+    // An ERROR (the requester gave up) stays until the next START.
+    d_status = (done ? regs::status::done : 0) |
+               (d_status.load() & (regs::status::error | regs::status::error_mask));
 }
 
 int64_t tx_engine::tick_time(uint64_t tick) const
@@ -232,9 +234,20 @@ int64_t tx_engine::step(int64_t now)
     play(ticks_now);
     if (d_rq->failed() && !d_failed_logged) {
         d_failed_logged = true;
-        d_logger->error("TX stream {}: the host NAKed a request fatally (its QP is in "
-                        "ERROR): no more samples are fetched",
-                        d_index);
+        // TX_STATUS ERROR, as an RX stream's RC requester that gave up: the host must
+        // hear it, not find underflow zeros to the end (docs/roce-wire.md).
+        d_status = (d_status.load() & regs::status::running) | regs::status::error;
+        if (d_rq->gave_up())
+            d_logger->error("TX stream {}: the host's NIC left {} READs in a row "
+                            "unanswered over {} s (its queue pair out of step: a READ "
+                            "the host did not expect?): no more samples are fetched",
+                            d_index,
+                            tx_requester::retry_limit,
+                            tx_requester::give_up_ns / 1000000000);
+        else
+            d_logger->error("TX stream {}: the host NAKed a request fatally (its QP is "
+                            "in ERROR): no more samples are fetched",
+                            d_index);
     }
     // Dropped items are done as the host commits them.
     uint64_t from = 0, to = 0;

@@ -66,8 +66,10 @@ bool tx_requester::push(const request& r, int64_t now_ns)
     slot.sent_ns = now_ns;
     d_next_psn = (d_next_psn + slot.packets) & psn_mask;
     d_count++;
-    if (d_count == 1)
-        d_progress_ns = now_ns;
+    if (d_count == 1) { // the timer starts with the first request outstanding
+        d_progress_ns = d_answered_ns = now_ns;
+        d_retries = 0;
+    }
     return transmit(slot, 0);
 }
 
@@ -154,9 +156,15 @@ size_t tx_requester::poll(int64_t now_ns, completion* out, size_t max)
         if (n < d_rx_lengths.size())
             break;
     }
-    // No progress within the timeout: the rest of the head, and all after it, again.
-    if (d_count > 0 && now_ns - d_progress_ns > timeout_ns())
-        go_back(now_ns);
+    // No progress within the timeout: the rest of the head, and all after it, again;
+    // or, after retry_limit of them over give_up_ns, nothing more: the stream ends in
+    // ERROR rather than re-read forever what a desynchronised host silently drops.
+    if (!d_failed && d_count > 0 && now_ns - d_progress_ns > timeout_ns()) {
+        if (d_retries >= retry_limit && now_ns - d_answered_ns >= give_up_ns)
+            d_failed = d_gave_up = true;
+        else
+            go_back(now_ns);
+    }
     const size_t n = std::min(max, d_done_count);
     std::copy(d_done.begin(), d_done.begin() + n, out);
     return n;
@@ -240,7 +248,8 @@ void tx_requester::take_response(const roce::packet& p, int64_t now_ns)
     }
     head.received++;
     d_gap_seen = false;
-    d_progress_ns = now_ns;
+    d_progress_ns = d_answered_ns = now_ns;
+    d_retries = 0;
     if (last)
         complete_head(now_ns);
 }
@@ -289,7 +298,8 @@ void tx_requester::complete_head(int64_t now_ns)
         d_control = false;
     d_head = (d_head + 1) % max_outstanding;
     d_count--;
-    d_progress_ns = now_ns;
+    d_progress_ns = d_answered_ns = now_ns;
+    d_retries = 0;
 }
 
 void tx_requester::go_back(int64_t now_ns)
@@ -309,6 +319,7 @@ void tx_requester::go_back(int64_t now_ns)
         transmit(r, from);
     }
     d_progress_ns = now_ns;
+    d_retries++;
 }
 
 bool tx_requester::take_reread(uint64_t& first_tag, uint64_t& missing)

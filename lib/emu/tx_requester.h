@@ -90,8 +90,18 @@ public:
     size_t poll(int64_t now_ns, completion* out, size_t max);
     //! When poll() must run next for the timer (INT64_MAX: nothing outstanding).
     int64_t next_deadline() const;
-    //! The host answered a request with a fatal NAK: its QP is in ERROR.
+    //! Go-backs without progress, and the time without progress, after which the
+    //! requester gives up (both: a host stalled for a moment is waited for, IBA's
+    //! retry_cnt at most 7): docs/roce-wire.md, "Retry limit".
+    static constexpr unsigned retry_limit = 7;
+    static constexpr int64_t give_up_ns = 2000000000;
+
+    //! The requester stopped: the host answered a request with a fatal NAK (its QP is
+    //! in ERROR), or gave up (gave_up()).
     bool failed() const { return d_failed; }
+    //! Its requests went unanswered retry_limit times in a row over give_up_ns (a READ
+    //! the host did not expect may have taken the PSNs the host's QP expected).
+    bool gave_up() const { return d_gave_up; }
     const rtt_estimator& rtt() const { return d_rtt; }
 
     uint64_t sample_reads() const { return d_sample_reads; }  //!< TX_READS
@@ -143,7 +153,10 @@ private:
     uint32_t d_next_psn;
     bool d_gap_seen = false;   // a go-back for the current gap was sent
     int64_t d_progress_ns = 0; // the last response, completion or go-back
+    int64_t d_answered_ns = 0; // the last response or completion (a go-back is none)
+    unsigned d_retries = 0;    // go-backs since then
     bool d_failed = false;
+    bool d_gave_up = false;
 
     std::vector<uint8_t> d_packet;   // one request being built
     std::vector<uint8_t> d_rx_slots; // packets taken from the ack_receiver

@@ -13,6 +13,7 @@
 #include "tx_stream_impl.h"
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -309,6 +310,24 @@ void tx_stream::impl::fail(tx_event::kind why, uint64_t value, const std::string
     d_watch->push(e);
 }
 
+void tx_stream::impl::fail_in_error(uint32_t status)
+{
+    const uint32_t code = (status & regs::status::error_mask) >> regs::status::error_shift;
+    char hex[9];
+    std::snprintf(hex, sizeof(hex), "%x", status);
+    fail(tx_event::kind::stream_failed,
+         status,
+         "the device at " + d_device->address().to_string() + " reports TX stream " +
+             std::to_string(d_plan.stream_index) + " in error (TX_STATUS 0x" + hex +
+             ": " +
+             (code ? std::string(regs::describe_error(code))
+                   : std::string("its READ requester gave up: the host's NIC NAKed a "
+                                 "READ fatally, or left its READs unanswered (a READ the "
+                                 "host did not expect may have taken the queue pair's "
+                                 "PSNs; with the soft NIC, nic.drop_stale_read counts what it dropped)")) +
+             ")");
+}
+
 uint64_t tx_stream::impl::fetch_bound() const
 {
     // The device fetches a sample at most max_lead before it plays it, and plays none
@@ -340,6 +359,8 @@ void tx_stream::impl::pump_completions()
                  " has not answered for " + std::to_string(silent_ms) + " ms" +
                  (why.empty() ? "" : " (" + why + ")"));
     }
+    if (const uint32_t status = d_watch->error_status(); status && d_error.empty())
+        fail_in_error(status);
     if (d_watch->stopped() && d_error.empty())
         fail(tx_event::kind::stream_stopped,
              0,

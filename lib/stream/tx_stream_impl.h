@@ -126,6 +126,7 @@ private:
     //! A new run's host state: nothing committed or fetched (primed from here on).
     void begin_fresh();
     void fail(tx_event::kind why, uint64_t value, const std::string& text);
+    void fail_in_error(uint32_t status); // TX_STATUS reads ERROR
 
     logger_ptr d_logger;
     tx_stream_plan d_plan;

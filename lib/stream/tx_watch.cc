@@ -44,6 +44,7 @@ void tx_watch::start(const clock_estimate& clock,
         d_clock = clock;
         d_records.start(run);
         d_gate.reset();
+        d_error_status.store(0, std::memory_order_relaxed);
         d_start_host_ns = host_time_ns();
         d_last = tx_device_counters{};
         d_last.status = regs::status::running;
@@ -201,11 +202,10 @@ void tx_watch::take_locked(const tx_device_counters& c, int64_t host_now_ns)
         e.time_ns = now;
         return e;
     };
-    if ((c.status & regs::status::error) && !(d_last.status & regs::status::error)) {
-        tx_event e = event(tx_event::kind::stream_failed);
-        e.value = c.status;
-        push_locked(e);
-    }
+    // The device reports the stream in error: the stream ends on it (tx_stream's
+    // pump_completions() reports it, with the reason, once).
+    if (c.status & regs::status::error)
+        d_error_status.store(c.status, std::memory_order_relaxed);
     if (d_intake) { // the records report the rest
         d_last = c;
         return;

@@ -100,6 +100,9 @@ public:
     //! A reading found the run stopped under it (neither done nor in error) after one
     //! had found it running. Cheap: for the data path.
     bool stopped() const { return d_stopped.load(std::memory_order_relaxed); }
+    //! TX_STATUS of a reading that found the stream in error (0: none this run).
+    //! Cheap: for the data path.
+    uint32_t error_status() const { return d_error_status.load(std::memory_order_relaxed); }
     //! The device has not answered for lost_after and the last reading failed, as of
     //! \p now_ns (device_liveness::now_ns()). Cheap: for the data path.
     bool lost(int64_t now_ns) const { return d_liveness.lost(now_ns); }
@@ -135,6 +138,7 @@ private:
     std::array<received_record, metadata_receiver::max_records> d_batch; // guarded
     int64_t d_start_host_ns = 0;                                         // guarded
     std::atomic<bool> d_stopped{ false };
+    std::atomic<uint32_t> d_error_status{ 0 };
     device_liveness d_liveness;
     periodic_worker d_worker; // last: its beat uses everything above
 };

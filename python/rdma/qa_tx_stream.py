@@ -229,6 +229,25 @@ class qa_tx_stream(gr_unittest.TestCase):
         self.assertEqual(t.start_time_ns(), ahead)
         t.stop()
 
+    def test_a_device_whose_reads_go_unanswered_ends_the_stream(self):
+        # Every READ RESPONSE lost (tx_loss_ppm=1000000), as when a READ the host did
+        # not expect took its queue pair's PSNs: the device gives up after its retry
+        # limit (7 go-backs over 2 s) and reports TX_STATUS ERROR; the stream ends on it
+        # with a stream_failed report and an error that names it. Before, underflow
+        # zeros to the end, and no word.
+        t = rdma.tx_stream(ARGS + ",tx_loss_ppm=1000000", "sc16", 1e6)
+        t.start()
+        began = time.monotonic()
+        def fed_until_failed():
+            self.fill(t, "sc16", t.committed(), t.committed() + 1000, 0.05)
+            return t.error() != ""
+        self.assertTrue(wait_for(fed_until_failed, 10.0))
+        self.assertGreaterEqual(time.monotonic() - began, 2.0)
+        self.assertIn("reports TX stream 0 in error", t.error())
+        self.assertIn("READ requester gave up", t.error())
+        self.assertIn("stream_failed", [e["type"] for e in t.events()])
+        t.stop()  # neither throws nor hangs
+
     def test_args_are_checked(self):
         with self.assertRaisesRegex(ValueError, "stream=1"):
             rdma.tx_stream("type=emu,stream=1", "sc16", 1e6)  # the emulator has one
