@@ -3,7 +3,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 # A TX stream's reports from the device's TX records (lib/stream/tx_record_reports.cc,
-# tx_burst_log.cc) after the metadata codec: what the device's records (or a forger's)
+# tx_burst_log.cc, and tx_report_gate.cc, which holds each until the counters cover
+# it) after the metadata codec: what the device's records (or a forger's)
 # make the host report. Seeds: corpus/tx_records/, 32 bytes of final counters
 # (big-endian: underflow u64, late u64, dropped u64, bursts done u32, time errors u32)
 # then 40-byte records against the target's fixed run (t0 1700000000000000000 ns,
@@ -16,5 +17,6 @@ rdma_add_fuzzer(tx_records SOURCES
     fuzz_tx_records.cc
     ${PROJECT_SOURCE_DIR}/lib/meta/metadata_packet.cc
     ${PROJECT_SOURCE_DIR}/lib/stream/tx_record_reports.cc
+    ${PROJECT_SOURCE_DIR}/lib/stream/tx_report_gate.cc
     ${PROJECT_SOURCE_DIR}/lib/stream/tx_burst_log.cc
 )
