@@ -167,7 +167,8 @@ public:
 
     void test_getters_refuse_every_bad_number()
     {
-        // Each would once have wrapped, been cast, or passed NaN on.
+        // Each would once have wrapped, been cast, or passed NaN on. (An empty value
+        // never reaches a getter: parse() refuses it, see the test above.)
         for (const char* bad : { "4294967296",
                                  "18446744073709551616",
                                  "1e400",
@@ -195,7 +196,6 @@ public:
                                  "-inf",
                                  "infinity",
                                  "abc",
-                                 "",
                                  "0x10",
                                  "0x1p3",
                                  "1e",
@@ -206,14 +206,14 @@ public:
             const std::string m = message_of([&] { a.get_double("k", 0, 0, 1, "s"); });
             CPPUNIT_ASSERT_MESSAGE(bad, contains(m, "expected s 0..1"));
         }
-        for (const char* bad : { "", ":", "3:", ":3", "3::4", "-1", "3:x", "3:2" }) {
+        for (const char* bad : { ":", "3:", ":3", "3::4", "-1", "3:x", "3:2" }) {
             const auto a = device_args::parse(std::string("k=") + bad);
             CPPUNIT_ASSERT_MESSAGE(
                 bad,
                 contains(message_of([&] { a.get_uint_list("k", 3, 9, "indices"); }),
                          "expected indices 3..9"));
         }
-        for (const char* bad : { "", "2", "on", "-1", "01" })
+        for (const char* bad : { "2", "on", "-1", "01" })
             CPPUNIT_ASSERT_MESSAGE(
                 bad,
                 contains(
