@@ -140,6 +140,9 @@ public:
      * burst to the device is longer than its ID_MAX_BURST_WORDS.
      */
     device_info identify();
+    //! Whether the device has every capability in \p cap (ID_CAPABILITIES as identify()
+    //! read it; false before).
+    bool has(uint32_t cap) const { return (d_capabilities & cap) == cap; }
     link_state read_link(unsigned link);
 
     /*!

@@ -335,6 +335,8 @@ public:
         while (s->poll_event(e))
             reported = reported || e.cause == rx_event::reason::stream_failed;
         CPPUNIT_ASSERT(reported);
+        CPPUNIT_ASSERT_EQUAL(regs::stop_cause::failed, // RX_STOP_CAUSE: the device's
+                             look.read32(regs::rx_reg(0, regs::rx::stop_cause)));
         s->stop();
         CPPUNIT_ASSERT(std::chrono::steady_clock::now() - failed_at < 3s);
     }

@@ -190,10 +190,11 @@ emulator::emulator(const emulator_config& config)
         regs::cap::ownership | regs::cap::rf | regs::cap::time_set |
         regs::cap::command_queue | regs::cap::burst_queue | regs::cap::multi_link |
         regs::cap::shares | regs::cap::rate_control | regs::cap::links_continue |
-        regs::cap::rc_links | (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
-    if (config.capabilities_off & ~regs::cap::rc_links)
-        throw std::invalid_argument("emulator: only RC_LINKS can be left out of its "
-                                    "capabilities");
+        regs::cap::rc_links | regs::cap::stop_cause |
+        (tx_streams ? regs::cap::tx | regs::cap::tx_bursts : 0);
+    if (config.capabilities_off & ~(regs::cap::rc_links | regs::cap::stop_cause))
+        throw std::invalid_argument("emulator: only RC_LINKS and STOP_CAUSE can be left "
+                                    "out of its capabilities");
     identity.capabilities &= ~config.capabilities_off;
     device_radio radio;
     radio.clock = &d_clock;

@@ -70,7 +70,8 @@ struct emulator_config {
     //! rational rate exactly.
     uint32_t master_clock_hz = 0;
     //! ID_CAPABILITIES bits the emulator does not report, to test a host against a
-    //! device without them (only RC_LINKS: the engines still do what they can).
+    //! device without them (only RC_LINKS and STOP_CAUSE: the engines still do what
+    //! they can; without STOP_CAUSE, RX_STOP_CAUSE answers DECERR as on a 1.5 device).
     uint32_t capabilities_off = 0;
 };
 

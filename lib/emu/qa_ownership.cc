@@ -29,6 +29,7 @@ class qa_ownership : public CppUnit::TestFixture
     CPPUNIT_TEST(test_malformed_claims_refused);
     CPPUNIT_TEST(test_unowned_stream_behaves_as_before);
     CPPUNIT_TEST(test_start_while_running_reads_busy);
+    CPPUNIT_TEST(test_stop_cause_says_why_each_run_ended);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -162,6 +163,9 @@ public:
                              next->read32(rx(regs::rx::status)) & regs::status::running);
         CPPUNIT_ASSERT_EQUAL(regs::owner_state::unowned,
                              next->read32(rx(regs::rx::owner)));
+        namespace sc = regs::stop_cause; // the next host learns why, from anywhere
+        CPPUNIT_ASSERT_EQUAL(sc::make(sc::owner_left, 0, sc::how::lapsed),
+                             next->read32(rx(regs::rx::stop_cause)));
         b.claim(*next, 43);
         CPPUNIT_ASSERT_EQUAL(regs::lease::default_ms,
                              next->read32(rx(regs::rx::lease_ms)));
@@ -215,6 +219,9 @@ public:
         CPPUNIT_ASSERT_EQUAL(0u,
                              next->read32(rx(regs::rx::status)) & regs::status::running);
         CPPUNIT_ASSERT(b.silent());
+        namespace sc = regs::stop_cause; // and its first owner can read why
+        CPPUNIT_ASSERT_EQUAL(sc::make(sc::owner_left, 0, sc::how::taken_over),
+                             a->read32(rx(regs::rx::stop_cause)));
         ASSERT_STATUS(not_owner, b.start(*a));
         ASSERT_STATUS(not_owner, a->read32(rx(regs::rx::rkey)));
         // Nor does the new owner learn the old one's keys: the descriptor was reset.
@@ -243,6 +250,9 @@ public:
         CPPUNIT_ASSERT(!b.dev.registers().owner_of(0).owned);
         CPPUNIT_ASSERT_EQUAL(0u, a->read32(rx(regs::rx::status)) & regs::status::running);
         CPPUNIT_ASSERT(b.silent());
+        namespace sc = regs::stop_cause;
+        const uint32_t released = sc::make(sc::owner_left, 0, sc::how::released);
+        CPPUNIT_ASSERT_EQUAL(released, stranger->read32(rx(regs::rx::stop_cause)));
         CPPUNIT_ASSERT_EQUAL(regs::lease::default_ms,
                              stranger->read32(rx(regs::rx::lease_ms)));
         CPPUNIT_ASSERT_EQUAL(0u, stranger->read32(rx(regs::rx::rkey)));
@@ -250,6 +260,7 @@ public:
         ownership_bench::release(*stranger);
         ownership_bench::release(*a);
         CPPUNIT_ASSERT_EQUAL(regs::owner_state::unowned, a->read32(rx(regs::rx::owner)));
+        CPPUNIT_ASSERT_EQUAL(released, a->read32(rx(regs::rx::stop_cause))); // a run ends once
     }
 
     void test_token_never_readable_and_proves_ownership()
@@ -333,6 +344,48 @@ public:
         a->write32(rx(regs::rx::command), regs::command::stop);
         b.start(*a);
         CPPUNIT_ASSERT_EQUAL(regs::status::running, a->read32(rx(regs::rx::status)));
+    }
+
+    void test_stop_cause_says_why_each_run_ended()
+    {
+        // docs/register-map.md, "Why a run ended": causes 0, 1 and 2 and what leaves
+        // the register alone (3 and 4: the take-over, lapse and release tests here and
+        // in qa_shares_registers; 5: qa_hostile_wire's fatal NAK).
+        namespace sc = regs::stop_cause;
+        ownership_bench b;
+        auto a = b.client(), other = b.client();
+        CPPUNIT_ASSERT(a->read32(regs::id_capabilities) & regs::cap::stop_cause);
+        CPPUNIT_ASSERT_EQUAL(sc::none, a->read32(rx(regs::rx::stop_cause))); // reset
+        // A STOP of a stream that does not run ends no run.
+        a->write32(rx(regs::rx::command), regs::command::stop);
+        CPPUNIT_ASSERT_EQUAL(sc::none, a->read32(rx(regs::rx::stop_cause)));
+        b.program(*a);
+        b.start(*a);
+        CPPUNIT_ASSERT_EQUAL(sc::none, other->read32(rx(regs::rx::stop_cause))); // runs
+        other->write32(rx(regs::rx::command), regs::command::stop); // a free stream's
+        CPPUNIT_ASSERT_EQUAL(sc::command, a->read32(rx(regs::rx::stop_cause)));
+        // A refused START (payload 0: error 2) leaves it; so does another STOP.
+        a->write32(rx(regs::rx::payload_bytes), 0);
+        ASSERT_STATUS(slverr, b.start(*a));
+        a->write32(rx(regs::rx::command), regs::command::stop);
+        CPPUNIT_ASSERT_EQUAL(sc::command, a->read32(rx(regs::rx::stop_cause)));
+        // A finite burst of 4 messages, sent completely: DONE, cause 1. Its START
+        // cleared the STOP's cause first.
+        b.program(*a);
+        a->write64(rx(regs::rx::num_samples_lo), 4 * 256);
+        b.start(*a);
+        const auto until = std::chrono::steady_clock::now() + 2s;
+        while (!(a->read32(rx(regs::rx::status)) & regs::status::done) &&
+               std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(1ms);
+        CPPUNIT_ASSERT_EQUAL(regs::status::done, a->read32(rx(regs::rx::status)));
+        CPPUNIT_ASSERT_EQUAL(sc::done, a->read32(rx(regs::rx::stop_cause)));
+        // A STOP after DONE ends no run either.
+        a->write32(rx(regs::rx::command), regs::command::stop);
+        CPPUNIT_ASSERT_EQUAL(sc::done, a->read32(rx(regs::rx::stop_cause)));
+        // Not writable.
+        ASSERT_STATUS(slverr, a->write32(rx(regs::rx::stop_cause), sc::none));
+        CPPUNIT_ASSERT_EQUAL(sc::done, a->read32(rx(regs::rx::stop_cause)));
     }
 };
 

@@ -415,7 +415,7 @@ public:
         const uint32_t caps = owner.read32(regs::id_capabilities);
         CPPUNIT_ASSERT(caps & regs::cap::tx_bursts);
         CPPUNIT_ASSERT_EQUAL(regs::map_version, owner.read32(regs::id_version));
-        CPPUNIT_ASSERT_EQUAL(0x00010005u, regs::map_version);
+        CPPUNIT_ASSERT_EQUAL(0x00010006u, regs::map_version);
         auto tbq = [](uint32_t reg) { return regs::tbq_reg(0, reg); };
         // Reset: nothing queued, CAPACITY 16, no error; the staging registers 0.
         CPPUNIT_ASSERT_EQUAL(regs::tbq::emulator_capacity << 8,

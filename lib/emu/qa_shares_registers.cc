@@ -262,6 +262,12 @@ public:
         share1.write32(share_reg(1, regs::share::owner), regs::owner_command::release);
         CPPUNIT_ASSERT_EQUAL(
             0u, b.axi.read32(b.rx(regs::rx::status)) & regs::status::running);
+        // RX_STOP_CAUSE names the share and how its host left, for every other host.
+        namespace sc = regs::stop_cause;
+        CPPUNIT_ASSERT_EQUAL(sc::make(sc::share_left, 1, sc::how::released),
+                             share1.read32(b.rx(regs::rx::stop_cause)));
+        CPPUNIT_ASSERT_EQUAL(sc::make(sc::share_left, 1, sc::how::released),
+                             b.axi.read32(b.rx(regs::rx::stop_cause)));
         // Its destinations are back at reset (the stream's to program again), and the
         // layout may change again.
         CPPUNIT_ASSERT_EQUAL(0u, b.axi.read32(dst(4, regs::dst::qpn)));
@@ -289,6 +295,9 @@ public:
         claim(other, token, 0xD, true); // take-over: the previous host's ring is left
         CPPUNIT_ASSERT_EQUAL(
             0u, b.axi.read32(b.rx(regs::rx::status)) & regs::status::running);
+        namespace sc = regs::stop_cause;
+        CPPUNIT_ASSERT_EQUAL(sc::make(sc::share_left, 1, sc::how::taken_over),
+                             b.axi.read32(b.rx(regs::rx::stop_cause)));
         CPPUNIT_ASSERT_EQUAL(regs::owner_state::mine,
                              other.read32(share_reg(1, regs::share::owner)));
         CPPUNIT_ASSERT_EQUAL(0u, other.read32(dst(4, regs::dst::qpn)));
@@ -306,6 +315,8 @@ public:
             status = b.axi.read32(b.rx(regs::rx::status));
         }
         CPPUNIT_ASSERT_EQUAL(0u, status & regs::status::running);
+        CPPUNIT_ASSERT_EQUAL(sc::make(sc::share_left, 1, sc::how::lapsed),
+                             b.axi.read32(b.rx(regs::rx::stop_cause)));
         CPPUNIT_ASSERT_EQUAL(regs::owner_state::unowned,
                              b.axi.read32(share_reg(1, regs::share::owner)));
         CPPUNIT_ASSERT_EQUAL(regs::owner_state::mine,

@@ -397,6 +397,9 @@ status register_file::read_rx(const socket_address& client,
                           (d_refusal[s] << regs::status::error_shift)
                     : snap.status[s];
         return status::okay;
+    case regs::rx::stop_cause:
+        value = d_engines[s]->stop_cause();
+        return status::okay;
     case regs::rx::source_qpn:
         value = rx_source_qpn(s);
         return status::okay;

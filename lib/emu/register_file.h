@@ -254,7 +254,7 @@ private:
     //! The owner slot of destination d of stream s: its share's while that is owned.
     unsigned destination_slot(unsigned s, unsigned d) const;
     void reset_share_destinations(unsigned s, unsigned h);
-    void free_share(unsigned slot);
+    void free_share(unsigned slot, uint32_t how);
     //! Before the stream's descriptor returns to reset: what its owned shares keep.
     struct kept_shares {
         uint32_t shares = 1, block = regs::default_share_block;
@@ -291,7 +291,8 @@ private:
     unsigned owner_slot(const regs::decoded_address& a) const;
     bool slot_running(unsigned s) const;
     std::string slot_name(unsigned s) const;
-    void free_stream(unsigned s);
+    //! \p how: regs::stop_cause::how, for the RX_STOP_CAUSE of a run it stops.
+    void free_stream(unsigned s, uint32_t how);
     void reset_descriptor(unsigned s); // descriptor and extension block: reset values
 
     // Where a READ_FIXED of the fault log is within the current 3-word record.

@@ -73,7 +73,7 @@ int64_t register_file::expire_leases(int64_t now_ns)
                        silent_ns / 1000000,
                        o.lease_ms,
                        running ? "stopped and " : "");
-        free_stream(s);
+        free_stream(s, regs::stop_cause::how::lapsed);
     }
     return next;
 }
@@ -219,7 +219,8 @@ status register_file::claim(unsigned s,
                        client.to_string(),
                        o.client.to_string(),
                        slot_running(s) ? ", whose run is stopped" : "");
-        free_stream(s); // the previous owner's run writes into the previous owner's ring
+        // the previous owner's run writes into the previous owner's ring
+        free_stream(s, regs::stop_cause::how::taken_over);
     } else if (!o.owned) {
         d_logger->debug("{}: claimed by {}", slot_name(s), client.to_string());
     } else if (o.client != client) {
@@ -243,7 +244,7 @@ status register_file::release(unsigned s, const socket_address& client)
     if (o.client != client)
         return status::not_owner;
     d_logger->debug("{}: released by {}", slot_name(s), client.to_string());
-    free_stream(s);
+    free_stream(s, regs::stop_cause::how::released);
     return status::okay;
 }
 
@@ -278,10 +279,10 @@ std::string register_file::slot_name(unsigned s) const
                                 : "TX stream " + std::to_string(s - d_engines.size());
 }
 
-void register_file::free_stream(unsigned s)
+void register_file::free_stream(unsigned s, uint32_t how)
 {
     if (is_share_slot(s)) {
-        free_share(s);
+        free_share(s, how);
         return;
     }
     if (s >= d_engines.size()) {
@@ -297,7 +298,7 @@ void register_file::free_stream(unsigned s)
         return;
     }
     if (d_engines[s]->status() & regs::status::running)
-        d_engines[s]->stop();
+        d_engines[s]->stop(regs::stop_cause::make(regs::stop_cause::owner_left, 0, how));
     d_owners[s] = owner{}; // the lease too is back at its reset value
     // The next owner must not read this one's QPN, PSN, rkey and VA, nor inherit its
     // rate limit. A share another host owns keeps its destinations, and the layout.

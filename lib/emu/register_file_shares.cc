@@ -112,13 +112,13 @@ void register_file::reset_share_destinations(unsigned s, unsigned h)
             d_dest_words[s * regs::rx_dest_per_stream + d] = fresh_destination();
 }
 
-void register_file::free_share(unsigned slot)
+void register_file::free_share(unsigned slot, uint32_t how)
 {
     const unsigned at = slot - share_slot(0, 0);
     const unsigned s = at / regs::max_shares, h = at % regs::max_shares;
     // Its host left: the device must not write into its ring any longer.
     if (d_engines[s]->status() & regs::status::running) {
-        d_engines[s]->stop();
+        d_engines[s]->stop(regs::stop_cause::make(regs::stop_cause::share_left, h, how));
         if (d_controller)
             d_controller->stream_stopped(s);
     }

@@ -176,6 +176,7 @@ uint32_t rx_engine::start(const rx_descriptor& d)
                      &d_messages_delayed })
         c->store(0);
     d_share_emitted.reset(d.shares, d.share_block);
+    d_stop_cause = regs::stop_cause::none;
     d_status = regs::status::running;
     if (d_metadata && !d.queued) // a queued run: each burst says when it starts
         d_metadata->stream_started(d_index, t0);
@@ -183,13 +184,15 @@ uint32_t rx_engine::start(const rx_descriptor& d)
     return regs::error_code::none;
 }
 
-void rx_engine::stop()
+void rx_engine::stop(uint32_t cause)
 {
     d_thread.stop();
     close_queue();
     const uint32_t status = d_status.load();
-    if (status & regs::status::running)
+    if (status & regs::status::running) {
         account_unsent(monotonic_ns());
+        d_stop_cause = cause;
+    }
     d_status = status & ~regs::status::running;
     if (d_channel) // also a run the thread never took up
         d_channel->end_run();
@@ -299,6 +302,7 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             const next_burst n = begin_next_burst(wait_ns);
             if (n == next_burst::end) {
                 close_queue();
+                d_stop_cause = regs::stop_cause::command; // a timed STOP ended the queue
                 d_status = 0;
                 return;
             }
@@ -315,6 +319,7 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             d_rc->poll(now);
             report_naks();
             if (d_rc->failed()) {
+                d_stop_cause = regs::stop_cause::failed;
                 d_status = regs::status::error; // the host QP is in ERROR
                 return;
             }
@@ -334,10 +339,12 @@ void rx_engine::stream(stream_thread::lock_type& lock)
             if (burst_finished())
                 continue;
             close_queue();
+            d_stop_cause = regs::stop_cause::command;
             d_status = 0;
             return;
         }
         if (all_out && (!d_rc || d_rc->finished())) {
+            d_stop_cause = regs::stop_cause::done;
             d_status = regs::status::done;
             if (d_metadata)
                 d_metadata->stream_ended(d_index, d_samples_emitted.load());

@@ -81,8 +81,9 @@ public:
     uint32_t start(const rx_descriptor& d);
     //! Stop; once this returns, no further packet of this stream leaves the device, and
     //! the counters are final: what the converter produced and the link did not send
-    //! counts as dropped (docs/register-map.md, RX_SAMPLES_EMITTED).
-    void stop();
+    //! counts as dropped (docs/register-map.md, RX_SAMPLES_EMITTED). A run that was
+    //! running reads \p cause in RX_STOP_CAUSE (regs::stop_cause) from then on.
+    void stop(uint32_t cause = regs::stop_cause::command);
     //! A timed STOP (the command queue): the run ends before its first sample taken at
     //! or after device time \p at_ns, or before the first sample not computed yet if
     //! that is later, and reads DONE as a finite burst that ended there.
@@ -102,6 +103,8 @@ public:
     uint32_t bursts_queued() const;
 
     uint32_t status() const; //!< regs::status bits and error code
+    //! RX_STOP_CAUSE: why the last run ended (regs::stop_cause; none while it runs).
+    uint32_t stop_cause() const { return d_stop_cause.load(); }
     uint64_t start_time_ns() const { return d_start_time_ns.load(); }
     rx_counters counters() const;
     //! SHARE_SAMPLES_EMITTED of share \p h in the current (or last) run.
@@ -258,6 +261,7 @@ private:
     // A timed STOP's first sample not to produce (UINT64_MAX: none), for the thread.
     std::atomic<uint64_t> d_stop_request{ UINT64_MAX };
     std::atomic<uint32_t> d_status{ 0 };
+    std::atomic<uint32_t> d_stop_cause{ 0 }; // regs::stop_cause, latched as the run ends
     std::atomic<uint64_t> d_start_time_ns{ 0 };
     std::atomic<uint64_t> d_packets_sent{ 0 };
     std::atomic<uint64_t> d_samples_emitted{ 0 };

@@ -60,11 +60,11 @@ public:
             // the burst queue: map 1.1's descriptor is the rest.
             const bool descriptor =
                 r.where == block::rx && r.has(regs::flag::latched) && r.capability == 0;
-            // RX_SHARE_READY (map 1.5) is read apart: a device without shares answers
-            // DECERR there.
+            // RX_SHARE_READY (map 1.5) and RX_STOP_CAUSE (1.6) are read apart: a device
+            // without shares, or a 1.5 device, answers DECERR there.
             const bool counter = r.where == block::rx && r.mode == regs::access::ro &&
                                  r.offset >= regs::rx::packets_sent_lo &&
-                                 !(r.capability & regs::cap::shares);
+                                 !(r.capability & (regs::cap::shares | regs::cap::stop_cause));
             const bool identity =
                 r.where == block::identity && r.mode == regs::access::ro;
             CPPUNIT_ASSERT_EQUAL_MESSAGE(

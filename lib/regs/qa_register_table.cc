@@ -259,7 +259,8 @@ const std::vector<doc_section> map_sections = {
     { "Identity", block::identity },
     { "Clock", block::clock, 0, regs::cap::time_set },
     { "Link", block::link, 0, regs::cap::multi_link },
-    { "RX stream", block::rx, 0, regs::cap::burst_queue | regs::cap::shares },
+    { "RX stream", block::rx, 0,
+      regs::cap::burst_queue | regs::cap::shares | regs::cap::stop_cause },
     { "Metadata channel", block::metadata },
     { "Emulator extension", block::emulator },
     { "TX stream", block::tx },
@@ -273,6 +274,7 @@ const std::vector<doc_section> map_sections = {
     { "Shares", block::rx, regs::cap::shares },
     { "RX shares", block::rx_share },
     { "RC requesters", block::rx_dest_rc },
+    { "Why a run ended", block::rx, regs::cap::stop_cause },
 };
 const std::vector<doc_section> metadata_sections = {
     { "Registers", block::metadata },

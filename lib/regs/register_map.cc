@@ -58,6 +58,43 @@ const char* describe_error(uint32_t code)
     }
 }
 
+std::string describe_stop_cause(uint32_t word)
+{
+    const auto how = [](uint32_t h) -> std::string {
+        switch (h) {
+        case stop_cause::how::released:
+            return "it released it";
+        case stop_cause::how::lapsed:
+            return "its lease lapsed (it asked the device nothing for that long: dead, "
+                   "stopped or starved)";
+        case stop_cause::how::taken_over:
+            return "another host took it over";
+        default:
+            return "how, the device does not say";
+        }
+    };
+    switch (stop_cause::kind_of(word)) {
+    case stop_cause::none:
+        return "the device knows no run that ended (it restarted, or never ran it)";
+    case stop_cause::done:
+        return "the burst was sent completely";
+    case stop_cause::command:
+        return "a STOP (the stream's owner's, a timed STOP, or another client's on a "
+               "stream nobody owned)";
+    case stop_cause::owner_left:
+        return "the stream's owner left: " + how(stop_cause::how_of(word));
+    case stop_cause::share_left:
+        return "share " + std::to_string(stop_cause::share_of(word)) +
+               "'s host left: " + how(stop_cause::how_of(word)) +
+               "; the device stops the stream for every share";
+    case stop_cause::failed:
+        return "the device failed the run (RC: its requester gave up after a fatal NAK "
+               "or its retries)";
+    default:
+        return "a cause this map does not define (" + std::to_string(word) + ")";
+    }
+}
+
 const char* tbq::describe_error(uint32_t code)
 {
     switch (code) {

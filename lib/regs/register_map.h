@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_REGS_REGISTER_MAP_H
 
 #include <cstdint>
+#include <string>
 
 /*
  * The SDR's register map, shared by the device (emulator) and the host (controller).
@@ -27,8 +28,9 @@ namespace regs {
 constexpr uint32_t magic_value = 0x4752444D; // "GRDM"
 // 1.1: stream ownership (cap::ownership); 1.2: link counters, a START_TIME in the past
 // refused (error_code::start_time_passed); 1.3: the radio (radio_registers.h); 1.4: TX
-// bursts (tx_burst_registers.h); 1.5: several links (link_registers.h).
-constexpr uint32_t map_version = 0x00010005;
+// bursts (tx_burst_registers.h); 1.5: several links (link_registers.h); 1.6: why a
+// run ended (rx::stop_cause, cap::stop_cause).
+constexpr uint32_t map_version = 0x00010006;
 
 //! 64-bit registers are a _lo word at an address and a _hi word 4 bytes above it.
 inline constexpr uint32_t low_word(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -62,6 +64,8 @@ constexpr uint32_t metadata = 1u << 5;
 constexpr uint32_t emulator = 1u << 6; // emulator extension block present
 constexpr uint32_t loss_injection = 1u << 7;
 constexpr uint32_t ownership = 1u << 8; // RX_OWNER_* and RX_LEASE_MS: streams have owners
+// map 1.6: RX_STOP_CAUSE says why each RX stream's last run ended
+constexpr uint32_t stop_cause = 1u << 19;
 } // namespace cap
 
 namespace format {
@@ -162,6 +166,7 @@ constexpr uint32_t packets_duplicated_lo = 0xC8; // extra copies sent (emulator)
 constexpr uint32_t packets_duplicated_hi = 0xCC;
 constexpr uint32_t messages_delayed_lo = 0xD0; // sent out of order (emulator)
 constexpr uint32_t messages_delayed_hi = 0xD4;
+constexpr uint32_t stop_cause = 0xEC; // ro (cap::stop_cause): regs::stop_cause
 } // namespace rx
 constexpr uint32_t rx_reg(unsigned s, uint32_t reg)
 {
@@ -225,6 +230,43 @@ constexpr uint32_t bad_control_page = 11;  // TX: TX_CTRL_VA is 0 or not 8-byte 
 constexpr uint32_t bad_read_depth = 12;    // TX: TX_MAX_RD_ATOMIC is not 1..16
 } // namespace error_code
 const char* describe_error(uint32_t code);
+
+/*!
+ * RX_STOP_CAUSE (map 1.6, cap::stop_cause): why the stream's last run ended, latched
+ * as RUNNING clears and kept until the next START (which sets none). Bits 7..0 the
+ * cause; for share_left bits 15..8 the share; for owner_left and share_left bits
+ * 23..16 how its owner left. The hosts of the other shares learn from it that a
+ * share's host left, and every host why its run ended without its own STOP.
+ */
+namespace stop_cause {
+constexpr uint32_t none = 0;       // the run goes on, or the stream never ran
+constexpr uint32_t done = 1;       // a finite burst sent completely (DONE)
+constexpr uint32_t command = 2;    // a STOP: RX_COMMAND, a timed STOP, the queue's end
+constexpr uint32_t owner_left = 3; // the stream became free: its owner left
+constexpr uint32_t share_left = 4; // share h >= 1 became free: its host left
+constexpr uint32_t failed = 5;     // the device failed the run (RC: the requester gave up)
+constexpr uint32_t kind_mask = 0xFF;
+constexpr uint32_t share_shift = 8;
+constexpr uint32_t share_mask = 0xFFu << share_shift;
+constexpr uint32_t how_shift = 16;
+constexpr uint32_t how_mask = 0xFFu << how_shift;
+//! How an owner left (owner_left, share_left).
+namespace how {
+constexpr uint32_t released = 1;   // it released the stream (or share)
+constexpr uint32_t lapsed = 2;     // it was silent beyond its lease
+constexpr uint32_t taken_over = 3; // another client took it over
+} // namespace how
+constexpr uint32_t make(uint32_t kind, uint32_t share = 0, uint32_t how = 0)
+{
+    return kind | (share << share_shift) | (how << how_shift);
+}
+constexpr uint32_t kind_of(uint32_t word) { return word & kind_mask; }
+constexpr uint32_t share_of(uint32_t word) { return (word & share_mask) >> share_shift; }
+constexpr uint32_t how_of(uint32_t word) { return (word & how_mask) >> how_shift; }
+} // namespace stop_cause
+//! RX_STOP_CAUSE in words ("share 1's host left: its lease lapsed"); a value the map
+//! does not define is named as such.
+std::string describe_stop_cause(uint32_t word);
 
 // ---- TX streams: block t at tx_base + t * tx_stride (cap::tx; docs/transmit.md) -------
 // The device fetches samples from the host's TX ring by RC RDMA READ and tells the host

@@ -87,6 +87,7 @@ static_assert(at64("RX_PACKETS_DUPLICATED",
 static_assert(at64("RX_MESSAGES_DELAYED",
                    rx::messages_delayed_lo,
                    rx::messages_delayed_hi));
+static_assert(at("RX_STOP_CAUSE", rx::stop_cause));
 
 static_assert(layout_of(block::metadata).base == metadata_base);
 static_assert(at("MD_DEST_IPV4", metadata::dest_ipv4) &&

@@ -259,6 +259,7 @@ inline constexpr register_info register_table[] = {
     ROW(rx,       0xE0, "RX_SHARES",           32, RW, flag::latched, detail::sh, V, 1, "shares (hosts) of the stream, 1..8"),
     ROW(rx,       0xE4, "RX_SHARE_BLOCK",      32, RW, flag::latched, detail::sh, V, default_share_block, "messages per block of a share, 1..65536"),
     ROW(rx,       0xE8, "RX_SHARE_READY",      32, RO, 0, detail::sh, V, 0, "bit h: share h has a destination that may be active"),
+    ROW(rx,       0xEC, "RX_STOP_CAUSE",       32, RO, 0, cap::stop_cause, V, 0, "why the last run ended: stop_cause"),
 
     ROW(metadata, 0x00, "MD_DEST_IPV4",        32, RW, 0, cap::metadata, V, 0, "host IPv4 address"),
     ROW(metadata, 0x04, "MD_DEST_UDP_PORT",    32, RW, 0, cap::metadata, V, 0, "host UDP port"),

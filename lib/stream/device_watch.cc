@@ -31,6 +31,7 @@ void device_watch::start(bool owned)
     d_status = regs::status::running;
     d_owned = owned;
     d_taken = false;
+    d_stop_cause = no_cause;
     d_longest_silence_ns = 0;
     d_last_beat_ns = now_ns();
     if (d_hold.held()) // a hold of the run before ends with it
@@ -72,6 +73,7 @@ void device_watch::beat()
         if (d_owned && d_device.read_owner(stream_direction::rx, d_stream) ==
                            stream_owner::another_host)
             d_taken = true;
+        read_stop_cause(status);
         d_status = status;
         d_liveness.answered(now_ns());
     } catch (const axioe::error&) {
@@ -82,6 +84,20 @@ void device_watch::beat()
         return;
     }
     read_rate();
+}
+
+void device_watch::read_stop_cause(uint32_t status)
+{
+    const bool over = (status & regs::status::error) ||
+                      !(status & (regs::status::running | regs::status::done));
+    if (!over || d_stop_cause.load() != no_cause ||
+        !d_device.has(regs::cap::stop_cause))
+        return;
+    try { // latched by the device as RUNNING cleared: the same whenever read
+        d_stop_cause = d_device.client().read32(regs::rx_reg(d_stream, regs::rx::stop_cause));
+    } catch (const std::exception&) {
+        // Unknown: the stream is reported stopped all the same, without the cause.
+    }
 }
 
 void device_watch::read_rate()

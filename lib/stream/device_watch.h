@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gr {
@@ -85,6 +86,17 @@ public:
     int64_t longest_silence_ns() const { return d_longest_silence_ns.load(); }
     //! A beat found the stream another host's (this run): sticky until start().
     bool taken_over() const { return d_taken.load(); }
+    /*!
+     * RX_STOP_CAUSE (regs::stop_cause) as a beat read it once it found the run over
+     * (neither running nor done, or in error), before that status is published: who
+     * sees the stream stopped can already ask why. Empty before that, and on a device
+     * without CAP_STOP_CAUSE (map 1.5 and before) or when the read failed.
+     */
+    std::optional<uint32_t> stop_cause() const
+    {
+        const uint64_t v = d_stop_cause.load();
+        return v == no_cause ? std::nullopt : std::optional<uint32_t>(uint32_t(v));
+    }
     //! RX_STATUS at the last answer.
     uint32_t last_status() const { return d_status.load(); }
     //! Why the last exchange failed (empty after an answer). Not for the data path.
@@ -95,12 +107,15 @@ public:
 private:
     void beat();
     void read_rate();
+    void read_stop_cause(uint32_t status);
+    static constexpr uint64_t no_cause = UINT64_MAX;
 
     device_controller& d_device;
     const unsigned d_stream;
 
     device_liveness d_liveness;
     std::atomic<uint32_t> d_status{ 0 };
+    std::atomic<uint64_t> d_stop_cause{ no_cause };
     std::atomic<bool> d_owned{ false };
     std::atomic<bool> d_taken{ false };
     std::atomic<int64_t> d_longest_silence_ns{ 0 };

@@ -81,6 +81,8 @@ const char* to_string(rx_event::reason r)
         return "schedule";
     case rx_event::reason::rate_held:
         return "rate_held";
+    case rx_event::reason::share_lost:
+        return "share_lost";
     }
     return "unknown";
 }

@@ -332,14 +332,48 @@ std::string rx_stream::impl::stopped_why() const
     // lease: a process stopped (SIGSTOP) or starved that long did it to itself.
     const int64_t silence_ns = d_watch->longest_silence_ns();
     const int64_t lease_ns = static_cast<int64_t>(d_ownership->lease_ms()) * ns_per_ms;
-    if (owns_stream() && silence_ns > lease_ns)
+    const std::optional<uint32_t> cause = d_watch->stop_cause();
+    const bool lapsed = !cause || regs::stop_cause::how_of(*cause) ==
+                                      regs::stop_cause::how::lapsed;
+    if (owns_stream() && lapsed && silence_ns > lease_ns)
         return "this host's watch went " + std::to_string(silence_ns / ns_per_ms) +
                " ms without an exchange with the device, longer than its ownership "
                "lease (lease=" +
                format_number(lease_ns * 1e-9) +
                " s): the device stopped the run and freed the stream; a process stopped "
                "or starved that long loses its stream";
+    if (cause) // RX_STOP_CAUSE (map 1.6): the device says
+        return regs::describe_stop_cause(*cause);
     return "stopped by another host, its lease lapsed, or the device restarted";
+}
+
+bool rx_stream::impl::share_left()
+{
+    // RX_STOP_CAUSE (map 1.6) names a share whose host left, which stopped the stream
+    // for every share: the host of each other share reports it (a device without it:
+    // the others cannot tell that from share 0's STOP).
+    const std::optional<uint32_t> cause = d_watch->stop_cause();
+    if (!cause || !d_share_plan.split())
+        return false;
+    namespace sc = regs::stop_cause;
+    unsigned share = 0;
+    if (sc::kind_of(*cause) == sc::share_left)
+        share = sc::share_of(*cause);
+    else if (sc::kind_of(*cause) != sc::owner_left || d_share_plan.leads())
+        return false; // share 0's host leaving is the stream's owner leaving
+    const std::string stream = "RX stream " + std::to_string(d_plan.stream_index) +
+                               " of the device at " + d_device->address().to_string();
+    if (share == d_share_plan.share) { // this host's own share was freed
+        fail(rx_event::reason::stream_stopped,
+             share,
+             stream + ": this host's share " + std::to_string(share) +
+                 " was freed (" + stopped_why() + ")");
+        return true;
+    }
+    fail(rx_event::reason::share_lost,
+         share,
+         stream + " was stopped for every share: " + regs::describe_stop_cause(*cause));
+    return true;
 }
 
 bool rx_stream::impl::watch_device()
@@ -395,6 +429,8 @@ bool rx_stream::impl::watch_device()
     // lapsed, or the device restarted.
     if (d_outage)
         end_outage(now);
+    if (share_left())
+        return false;
     if (follows_share()) {
         // Share 0's host ends the stream for every share: this run ends with it, and
         // what was not handed out by then counts as stopped (settle_share_stop).

@@ -140,6 +140,9 @@ private:
     bool device_restarted();  // after STOP: the counters are not this run's (noted)
     void note_not_emitted(); // after stopped(): say what was re-booked
     void fail(rx_event::reason why, uint64_t value, const std::string& text);
+    //! The stream stopped because a share's host left (RX_STOP_CAUSE): reported, the
+    //! run failed; false when that is not why.
+    bool share_left();
     void rearm();
     // rx_stream_links.cc: destinations 1.. of a stream over several links, each its own
     // QP on the stream's NIC (docs/links.md, "Host side"). Destination 0 is d_qp, as

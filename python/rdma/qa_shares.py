@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -326,6 +327,68 @@ class qa_shares(unittest.TestCase):
         rc, out, err, _ = self.finish(proc, "alone.json")
         self.assertNotEqual(rc, 0)
         self.assertIn("start share 0's host", err + out)
+
+    def streaming_host(self, share, extra):
+        """A continuous run (30 s unless something ends it), checked; returns it and
+        an event set once its stream runs (its log line), its stderr kept."""
+        proc = subprocess.Popen(
+            [APP, "--args", self.args(share, extra), "--rate", "4e6", "--format", "sc16",
+             "--duration", "30", "--check", "--json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        streaming, lines = threading.Event(), []
+
+        def read():
+            for line in proc.stderr:
+                lines.append(line)
+                if "RX stream 0" in line and "ring" in line:
+                    streaming.set()
+        threading.Thread(target=read, daemon=True).start()
+        return proc, streaming, lines
+
+    def kill_one_share_host(self, dead):
+        """Both hosts stream, then share `dead`'s host is SIGKILLed: the other must
+        report share_lost once the dead host's lease (0.5 s) lapses. Before (issue 31)
+        it took the device's stop for share 0's STOP and ended as if all was well."""
+        hosts = {}
+        try:
+            for h in (1, 0):  # share 1's host first: it waits for share 0's layout
+                hosts[h] = self.streaming_host("%d/2" % h, ",lease=0.5")
+            for h in (0, 1):
+                self.assertTrue(hosts[h][1].wait(30), "".join(hosts[h][2]))
+            time.sleep(0.5)
+            killed = time.monotonic()
+            hosts[dead][0].kill()
+            hosts[dead][0].communicate()
+            survivor = hosts[1 - dead][0]
+            out, _ = survivor.communicate(timeout=60)
+            told = time.monotonic() - killed
+        finally:
+            for proc, _, _ in hosts.values():
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.communicate()
+        err = "".join(hosts[1 - dead][2])
+        report = json.loads(out)
+        self.assertEqual(survivor.returncode, 1, err)
+        self.assertEqual(report["failure"], report["error"])
+        # The bound: the lease, one pass of the device's lapse check and one heartbeat
+        # (250 ms) with room for a loaded machine; the run would have gone on for 30 s.
+        self.assertLess(told, 10, err)
+        # Its own books are whole: the device stopped the run and its counters are final.
+        self.assertTrue(report["identity_holds"], err)
+        self.assertEqual(report["check"]["mismatches"], 0)
+        return report["error"], err
+
+    def test_a_share_host_killed_is_reported_by_share_0s_host(self):
+        error, log = self.kill_one_share_host(1)
+        self.assertIn("share 1's host left: its lease lapsed", error)
+        self.assertIn("stopped for every share", error)
+        self.assertIn("share 1's host left", log)  # the error line in the log too
+
+    def test_share_0s_host_killed_is_reported_by_share_1s_host(self):
+        error, log = self.kill_one_share_host(0)
+        self.assertIn("the stream's owner left: its lease lapsed", error)
+        self.assertIn("stopped for every share", error)
 
     def test_combine_refuses_what_is_not_one_stream(self):
         def report(h, shares=2, emitted=10, delivered=10, lost=0):

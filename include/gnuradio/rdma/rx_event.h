@@ -78,6 +78,10 @@ struct rx_event {
                    //!< need (CTRL_RATE) at two heartbeats in a row: it drops the rest
                    //!< (device_overflow gaps). value: the rate held to, bytes/s; count:
                    //!< the rate needed, bytes/s. Once per hold
+        share_lost, //!< device: the host of share `value` of this split stream left
+                    //!< (released its share, its lease lapsed, or it was taken over),
+                    //!< and the device stopped the stream for every share (read from
+                    //!< RX_STOP_CAUSE, map 1.6); the run ends
     };
     kind type = kind::time;
     reason cause = reason::none;
