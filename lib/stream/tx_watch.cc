@@ -65,6 +65,15 @@ void tx_watch::push_locked(const tx_event& e)
 {
     if (d_count == capacity) {
         d_discarded++;
+        // The report that ends the stream is never the one lost: a user who polls only
+        // now and then (a device out of step for seconds fills the queue with underflow
+        // reports) must still learn why the stream ended. It takes the newest slot.
+        const bool ends = e.type == tx_event::kind::stream_failed ||
+                          e.type == tx_event::kind::nic_error ||
+                          e.type == tx_event::kind::stream_stopped ||
+                          e.type == tx_event::kind::device_lost;
+        if (ends)
+            d_queue[(d_head + d_count - 1) % capacity] = e;
         return;
     }
     d_queue[(d_head + d_count) % capacity] = e;
