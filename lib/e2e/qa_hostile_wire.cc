@@ -88,7 +88,8 @@ std::thread forge_during_run(std::function<void(uint32_t)> forge)
 // adversary, not a busy machine: the emulator waits for the consumer
 // (emu_pace=consumer), so that nothing else is lost.
 struct scene {
-    emu::emulator dev{ emu::emulator_config{} };
+    explicit scene(const emu::emulator_config& c = {}) : dev(c) {}
+    emu::emulator dev;
     udp_socket adversary{ socket_address::parse("127.0.0.1:0") };
 
     std::unique_ptr<rx_stream> stream(const std::string& extra, uint64_t samples)
@@ -107,11 +108,12 @@ struct scene {
                    const roce::bth& b,
                    const roce::reth* r,
                    const uint32_t* imm,
-                   const roce::aeth* a)
+                   const roce::aeth* a,
+                   size_t payload_bytes = 0)
     {
-        uint8_t packet[64] = {};
+        uint8_t packet[256] = {}; // the payload: zeros
         const size_t headers = roce::write_headers(packet, b, r, imm, a);
-        const size_t length = roce::finish(packet, headers, 0);
+        const size_t length = roce::finish(packet, headers, payload_bytes);
         roce::ip_context ip;
         ip.src_ip = adversary.local_address().ip();
         ip.src_port = adversary.local_address().port();
@@ -161,6 +163,7 @@ class qa_hostile_wire : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_fatal_nak_keeps_the_books);
     CPPUNIT_TEST(test_forged_naks_do_not_throttle_the_stream);
     CPPUNIT_TEST(test_a_wrong_rkey_at_the_expected_psn_ends_the_run_loudly);
+    CPPUNIT_TEST(test_forgeries_on_one_links_queue_pair_leave_every_link_up);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -191,6 +194,66 @@ public:
         const std::string all = describe(c);
         CPPUNIT_ASSERT_MESSAGE(all, r.end);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(80), c.at("host.imm_wrong_length"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("host.lost"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, samples, c.at("host.delivered"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, samples, c.at("device.samples_emitted"));
+        CPPUNIT_ASSERT_EQUAL(uint64_t(0), r.not_ramp);
+    }
+
+    void test_forgeries_on_one_links_queue_pair_leave_every_link_up()
+    {
+        // 900 forged packets on destination 0's queue pair (link 0) of a stream over
+        // two links: WRITEs with a wrong rkey, WRITE MIDDLEs at a wrong PSN, and
+        // notifications far ahead. Once they made the host declare link 1 down, three
+        // times. Nothing forged on one link's QP may change any link's state, nor lose
+        // a sample: one message is one packet here, so a wrong PSN drops only itself.
+        emu::emulator_config two_links;
+        two_links.more_links.push_back(socket_address::parse("127.0.0.1:0"));
+        scene sc(two_links);
+        const uint64_t samples = 8000000; // 2 s at 4 MS/s
+        auto s = sc.stream(",links=2,mtu=4096,payload=4096", samples);
+        s->start();
+        const emu::rx_descriptor d = sc.dev.registers().rx_descriptor_of(0);
+        std::thread adversary([&] {
+            std::this_thread::sleep_for(100ms);
+            for (uint32_t i = 0; i < 900; i++) {
+                roce::bth b;
+                b.dest_qp = d.dest_qpn;
+                roce::reth r;
+                r.va = d.va;
+                r.rkey = d.rkey;
+                r.dma_length = 64;
+                switch (i % 3) {
+                case 0: // a whole message into the ring, but a wrong key
+                    b.opcode = roce::opcode::uc | roce::opcode::write_only;
+                    b.psn = d.start_psn + i;
+                    r.rkey = d.rkey ^ 0x5A5A5A5A;
+                    sc.send_roce(d.destination, b, &r, nullptr, nullptr, 64);
+                    break;
+                case 1: // the middle of a message at a PSN of nothing under way
+                    b.opcode = roce::opcode::uc | roce::opcode::write_middle;
+                    b.psn = d.start_psn + 0x800000 + i;
+                    sc.send_roce(d.destination, b, nullptr, nullptr, nullptr, 64);
+                    break;
+                default: // a notification a million messages ahead
+                    sc.forge_notification(1u << 20 | i);
+                    break;
+                }
+                if (i % 3 == 2)
+                    std::this_thread::sleep_for(3ms);
+            }
+        });
+        const consumed r = consume(*s);
+        adversary.join();
+        const auto c = s->read_counters();
+        s->stop();
+        const std::string all = describe(c);
+        CPPUNIT_ASSERT_MESSAGE(all, r.end);
+        for (const rx_event& e : r.events)
+            CPPUNIT_ASSERT_MESSAGE("link " + std::to_string(e.value) + " declared down; " +
+                                       all,
+                                   e.cause != rx_event::reason::link_down);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(300), c.at("host.imm_wrong_length"));
         CPPUNIT_ASSERT_EQUAL_MESSAGE(all, uint64_t(0), c.at("host.lost"));
         CPPUNIT_ASSERT_EQUAL_MESSAGE(all, samples, c.at("host.delivered"));
         CPPUNIT_ASSERT_EQUAL_MESSAGE(all, samples, c.at("device.samples_emitted"));

@@ -80,8 +80,10 @@ std::map<std::string, uint64_t> rx_stream::impl::read_counters()
     out["host.completions"] = d_completions;
     out["host.end_fenced"] = d_end_fenced;
     out["host.imm_out_of_sequence"] = d_progress.out_of_sequence();
-    out["host.imm_wrong_length"] = d_progress.wrong_length();
-    out["host.imm_implausible"] = d_progress.implausible();
+    // One stream follows its immediates with d_progress, one over several
+    // destinations with d_dest_progress: whichever ran counted what it ignored.
+    out["host.imm_wrong_length"] = d_progress.wrong_length() + d_dest_progress.wrong_length();
+    out["host.imm_implausible"] = d_progress.implausible() + d_dest_progress.implausible();
     out["host.late_ns"] = static_cast<uint64_t>(d_lateness.late_ns());
     out["host.mark_imitations"] = d_tracker->imitations();
     if (d_plan.queued) {
