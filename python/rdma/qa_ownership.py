@@ -12,6 +12,7 @@ it. The same for a TX stream (tx_stream). docs/register-map.md, "Ownership";
 docs/security.md."""
 
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -379,6 +380,31 @@ class qa_ownership(gr_unittest.TestCase):
         self.assertIn("take_over=1", report["error"])
         self.assertIsNone(report["identity_holds"])
         self.assertEqual(report["samples_delivered"], 0)
+
+    def test_gr_rdma_rx_stopped_past_its_lease_blames_itself(self):
+        # Once: "device ... has not answered for 2755 ms", the device blamed for the
+        # host's own pause. The device stopped the run and freed the stream because
+        # this host said nothing for its lease (RX_STOP_CAUSE: lapsed), and the host
+        # measured its own silence: it says so.
+        a, a_streams, a_err = self.gr_rdma_rx(",name=host_a", 20)
+        try:
+            self.assertTrue(a_streams.wait(20), "".join(a_err))
+            self.wait_owned()
+            os.kill(a.pid, signal.SIGSTOP)
+            time.sleep(LEASE + 1.5)
+            os.kill(a.pid, signal.SIGCONT)
+            out_a, _ = a.communicate(timeout=30)
+        finally:
+            if a.poll() is None:
+                a.kill()
+                a.communicate()
+        report = json.loads(out_a)
+        err = "".join(a_err)
+        self.assertEqual(a.returncode, 1, err)
+        self.assertIn("this host's watch went", report["error"])
+        self.assertIn("longer than its ownership lease", report["error"])
+        self.assertNotIn("has not answered", report["error"])
+        self.assertNotIn("has not answered", err)
 
 
 if __name__ == '__main__':
