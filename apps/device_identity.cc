@@ -40,6 +40,7 @@ constexpr named_bit capability_table[] = {
     { regs::cap::rate_control, "RATE_CONTROL" },
     { regs::cap::links_continue, "LINKS_CONTINUE" },
     { regs::cap::rc_links, "RC_LINKS" },
+    { regs::cap::stop_cause, "STOP_CAUSE" },
 };
 
 constexpr named_bit format_table[] = {

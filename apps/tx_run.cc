@@ -8,7 +8,6 @@
 #include "tx_run.h"
 #include "tx_signal_source.h"
 #include <gnuradio/rdma/cpu_accounting.h>
-#include <string.h> // sigabbrev_np
 #include <time.h>
 #include <algorithm>
 #include <chrono>
@@ -22,6 +21,27 @@ namespace rdma {
 namespace app {
 
 namespace {
+
+// The stop requests gr-rdma-tx takes (gr_rdma_tx.cc), by name.
+std::string signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGQUIT:
+        return "SIGQUIT";
+    case SIGUSR1:
+        return "SIGUSR1";
+    case SIGUSR2:
+        return "SIGUSR2";
+    default:
+        return "signal " + std::to_string(sig);
+    }
+}
 
 using clock_type = std::chrono::steady_clock;
 using std::chrono::microseconds;
@@ -194,7 +214,7 @@ tx_run_result run_tx(const tx_options& o, const std::atomic<int>& stop_signal)
     take_events(*stream, r);
     const int sig = stop_signal.load();
     if (sig)
-        r.interrupted = std::string("SIG") + sigabbrev_np(sig); // "SIGTERM", "SIGHUP"
+        r.interrupted = signal_name(sig); // "SIGTERM", "SIGHUP"
     if (r.error.empty())
         r.error = stream->error();
     r.elapsed_s = seconds_since(began);

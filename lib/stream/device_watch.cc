@@ -34,6 +34,7 @@ void device_watch::start(bool owned)
     d_stop_cause = no_cause;
     d_longest_silence_ns = 0;
     d_last_beat_ns = now_ns();
+    d_unanswered_ns = 0;
     if (d_hold.held()) // a hold of the run before ends with it
         d_holds_ended++;
     d_hold = rate_hold(d_rate_need.load());
@@ -59,10 +60,23 @@ device_watch::state device_watch::current(int64_t now) const
 void device_watch::beat()
 {
     // How long this host asked nothing: its own silence, whatever the device did.
+    // Time spent waiting for answers that never came (a network down, a device gone)
+    // was spent asking: not silence (else a lease lapsed for the network's sake would
+    // be blamed on this host).
     const int64_t began = now_ns();
-    if (began - d_last_beat_ns.load() > d_longest_silence_ns.load())
-        d_longest_silence_ns = began - d_last_beat_ns.load();
+    const int64_t silence = began - d_last_beat_ns.load() - d_unanswered_ns;
+    if (silence > d_longest_silence_ns.load())
+        d_longest_silence_ns = silence;
     d_last_beat_ns = began;
+    d_unanswered_ns = 0;
+    d_beat_unanswered = false;
+    beat_exchanges();
+    if (d_beat_unanswered)
+        d_unanswered_ns = now_ns() - began;
+}
+
+void device_watch::beat_exchanges()
+{
     try {
         // The status word, and for an owned stream its owner: each exchange costs the
         // host a few tens of microseconds.
@@ -81,6 +95,7 @@ void device_watch::beat()
         d_liveness.answered(now_ns());
     } catch (const std::exception& e) {
         d_liveness.failed(e.what());
+        d_beat_unanswered = true;
         return;
     }
     read_rate();
@@ -95,7 +110,10 @@ void device_watch::read_stop_cause(uint32_t status)
         return;
     try { // latched by the device as RUNNING cleared: the same whenever read
         d_stop_cause = d_device.client().read32(regs::rx_reg(d_stream, regs::rx::stop_cause));
+    } catch (const axioe::error&) {
+        // Answered, if not as asked: no cause (a device that says DECERR has none).
     } catch (const std::exception&) {
+        d_beat_unanswered = true;
         // Unknown: the stream is reported stopped all the same, without the cause.
     }
 }
@@ -113,7 +131,10 @@ void device_watch::read_rate()
     uint32_t kib = 0;
     try {
         kib = d_device.client().read32(regs::ctrl_rate_reg(d_stream));
+    } catch (const axioe::error&) {
+        return; // answered: the register is not this device's to give
     } catch (const std::exception&) {
+        d_beat_unanswered = true;
         return; // the liveness is the status read's to judge; the next beat reads again
     }
     switch (d_hold.feed(kib)) {

@@ -81,7 +81,8 @@ public:
     //! When the device last answered (steady clock, ns).
     int64_t last_answer_ns() const { return d_liveness.last_answer_ns(); }
     //! The longest time since start() (ns) in which the watch asked the device nothing
-    //! (between two beats): a host stopped or starved longer than its ownership lease
+    //! (between two beats, less the time it waited for answers that never came): a
+    //! host stopped or starved longer than its ownership lease
     //! has lost its stream by its own silence.
     int64_t longest_silence_ns() const { return d_longest_silence_ns.load(); }
     //! A beat found the stream another host's (this run): sticky until start().
@@ -106,6 +107,7 @@ public:
 
 private:
     void beat();
+    void beat_exchanges();
     void read_rate();
     void read_stop_cause(uint32_t status);
     static constexpr uint64_t no_cause = UINT64_MAX;
@@ -120,6 +122,10 @@ private:
     std::atomic<bool> d_taken{ false };
     std::atomic<int64_t> d_longest_silence_ns{ 0 };
     std::atomic<int64_t> d_last_beat_ns{ 0 };
+    // The thread's own (start() writes them before the thread runs): how long the
+    // last beat waited for answers that never came, and whether one did not.
+    int64_t d_unanswered_ns = 0;
+    bool d_beat_unanswered = false;
     std::atomic<uint64_t> d_rate_need{ 0 };
     rate_hold d_hold; // the thread's own
     std::atomic<uint32_t> d_holds_begun{ 0 };

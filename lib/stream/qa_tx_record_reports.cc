@@ -72,6 +72,7 @@ class qa_tx_record_reports : public CppUnit::TestFixture
     CPPUNIT_TEST(test_a_covered_report_goes_once_the_counters_show_it);
     CPPUNIT_TEST(test_a_record_that_comes_while_its_entry_is_pushed_is_the_devices);
     CPPUNIT_TEST(test_an_entry_whose_push_failed_leaves_no_trace);
+    CPPUNIT_TEST(test_a_flood_of_one_kind_pushes_out_only_its_own_kind);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -411,6 +412,42 @@ public:
         CPPUNIT_ASSERT_EQUAL(uint64_t(500), gate.excess());
         CPPUNIT_ASSERT_EQUAL(uint64_t(300), gate.released().underflow);
         CPPUNIT_ASSERT_EQUAL(uint64_t(256), gate.released().late);
+    }
+
+    void test_a_flood_of_one_kind_pushes_out_only_its_own_kind()
+    {
+        // A genuine late report waits for its counter; then the gate fills with forged
+        // underflow reports (plausible, never covered). Once the oldest held report
+        // went, whatever its kind: the genuine one was lost to the flood.
+        tx_report_gate gate;
+        tx_event late;
+        late.type = tx_event::kind::late;
+        late.count = 256;
+        CPPUNIT_ASSERT(!gate.hold(late));
+        tx_event forged;
+        forged.type = tx_event::kind::underflow;
+        forged.count = 10;
+        for (size_t i = 0; i < 3 * tx_report_gate::capacity; i++)
+            CPPUNIT_ASSERT(!gate.hold(forged));
+        CPPUNIT_ASSERT_EQUAL(tx_report_gate::capacity, gate.held());
+        // The flood pushed out its own kind only: the late report is still there.
+        tx_device_counters c;
+        c.late_zero_samples = 256;
+        tx_event e;
+        CPPUNIT_ASSERT(gate.release(c, e));
+        CPPUNIT_ASSERT(e.type == tx_event::kind::late);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(256), e.count);
+        CPPUNIT_ASSERT_EQUAL(uint64_t(10 * (2 * tx_report_gate::capacity + 1)),
+                             gate.excess());
+        // A late report coming to a gate full of another kind is the one dropped.
+        CPPUNIT_ASSERT(!gate.hold(forged)); // full again
+        CPPUNIT_ASSERT(!gate.hold(late));
+        CPPUNIT_ASSERT(!gate.release(c, e) || e.type != tx_event::kind::late);
+        // The device lost: no final counters; what is held never goes out, counted.
+        const uint64_t before = gate.excess();
+        gate.abandon();
+        CPPUNIT_ASSERT_EQUAL(size_t(0), gate.held());
+        CPPUNIT_ASSERT_EQUAL(before + 10 * tx_report_gate::capacity, gate.excess());
     }
 
     void test_a_covered_report_goes_once_the_counters_show_it()

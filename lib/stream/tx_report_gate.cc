@@ -66,13 +66,25 @@ bool tx_report_gate::hold(const tx_event& e)
 {
     if (!gated(e.type))
         return true;
-    if (d_count == capacity) { // the oldest goes: its counter never came
-        d_excess += d_held[0].count;
-        remove(0);
+    if (d_count == capacity) {
+        // The oldest of its own kind goes (its counter never came): a flood of one
+        // kind, forged, never pushes out another kind's reports. Holding none of its
+        // kind, the new one goes.
+        size_t oldest = 0;
+        while (oldest < d_count && d_held[oldest].type != e.type)
+            oldest++;
+        if (oldest == d_count) {
+            d_excess += e.count;
+            return false;
+        }
+        d_excess += d_held[oldest].count;
+        remove(oldest);
     }
     d_held[d_count++] = e;
     return false;
 }
+
+void tx_report_gate::abandon() { drop_held(); }
 
 bool tx_report_gate::release(const tx_device_counters& c, tx_event& out)
 {

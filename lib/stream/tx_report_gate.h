@@ -29,7 +29,8 @@ namespace rdma {
  * (excess()). The reports released never exceed the counters, so stop()'s
  * reconciliation (the counters beyond what was released) makes them add up exactly.
  * Order is kept within a kind. Other kinds (lead, seq_error) have no counter: they pass.
- * Bounded (`capacity`): when full, the oldest held report is dropped as excess.
+ * Bounded (`capacity`): when full, the oldest held report of the new one's kind is
+ * dropped as excess (or the new one, if none of its kind is held).
  * Pure; no allocation.
  */
 class tx_report_gate
@@ -55,6 +56,9 @@ public:
      * nothing more. Returns how many.
      */
     size_t settle(const tx_device_counters& c, tx_event* out);
+    //! The end of a run whose final counters are unknown (the device could not be
+    //! stopped or read): every report still held is dropped, counted in excess().
+    void abandon();
 
     //! What was released, per kind (samples; time_errors and acks: bursts).
     const totals& released() const { return d_released; }

@@ -192,6 +192,8 @@ void tx_stream::impl::stop()
         publish_items(d_committed);
     }
     const bool ours = settle_stop();
+    if (!d_final_known)
+        d_watch->abandon();
     drain_notifications();
     d_qp->to_reset();
     nic::work_completion wc[32];
@@ -348,8 +350,11 @@ uint64_t tx_stream::impl::fetch_bound() const
 
 void tx_stream::impl::pump_completions()
 {
+    // After stop() the device answered STOP and the final read on this thread, which
+    // the watch (stopped) never saw: its verdicts are the run's, not the drain's.
+    const bool watched = d_running.load();
     const int64_t now = device_liveness::now_ns();
-    if (d_error.empty() && d_watch->lost(now)) {
+    if (watched && d_error.empty() && d_watch->lost(now)) {
         const device_liveness& device = d_watch->liveness();
         const uint64_t silent_ms = (now - device.last_answer_ns()) / 1000000;
         const std::string why = device.last_failure();
@@ -359,9 +364,10 @@ void tx_stream::impl::pump_completions()
                  " has not answered for " + std::to_string(silent_ms) + " ms" +
                  (why.empty() ? "" : " (" + why + ")"));
     }
-    if (const uint32_t status = d_watch->error_status(); status && d_error.empty())
+    if (const uint32_t status = d_watch->error_status();
+        watched && status && d_error.empty())
         fail_in_error(status);
-    if (d_watch->stopped() && d_error.empty())
+    if (watched && d_watch->stopped() && d_error.empty())
         fail(tx_event::kind::stream_stopped,
              0,
              "TX stream " + std::to_string(d_plan.stream_index) +

@@ -167,6 +167,12 @@ size_t tx_watch::take_records_locked(int64_t host_now_ns)
     return total;
 }
 
+void tx_watch::abandon()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_gate.abandon();
+}
+
 void tx_watch::finish(const tx_device_counters& c, int64_t host_now_ns)
 {
     std::unique_lock<std::mutex> lock(d_mutex);

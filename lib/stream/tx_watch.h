@@ -79,6 +79,9 @@ public:
      * them (tx_record_reports::reconcile()).
      */
     void finish(const tx_device_counters& c, int64_t host_now_ns);
+    //! The run ended without final counters: the reports still held never go out
+    //! (counted in records_excess()).
+    void abandon();
     static constexpr std::chrono::milliseconds records_wait{ 100 };
     //! Queue a report from elsewhere (START refused, the NIC failed the QP).
     void push(const tx_event& e);

@@ -140,6 +140,12 @@ COVERAGE = {
         elsewhere("CI", ".ci/run",
                   ".ci/build && ctest --test-dir build -j2 --output-on-failure",
                   "as written, in a clean clone: it is the whole test suite"),
+    ("docs/testing.md",
+     "build/tests/fuzz/fuzz_tx_records tests/fuzz/corpus/tx_records 10000000"):
+        elsewhere("ctest fuzz_tx_records", "tests/fuzz/CMakeLists.txt",
+                  "COMMAND fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/corpus/${target}",
+                  "the same program on the same corpus, 200 000 inputs a turn; the long "
+                  "turn (10 000 000, about a minute) by hand"),
     ("docs/testing.md", "tests/stress/run-suite.sh --loaded --runs 10   # beside two "
      "busy loops"):
         not_run("the stress check (as README's): the whole suite twenty times, some "

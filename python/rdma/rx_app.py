@@ -327,8 +327,17 @@ class stop_signals:
         # gets here first), and the previous handler (SIG_DFL), or Python's own at
         # exit, would die of it before the report is out. Ignored: Python's
         # finalization leaves SIG_IGN alone.
+        # Without a request, each signal acts again as it did before the app ran; the
+        # launcher's early recorder (gr-rdma-rx's first lines) only records, which would
+        # leave a Ctrl-C during teardown without effect: the default instead.
         for sig, handler in self._previous.items():
-            signal.signal(sig, signal.SIG_IGN if self.received is not None else handler)
+            if self.received is not None:
+                handler = signal.SIG_IGN
+            elif handler not in (signal.SIG_DFL, signal.SIG_IGN, signal.default_int_handler,
+                                 None) and getattr(handler, "__name__", "") == "<lambda>":
+                handler = (signal.default_int_handler if sig == signal.SIGINT
+                           else signal.SIG_DFL)
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
     def _handle(self, signum, frame):
         now = time.monotonic()
