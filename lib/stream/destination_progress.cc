@@ -79,15 +79,9 @@ destination_progress::verdict destination_progress::on_immediate(unsigned d,
         // Only the destination check needs the schedule: what fails the others is
         // judged now, so that a forged immediate never displaces a genuine held one
         // (and, far ahead, holds every later one back: the frontier frozen).
-        const uint64_t items = items_in(message);
-        if (items == 0 || byte_len != items * d_item_bytes) {
-            d_wrong_length++;
-            return verdict::wrong_length;
-        }
-        if (message * d_items_per_message + items > produced_bound) {
-            d_implausible++;
-            return verdict::implausible;
-        }
+        if (const verdict v = check_claim(message, byte_len, produced_bound);
+            v != verdict::accepted)
+            return v;
         held_immediate& h = d_held[d];
         if (!h.present || message > h.message) {
             h = { true, message, byte_len, produced_bound };
@@ -96,6 +90,24 @@ destination_progress::verdict destination_progress::on_immediate(unsigned d,
         return verdict::held;
     }
     return judge(d, message, byte_len, produced_bound);
+}
+
+destination_progress::verdict destination_progress::check_claim(uint64_t message,
+                                                                uint32_t byte_len,
+                                                                uint64_t produced_bound)
+{
+    // What a notification claims, judged without the schedule: the WRITE carried its
+    // message whole, and the device can have produced that message by now.
+    const uint64_t items = items_in(message);
+    if (items == 0 || byte_len != items * d_item_bytes) {
+        d_wrong_length++;
+        return verdict::wrong_length;
+    }
+    if (message * d_items_per_message + items > produced_bound) {
+        d_implausible++;
+        return verdict::implausible;
+    }
+    return verdict::accepted;
 }
 
 destination_progress::verdict destination_progress::judge(unsigned d,
@@ -107,15 +119,9 @@ destination_progress::verdict destination_progress::judge(unsigned d,
         d_wrong_destination++;
         return verdict::wrong_destination;
     }
-    const uint64_t items = items_in(message);
-    if (items == 0 || byte_len != items * d_item_bytes) {
-        d_wrong_length++;
-        return verdict::wrong_length;
-    }
-    if (message * d_items_per_message + items > produced_bound) {
-        d_implausible++;
-        return verdict::implausible;
-    }
+    if (const verdict v = check_claim(message, byte_len, produced_bound);
+        v != verdict::accepted)
+        return v;
     const uint64_t end =
         d_total ? (d_total + d_items_per_message - 1) / d_items_per_message : 0;
     if (!d_schedule->carries_immediate(message, d_notify_interval, end))

@@ -120,6 +120,8 @@ private:
     void advance_settled();
     verdict
     judge(unsigned d, uint64_t message, uint32_t byte_len, uint64_t produced_bound);
+    //! Length and plausibility (counted when they fail); accepted when both hold.
+    verdict check_claim(uint64_t message, uint32_t byte_len, uint64_t produced_bound);
 
     struct held_immediate {
         bool present = false;
