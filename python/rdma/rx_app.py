@@ -308,7 +308,8 @@ class stop_signals:
                signal.SIGUSR1, signal.SIGUSR2)
     DUPLICATE_S = 0.5
 
-    def __init__(self, early=()):
+    def __init__(self, early=None):
+        self._launched = early is not None  # the launcher's recorders stand before us
         self.received = None
         self._first = None
         self._previous = {}
@@ -327,17 +328,16 @@ class stop_signals:
         # gets here first), and the previous handler (SIG_DFL), or Python's own at
         # exit, would die of it before the report is out. Ignored: Python's
         # finalization leaves SIG_IGN alone.
-        # Without a request, each signal acts again as it did before the app ran; the
-        # launcher's early recorder (gr-rdma-rx's first lines) only records, which would
-        # leave a Ctrl-C during teardown without effect: the default instead.
+        # Without a request, each signal acts again as it did before the app ran; under
+        # a launcher (early is its list) that was its recorder, which only records and
+        # would leave a Ctrl-C during teardown without effect: the default instead.
         for sig, handler in self._previous.items():
             if self.received is not None:
                 handler = signal.SIG_IGN
-            elif handler not in (signal.SIG_DFL, signal.SIG_IGN, signal.default_int_handler,
-                                 None) and getattr(handler, "__name__", "") == "<lambda>":
+            elif self._launched or handler is None:
                 handler = (signal.default_int_handler if sig == signal.SIGINT
                            else signal.SIG_DFL)
-            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+            signal.signal(sig, handler)
 
     def _handle(self, signum, frame):
         now = time.monotonic()
@@ -544,7 +544,7 @@ def failure(report):
     return None
 
 
-def main(argv=None, early_signals=()):
+def main(argv=None, early_signals=None):
     """early_signals: stop requests that came before main (see the launchers)."""
     opts = parse_args(sys.argv[1:] if argv is None else argv)
     with stop_signals(early_signals) as stop:
