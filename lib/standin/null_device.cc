@@ -35,6 +35,14 @@ bool in_stream0(uint32_t address)
     return address >= regs::rx_base && address < regs::rx_base + regs::rx_stride;
 }
 
+bool writes_start_time(uint32_t address, size_t count, bool fixed)
+{
+    const uint32_t first = regs::rx_reg(0, regs::rx::start_time_lo);
+    const uint32_t last = regs::rx_reg(0, regs::rx::start_time_hi);
+    const uint32_t end = fixed ? address : address + 4 * static_cast<uint32_t>(count - 1);
+    return count && address <= last && end >= first;
+}
+
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 
@@ -81,6 +89,10 @@ public:
         const uint64_t samples = d_owner.d_samples_emitted.load();
         const uint64_t imms = d_owner.d_imm_sent.load();
         const uint32_t status = d_owner.d_status.load();
+        // As on any device (docs/register-map.md): the run's start time from START on,
+        // also once the run is over, done or stopped, until the host writes the
+        // register again. A host tells a restarted device by it.
+        const bool started = d_owner.d_run_started.load();
         for (size_t i = 0; i < count; i++) {
             const uint32_t a = fixed ? address : address + 4 * static_cast<uint32_t>(i);
             if (!in_stream0(a))
@@ -90,12 +102,10 @@ public:
                 out[i] = status;
                 break;
             case regs::rx::start_time_lo:
-                out[i] = status & (regs::status::running | regs::status::done) ? lo(t0)
-                                                                               : out[i];
+                out[i] = started ? lo(t0) : out[i];
                 break;
             case regs::rx::start_time_hi:
-                out[i] = status & (regs::status::running | regs::status::done) ? hi(t0)
-                                                                               : out[i];
+                out[i] = started ? hi(t0) : out[i];
                 break;
             case regs::rx::packets_sent_lo:
                 out[i] = lo(packets);
@@ -150,7 +160,10 @@ public:
         // The descriptor is latched while streaming, as on any device.
         if (d_owner.d_status.load() & regs::status::running)
             return axioe::status::slverr;
-        return d_registers.write(client, address, words, count, fixed);
+        const axioe::status st = d_registers.write(client, address, words, count, fixed);
+        if (st == axioe::status::okay && writes_start_time(address, count, fixed))
+            d_owner.d_run_started = false; // it reads as written from now on
+        return st;
     }
 
     std::chrono::microseconds tick() override { return d_registers.tick(); }
@@ -218,6 +231,7 @@ uint32_t null_device::start(const rx_descriptor& d)
     d_samples_emitted = 0;
     d_imm_sent = 0;
     d_status = regs::status::running;
+    d_run_started = true;
     d_thread.begin(lock);
     return ec::none;
 }

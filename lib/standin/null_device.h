@@ -67,6 +67,7 @@ private:
 
     std::atomic<uint32_t> d_status{ 0 };
     std::atomic<uint64_t> d_start_time_ns{ 0 };
+    std::atomic<bool> d_run_started{ false }; // RX_START_TIME reads d_start_time_ns
     std::atomic<uint64_t> d_packets_sent{ 0 };
     std::atomic<uint64_t> d_samples_emitted{ 0 };
     std::atomic<uint64_t> d_imm_sent{ 0 };
