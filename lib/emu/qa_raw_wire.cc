@@ -11,7 +11,7 @@
 // sockets: without it this program says so and exits 77, which ctest reports as skipped.
 
 #include "../axioe/axioe_client.h"
-#include "../qa_runner.h"
+#include "../qa/qa_runner.h"
 #include "../regs/register_map.h"
 #include "../roce/roce_packet.h"
 #include "../util/file_descriptor.h"

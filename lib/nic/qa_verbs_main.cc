@@ -15,7 +15,7 @@
 // The device: GR_RDMA_TEST_IF=<netdev> or GR_RDMA_TEST_ADDR=<IPv4>, else the first
 // ACTIVE port with a RoCE v2 IPv4 GID. `qa_verbs --list` prints the test names.
 
-#include "../qa_runner.h"
+#include "../qa/qa_runner.h"
 #include "../util/socket_address.h"
 #include "qa_verbs_hw.h"
 #include "verbs_sysfs.h"

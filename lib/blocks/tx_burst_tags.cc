@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "pmt_keys.h"
 #include "tx_burst_tags.h"
 #include <algorithm>
 #include <cmath>
@@ -12,13 +13,7 @@
 namespace gr {
 namespace rdma {
 
-tx_burst_tags::tx_burst_tags(gr::logger_ptr logger)
-    : d_logger(std::move(logger)),
-      d_sob(pmt::mp("tx_sob")),
-      d_eob(pmt::mp("tx_eob")),
-      d_time(pmt::mp("tx_time"))
-{
-}
+tx_burst_tags::tx_burst_tags(gr::logger_ptr logger) : d_logger(std::move(logger)) {}
 
 void tx_burst_tags::reset(bool skip_time_at_0)
 {
@@ -48,7 +43,7 @@ uint64_t tx_burst_tags::time_of(const pmt::pmt_t& t)
 uint64_t tx_burst_tags::time_at_0(const std::vector<gr::tag_t>& tags) const
 {
     const auto it = std::find_if(tags.begin(), tags.end(), [this](const gr::tag_t& t) {
-        return t.offset == 0 && pmt::eqv(t.key, d_time);
+        return t.offset == 0 && pmt::eqv(t.key, keys::tx_time());
     });
     if (it == tags.end())
         return 0;
@@ -84,7 +79,8 @@ void tx_burst_tags::scan(const std::vector<gr::tag_t>& tags)
 {
     d_tags.clear();
     for (const gr::tag_t& t : tags)
-        if (pmt::eqv(t.key, d_sob) || pmt::eqv(t.key, d_eob) || pmt::eqv(t.key, d_time))
+        if (pmt::eqv(t.key, keys::tx_sob()) || pmt::eqv(t.key, keys::tx_eob()) ||
+            pmt::eqv(t.key, keys::tx_time()))
             d_tags.push_back(t);
     std::sort(d_tags.begin(), d_tags.end(), gr::tag_t::offset_compare);
 }
@@ -94,7 +90,7 @@ uint64_t tx_burst_tags::next(uint64_t at, uint64_t to, action& a) const
     a = action{};
     uint64_t best = to + 1; // no position yet
     auto consider = [&](uint64_t p, const gr::tag_t& t) {
-        const bool end = pmt::eqv(t.key, d_eob);
+        const bool end = pmt::eqv(t.key, keys::tx_eob());
         if (p < at || p > to || p > best || !(end ? wanted_end(p) : wanted_begin(p)))
             return;
         if (p < best)
@@ -108,12 +104,12 @@ uint64_t tx_burst_tags::next(uint64_t at, uint64_t to, action& a) const
         }
     };
     for (const gr::tag_t& t : d_tags) {
-        if (pmt::eqv(t.key, d_eob)) {
+        if (pmt::eqv(t.key, keys::tx_eob())) {
             if (pmt::is_bool(t.value) && pmt::to_bool(t.value))
                 consider(t.offset + 1, t);
             else if (!pmt::is_bool(t.value))
                 warn_once(1, "a tx_eob tag's value is not a bool (PMT_T): ignored");
-        } else if (pmt::eqv(t.key, d_time)) {
+        } else if (pmt::eqv(t.key, keys::tx_time())) {
             if (t.offset == 0 && d_skip_time_at_0)
                 continue; // the device started at that time
             if (time_of(t.value))

@@ -8,11 +8,11 @@
 #ifndef INCLUDED_RDMA_SIGMF_SINK_IMPL_H
 #define INCLUDED_RDMA_SIGMF_SINK_IMPL_H
 
-#include "record/sigmf_annotations.h"
-#include "record/sigmf_data_file.h"
-#include "record/sigmf_meta.h"
-#include "record/sigmf_rotation.h"
-#include "record/sigmf_timeline.h"
+#include "../record/sigmf_annotations.h"
+#include "../record/sigmf_data_file.h"
+#include "../record/sigmf_meta.h"
+#include "../record/sigmf_rotation.h"
+#include "../record/sigmf_timeline.h"
 #include <gnuradio/rdma/sigmf_sink.h>
 #include <mutex>
 #include <string>
@@ -73,9 +73,6 @@ private:
     std::vector<std::string> d_closed; // files rotated away
     std::string d_error;
     std::vector<tag_t> d_tags; // reused: no allocation per call once grown
-    const pmt::pmt_t d_time_key = pmt::mp("rx_time");
-    const pmt::pmt_t d_rate_key = pmt::mp("rx_rate");
-    const pmt::pmt_t d_freq_key = pmt::mp("rx_freq");
 };
 
 } // namespace rdma

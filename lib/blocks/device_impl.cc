@@ -6,6 +6,7 @@
  */
 
 #include "device_impl.h"
+#include "pmt_keys.h"
 #include <gnuradio/io_signature.h>
 #include <pthread.h>
 #include <chrono>
@@ -73,10 +74,9 @@ device_impl::device_impl(const std::string& args,
         sdr().set_time_source(time_source);
     set_time_at_start(time_at_start);
 
-    message_port_register_in(pmt::mp("command"));
-    set_msg_handler(pmt::mp("command"),
-                    [this](const pmt::pmt_t& msg) { on_command(msg); });
-    message_port_register_out(pmt::mp("reports"));
+    message_port_register_in(keys::command());
+    set_msg_handler(keys::command(), [this](const pmt::pmt_t& msg) { on_command(msg); });
+    message_port_register_out(keys::reports());
 }
 
 device_impl::~device_impl() { stop_reporter(); }
@@ -149,11 +149,10 @@ void device_impl::on_command(const pmt::pmt_t& msg)
     // refusals).
     try {
         for (const pmt::pmt_t& report : d_radio.handle(msg)) {
-            const pmt::pmt_t error =
-                pmt::dict_ref(report, pmt::mp("error"), pmt::PMT_NIL);
+            const pmt::pmt_t error = pmt::dict_ref(report, keys::error(), pmt::PMT_NIL);
             if (!pmt::is_null(error))
                 d_logger->warn("command refused: {}", pmt::symbol_to_string(error));
-            message_port_pub(pmt::mp("reports"), report);
+            message_port_pub(keys::reports(), report);
         }
     } catch (const std::exception& e) {
         d_logger->warn("command {} failed: {}", pmt::write_string(msg), e.what());
@@ -200,16 +199,14 @@ void device_impl::report_time_until_stopped()
         lock.unlock();
         pmt::pmt_t report = pmt::make_dict();
         try {
-            report = pmt::dict_add(report,
-                                   pmt::mp("device_time"),
-                                   radio_commands::time_tuple(get_time_now()));
+            report = pmt::dict_add(
+                report, keys::device_time(), radio_commands::time_tuple(get_time_now()));
         } catch (const std::exception& e) {
             d_logger->warn("device time not read: {}", e.what());
-            report = pmt::dict_add(report,
-                                   pmt::mp("error"),
-                                   pmt::mp(std::string("device_time: ") + e.what()));
+            report = pmt::dict_add(
+                report, keys::error(), pmt::mp(std::string("device_time: ") + e.what()));
         }
-        message_port_pub(pmt::mp("reports"), report);
+        message_port_pub(keys::reports(), report);
         lock.lock();
     }
 }

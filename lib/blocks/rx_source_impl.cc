@@ -5,8 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../util/device_args.h"
+#include "pmt_keys.h"
 #include "rx_source_impl.h"
-#include "util/device_args.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/rdma/sample_format.h>
@@ -126,7 +127,7 @@ pmt::pmt_t link_list(uint32_t mask)
 // schedule the epoch and every destination's weight.
 pmt::pmt_t add_link_fields(pmt::pmt_t d, const rx_event& e)
 {
-    d = pmt::dict_add(d, pmt::mp("epoch"), pmt::from_uint64(e.code));
+    d = pmt::dict_add(d, keys::epoch(), pmt::from_uint64(e.code));
     if (e.cause == rx_event::reason::schedule_changed) {
         pmt::pmt_t w = pmt::make_vector(8, pmt::PMT_NIL);
         for (size_t k = 0; k < 8; k++)
@@ -134,11 +135,11 @@ pmt::pmt_t add_link_fields(pmt::pmt_t d, const rx_event& e)
                 w,
                 k,
                 pmt::from_long(((k < 4 ? e.value : e.count) >> (16 * (k % 4))) & 0xFFFF));
-        return pmt::dict_add(d, pmt::mp("weights"), w);
+        return pmt::dict_add(d, keys::weights(), w);
     }
-    d = pmt::dict_add(d, pmt::mp("link"), pmt::from_uint64(e.value));
+    d = pmt::dict_add(d, keys::link(), pmt::from_uint64(e.value));
     if (e.cause == rx_event::reason::link_down)
-        d = pmt::dict_add(d, pmt::mp("by"), pmt::mp(e.count == 2 ? "host" : "device"));
+        d = pmt::dict_add(d, keys::by(), pmt::mp(e.count == 2 ? "host" : "device"));
     return d;
 }
 
@@ -146,24 +147,24 @@ pmt::pmt_t add_link_fields(pmt::pmt_t d, const rx_event& e)
 pmt::pmt_t report_dict(const rx_event& e, size_t chan)
 {
     pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::mp("chan"), pmt::from_uint64(chan));
-    d = pmt::dict_add(d, pmt::mp("type"), pmt::mp(to_string(e.type)));
-    d = pmt::dict_add(d, pmt::mp("cause"), pmt::mp(to_string(e.cause)));
-    d = pmt::dict_add(d, pmt::mp("first_sample"), pmt::from_uint64(e.item));
-    d = pmt::dict_add(d, pmt::mp("device_sample"), pmt::from_uint64(e.device_item));
-    d = pmt::dict_add(d, pmt::mp("count"), pmt::from_uint64(e.count));
+    d = pmt::dict_add(d, keys::chan(), pmt::from_uint64(chan));
+    d = pmt::dict_add(d, keys::type(), pmt::mp(to_string(e.type)));
+    d = pmt::dict_add(d, keys::cause(), pmt::mp(to_string(e.cause)));
+    d = pmt::dict_add(d, keys::first_sample(), pmt::from_uint64(e.item));
+    d = pmt::dict_add(d, keys::device_sample(), pmt::from_uint64(e.device_item));
+    d = pmt::dict_add(d, keys::count(), pmt::from_uint64(e.count));
     d = pmt::dict_add(
         d,
-        pmt::mp("rx_time"),
+        keys::rx_time(),
         pmt::make_tuple(pmt::from_uint64(e.time_ns / 1000000000u),
                         pmt::from_double((e.time_ns % 1000000000u) * 1e-9)));
     // docs/metadata.md: a device event, as the device sent it.
     if (e.type == rx_event::kind::device) {
-        d = pmt::dict_add(d, pmt::mp("code"), pmt::from_uint64(e.code));
-        d = pmt::dict_add(d, pmt::mp("value"), pmt::from_uint64(e.value));
+        d = pmt::dict_add(d, keys::code(), pmt::from_uint64(e.code));
+        d = pmt::dict_add(d, keys::value(), pmt::from_uint64(e.value));
     }
     if (e.type == rx_event::kind::gap && e.code) // several links: which carried it
-        d = pmt::dict_add(d, pmt::mp("links"), link_list(e.code));
+        d = pmt::dict_add(d, keys::links(), link_list(e.code));
     if (e.type == rx_event::kind::link)
         d = add_link_fields(d, e);
     return d;
@@ -205,10 +206,9 @@ rx_source_impl::rx_source_impl(const std::string& args,
       d_wait_slice(
           wait_slice_for(d_streams[0]->ring_items(), d_streams[0]->sample_rate()))
 {
-    message_port_register_out(pmt::mp("async_msgs"));
-    message_port_register_in(pmt::mp("command"));
-    set_msg_handler(pmt::mp("command"),
-                    [this](const pmt::pmt_t& msg) { on_command(msg); });
+    message_port_register_out(keys::async_msgs());
+    message_port_register_in(keys::command());
+    set_msg_handler(keys::command(), [this](const pmt::pmt_t& msg) { on_command(msg); });
     d_radio.on_rate([this](double rate) { set_samp_rate(rate); });
     // GNU Radio caps work() at the size it asked the buffer factory for, not at what the
     // ring holds; let a call take up to half the ring, as a default buffer would.
@@ -227,12 +227,10 @@ void rx_source_impl::on_command(const pmt::pmt_t& msg)
     // refusals).
     try {
         for (const pmt::pmt_t& report : d_radio.handle(msg)) {
-            const pmt::pmt_t error =
-                pmt::dict_ref(report, pmt::mp("error"), pmt::PMT_NIL);
+            const pmt::pmt_t error = pmt::dict_ref(report, keys::error(), pmt::PMT_NIL);
             if (!pmt::is_null(error))
                 d_logger->warn("command refused: {}", pmt::symbol_to_string(error));
-            message_port_pub(pmt::mp("async_msgs"),
-                             pmt::cons(pmt::mp("rdma_command"), report));
+            message_port_pub(keys::async_msgs(), pmt::cons(keys::rdma_command(), report));
         }
     } catch (const std::exception& e) {
         d_logger->warn("command {} failed: {}", pmt::write_string(msg), e.what());
@@ -268,11 +266,10 @@ void rx_source_impl::change_rate_if_asked()
             (changed ? " (channels before it changed: they are out of step now)" : "");
         d_logger->error("set_samp_rate({}): {}", rate, what);
         pmt::pmt_t report = pmt::make_dict();
-        report = pmt::dict_add(report, pmt::mp("error"), pmt::mp("rate: " + what));
-        report = pmt::dict_add(report, pmt::mp("key"), pmt::mp("rate"));
-        report = pmt::dict_add(report, pmt::mp("requested"), pmt::from_double(rate));
-        message_port_pub(pmt::mp("async_msgs"),
-                         pmt::cons(pmt::mp("rdma_command"), report));
+        report = pmt::dict_add(report, keys::error(), pmt::mp("rate: " + what));
+        report = pmt::dict_add(report, keys::key(), keys::rate());
+        report = pmt::dict_add(report, keys::requested(), pmt::from_double(rate));
+        message_port_pub(keys::async_msgs(), pmt::cons(keys::rdma_command(), report));
     }
 }
 
@@ -474,7 +471,7 @@ void rx_source_impl::tag_time(size_t chan, uint64_t offset, uint64_t time_ns)
 {
     add_item_tag(static_cast<unsigned>(chan),
                  offset,
-                 pmt::mp("rx_time"),
+                 keys::rx_time(),
                  pmt::make_tuple(pmt::from_uint64(time_ns / 1000000000u),
                                  pmt::from_double((time_ns % 1000000000u) * 1e-9)),
                  d_id);
@@ -486,10 +483,10 @@ void rx_source_impl::tag_share(size_t chan)
     // in the stream (docs/links.md, "Several hosts").
     const rx_stream& s = *d_streams[chan];
     pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::mp("share"), pmt::from_uint64(s.share_index()));
-    d = pmt::dict_add(d, pmt::mp("shares"), pmt::from_uint64(s.share_count()));
-    d = pmt::dict_add(d, pmt::mp("block_items"), pmt::from_uint64(s.share_block_items()));
-    add_item_tag(static_cast<unsigned>(chan), 0, pmt::mp("rx_share"), d, d_id);
+    d = pmt::dict_add(d, keys::share(), pmt::from_uint64(s.share_index()));
+    d = pmt::dict_add(d, keys::shares(), pmt::from_uint64(s.share_count()));
+    d = pmt::dict_add(d, keys::block_items(), pmt::from_uint64(s.share_block_items()));
+    add_item_tag(static_cast<unsigned>(chan), 0, keys::rx_share(), d, d_id);
 }
 
 void rx_source_impl::publish_events()
@@ -506,7 +503,7 @@ void rx_source_impl::publish_events()
                     add_item_tag(
                         port,
                         e.item,
-                        pmt::mp("rx_rate"),
+                        keys::rx_rate(),
                         pmt::from_double(e.cause == rx_event::reason::rate_changed
                                              ? static_cast<double>(e.value) / 1e3
                                              : d_streams[c]->sample_rate()),
@@ -516,7 +513,7 @@ void rx_source_impl::publish_events()
             if (e.type == rx_event::kind::tune) { // as gr-uhd: the new center frequency
                 add_item_tag(port,
                              e.item,
-                             pmt::mp("rx_freq"),
+                             keys::rx_freq(),
                              pmt::from_double(static_cast<double>(e.value) / 1e3),
                              d_id);
                 continue;
@@ -533,8 +530,7 @@ void rx_source_impl::publish_events()
                     pmt::mp(e.type == rx_event::kind::gap ? "rx_gap" : "rx_overrun"),
                     info,
                     d_id);
-            message_port_pub(pmt::mp("async_msgs"),
-                             pmt::cons(pmt::mp("rdma_rx_event"), info));
+            message_port_pub(keys::async_msgs(), pmt::cons(keys::rdma_rx_event(), info));
         }
     }
 }

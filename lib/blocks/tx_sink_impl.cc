@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "pmt_keys.h"
 #include "tx_sink_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -82,11 +83,10 @@ tx_sink_impl::tx_sink_impl(const std::string& args,
       d_conversion(conversion_for(format, otw_format)),
       d_item(d_stream->item_size()),
       d_message_items(d_stream->payload_bytes() / d_stream->item_size()),
-      d_port(pmt::mp("async_msgs")),
       d_queued(d_stream->is_queued()),
       d_tags(d_logger)
 {
-    message_port_register_out(d_port);
+    message_port_register_out(keys::async_msgs());
 }
 
 std::string tx_sink_impl::cpu_format() const
@@ -351,18 +351,18 @@ void tx_sink_impl::publish_reports()
         const uint64_t secs = e.time_ns / 1000000000u;
         const double frac = (e.time_ns % 1000000000u) * 1e-9;
         pmt::pmt_t msg = pmt::make_dict();
-        msg = pmt::dict_add(msg, pmt::mp("event_code"), pmt::mp(to_string(e.type)));
-        msg = pmt::dict_add(msg, pmt::mp("count"), pmt::from_uint64(e.count));
-        msg = pmt::dict_add(msg, pmt::mp("item"), pmt::from_uint64(e.item));
-        msg = pmt::dict_add(msg, pmt::mp("value"), pmt::from_uint64(e.value));
-        msg = pmt::dict_add(msg, pmt::mp("bursts"), pmt::from_uint64(e.bursts));
-        msg = pmt::dict_add(msg, pmt::mp("unattributed"), pmt::from_bool(e.unattributed));
+        msg = pmt::dict_add(msg, keys::event_code(), pmt::mp(to_string(e.type)));
+        msg = pmt::dict_add(msg, keys::count(), pmt::from_uint64(e.count));
+        msg = pmt::dict_add(msg, keys::item(), pmt::from_uint64(e.item));
+        msg = pmt::dict_add(msg, keys::value(), pmt::from_uint64(e.value));
+        msg = pmt::dict_add(msg, keys::bursts(), pmt::from_uint64(e.bursts));
+        msg = pmt::dict_add(msg, keys::unattributed(), pmt::from_bool(e.unattributed));
         msg = pmt::dict_add(
             msg,
-            pmt::mp("time_spec"),
+            keys::time_spec(),
             pmt::make_tuple(pmt::from_uint64(secs), pmt::from_double(frac)));
-        msg = pmt::dict_add(msg, pmt::mp("channel"), pmt::from_long(0));
-        message_port_pub(d_port, msg);
+        msg = pmt::dict_add(msg, keys::channel(), pmt::from_long(0));
+        message_port_pub(keys::async_msgs(), msg);
     }
 }
 

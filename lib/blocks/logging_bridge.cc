@@ -8,7 +8,7 @@
 // Route the transport core's log messages into GNU Radio's logging system (its sinks
 // and its configured levels) whenever the block library is loaded.
 
-#include "util/log.h"
+#include "../util/log.h"
 #include <gnuradio/logger.h>
 
 namespace {

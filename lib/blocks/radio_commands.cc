@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "pmt_keys.h"
 #include "radio_commands.h"
 #include <algorithm>
 #include <cmath>
@@ -95,7 +96,7 @@ pmt::pmt_t as_dict(const pmt::pmt_t& msg, std::string& error)
         pmt::pmt_t d = pmt::dict_add(
             pmt::make_dict(), pmt::tuple_ref(msg, 0), pmt::tuple_ref(msg, 1));
         if (n == 3)
-            d = pmt::dict_add(d, pmt::mp("chan"), pmt::tuple_ref(msg, 2));
+            d = pmt::dict_add(d, keys::chan(), pmt::tuple_ref(msg, 2));
         return as_dict(d, error);
     }
     if (pmt::is_pair(msg) && !pmt::is_pair(pmt::car(msg)))
@@ -123,8 +124,8 @@ pmt::pmt_t as_dict(const pmt::pmt_t& msg, std::string& error)
 pmt::pmt_t error_report(const std::string& text, const pmt::pmt_t& command)
 {
     pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::mp("error"), pmt::mp(text));
-    d = pmt::dict_add(d, pmt::mp("command"), command);
+    d = pmt::dict_add(d, keys::error(), pmt::mp(text));
+    d = pmt::dict_add(d, keys::command(), command);
     return d;
 }
 
@@ -382,14 +383,13 @@ std::vector<pmt::pmt_t> radio_commands::handle(const pmt::pmt_t& msg)
                 throw std::logic_error("this block takes no rate");
             d_rate_handler(p.rate);
             pmt::pmt_t report = pmt::make_dict();
-            report = pmt::dict_add(report, pmt::mp("ack"), msg);
-            report = pmt::dict_add(report, pmt::mp("key"), pmt::mp("rate"));
-            report =
-                pmt::dict_add(report, pmt::mp("requested"), pmt::from_double(p.rate));
+            report = pmt::dict_add(report, keys::ack(), msg);
+            report = pmt::dict_add(report, keys::key(), keys::rate());
+            report = pmt::dict_add(report, keys::requested(), pmt::from_double(p.rate));
             reports.push_back(report);
         } catch (const std::exception& e) {
             pmt::pmt_t report = error_report(std::string("rate: ") + e.what(), msg);
-            reports.push_back(pmt::dict_add(report, pmt::mp("key"), pmt::mp("rate")));
+            reports.push_back(pmt::dict_add(report, keys::key(), keys::rate()));
         }
     }
     static const char* const names[] = { "freq", "gain", "bandwidth", "antenna" };
@@ -402,8 +402,8 @@ std::vector<pmt::pmt_t> radio_commands::handle(const pmt::pmt_t& msg)
             } catch (const std::exception& e) {
                 pmt::pmt_t report = error_report(
                     "chan " + std::to_string(chan) + ": " + key + ": " + e.what(), msg);
-                report = pmt::dict_add(report, pmt::mp("chan"), pmt::from_uint64(chan));
-                report = pmt::dict_add(report, pmt::mp("key"), pmt::mp(key));
+                report = pmt::dict_add(report, keys::chan(), pmt::from_uint64(chan));
+                report = pmt::dict_add(report, keys::key(), pmt::mp(key));
                 reports.push_back(report);
                 continue;
             }
@@ -411,17 +411,17 @@ std::vector<pmt::pmt_t> radio_commands::handle(const pmt::pmt_t& msg)
                 r.time_ns = at_ns ? at_ns : time_now_or_zero();
             const bool named = s.key == setting::what::antenna;
             pmt::pmt_t report = pmt::make_dict();
-            report = pmt::dict_add(report, pmt::mp("ack"), msg);
-            report = pmt::dict_add(report, pmt::mp("chan"), pmt::from_uint64(chan));
-            report = pmt::dict_add(report, pmt::mp("key"), pmt::mp(key));
+            report = pmt::dict_add(report, keys::ack(), msg);
+            report = pmt::dict_add(report, keys::chan(), pmt::from_uint64(chan));
+            report = pmt::dict_add(report, keys::key(), pmt::mp(key));
             report = pmt::dict_add(report,
-                                   pmt::mp("requested"),
+                                   keys::requested(),
                                    named ? pmt::mp(s.name) : pmt::from_double(s.number));
             report = pmt::dict_add(report,
-                                   pmt::mp("actual"),
+                                   keys::actual(),
                                    named ? pmt::mp(s.name) : pmt::from_double(r.actual));
-            report = pmt::dict_add(report, pmt::mp("time"), time_tuple(r.time_ns));
-            report = pmt::dict_add(report, pmt::mp("clipped"), pmt::from_bool(r.clipped));
+            report = pmt::dict_add(report, keys::time(), time_tuple(r.time_ns));
+            report = pmt::dict_add(report, keys::clipped(), pmt::from_bool(r.clipped));
             reports.push_back(report);
         }
     }

@@ -79,7 +79,6 @@ private:
     void warn_once(int which, const char* text) const;
 
     gr::logger_ptr d_logger;
-    const pmt::pmt_t d_sob, d_eob, d_time;
     std::vector<gr::tag_t> d_tags; // of the last scan(), the burst keys only
     bool d_skip_time_at_0 = false;
     bool d_any_end = false, d_any_begin = false;

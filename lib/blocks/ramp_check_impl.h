@@ -8,13 +8,13 @@
 #ifndef INCLUDED_RDMA_RAMP_CHECK_IMPL_H
 #define INCLUDED_RDMA_RAMP_CHECK_IMPL_H
 
-#include "stream/share_layout.h"
-#include "util/item_range_set.h"
+#include "../stream/share_layout.h"
+#include "../util/item_range_set.h"
 #include <gnuradio/rdma/ramp.h>
 #include <gnuradio/rdma/ramp_check.h>
 #include <gnuradio/rdma/test_signal.h>
-#include <atomic>
 #include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -76,8 +76,8 @@ private:
     // One share of a stream split over several hosts (tag rx_share): the device's
     // sample of local sample j is d_share.stream_sample(j).
     share_layout d_share;
-    int64_t d_stream0 = 0; // the stream sample of the first time tag (split only)
-    uint64_t d_gap_end = 0;      // items below are inside a reported gap
+    int64_t d_stream0 = 0;  // the stream sample of the first time tag (split only)
+    uint64_t d_gap_end = 0; // items below are inside a reported gap
 
     // Mismatched items, and the items reports excuse (they overlap and come in any
     // order): compared at the end.

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "pmt_keys.h"
 #include "ramp_check_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -39,8 +40,8 @@ ramp_check_impl::ramp_check_impl(const std::string& format,
       d_range_base(static_cast<uintptr_t>(range_base)),
       d_range_bytes(range_bytes)
 {
-    message_port_register_in(pmt::mp("events"));
-    set_msg_handler(pmt::mp("events"), [this](const pmt::pmt_t& msg) { on_event(msg); });
+    message_port_register_in(keys::events());
+    set_msg_handler(keys::events(), [this](const pmt::pmt_t& msg) { on_event(msg); });
     set_tag_propagation_policy(TPP_DONT);
 }
 
@@ -133,8 +134,8 @@ void ramp_check_impl::on_tag(const tag_t& tag, const uint8_t* item_data)
             }
         }
     } else if (key == "rx_gap") {
-        const uint64_t count = pmt::to_uint64(
-            pmt::dict_ref(tag.value, pmt::mp("count"), pmt::from_uint64(0)));
+        const uint64_t count =
+            pmt::to_uint64(pmt::dict_ref(tag.value, keys::count(), pmt::from_uint64(0)));
         d_gap_end = std::max(d_gap_end, tag.offset + count);
     }
 }
@@ -184,7 +185,7 @@ void ramp_check_impl::on_event(const pmt::pmt_t& msg)
     // Reports that may come after the samples were handed out excuse them: overwritten
     // while unread, replaced by zeros on the device (RC), or never sent (its overflow).
     // Gaps announced by tags beforehand are checked to be zeros instead.
-    const pmt::pmt_t cause = pmt::dict_ref(info, pmt::mp("cause"), pmt::PMT_NIL);
+    const pmt::pmt_t cause = pmt::dict_ref(info, keys::cause(), pmt::PMT_NIL);
     if (!pmt::is_symbol(cause))
         return;
     const std::string why = pmt::symbol_to_string(cause);
@@ -192,9 +193,9 @@ void ramp_check_impl::on_event(const pmt::pmt_t& msg)
         why != "device_overflow")
         return;
     const uint64_t first =
-        pmt::to_uint64(pmt::dict_ref(info, pmt::mp("first_sample"), pmt::from_uint64(0)));
+        pmt::to_uint64(pmt::dict_ref(info, keys::first_sample(), pmt::from_uint64(0)));
     const uint64_t count =
-        pmt::to_uint64(pmt::dict_ref(info, pmt::mp("count"), pmt::from_uint64(0)));
+        pmt::to_uint64(pmt::dict_ref(info, keys::count(), pmt::from_uint64(0)));
     std::lock_guard<std::mutex> lock(d_ranges_mutex);
     d_overwritten.add(first, first + count);
 }
@@ -259,11 +260,12 @@ int ramp_check_impl::work(int noutput_items,
         const std::string key = pmt::symbol_to_string(t.key);
         return key == "rx_share" ? -1 : key == "rx_rate" ? 0 : key == "rx_gap" ? 1 : 2;
     };
-    std::stable_sort(d_tags.begin(), d_tags.end(), [&rank](const tag_t& a, const tag_t& b) {
-        if (a.offset != b.offset)
-            return a.offset < b.offset;
-        return rank(a) < rank(b);
-    });
+    std::stable_sort(
+        d_tags.begin(), d_tags.end(), [&rank](const tag_t& a, const tag_t& b) {
+            if (a.offset != b.offset)
+                return a.offset < b.offset;
+            return rank(a) < rank(b);
+        });
     uint64_t at = first;
     for (const tag_t& tag : d_tags) {
         check(at, data + (at - first) * d_item, tag.offset - at);

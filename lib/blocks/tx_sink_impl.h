@@ -94,7 +94,6 @@ private:
     // grid anchored there); a nearer one is a burst START of a run started now: the
     // device's set-up takes a few exchanges, and a START at a past time is refused.
     static constexpr uint64_t start_margin_ns = 50000000;
-    const pmt::pmt_t d_port;
     const bool d_queued; // the device takes bursts: the tags become burst boundaries
     tx_burst_tags d_tags;
     std::vector<gr::tag_t> d_tag_buffer; // reused: the input's tags of one call

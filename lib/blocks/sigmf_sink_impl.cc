@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "pmt_keys.h"
 #include "sigmf_sink_impl.h"
 #include <gnuradio/io_signature.h>
 #include <system_error>
@@ -169,8 +170,8 @@ sigmf_sink_impl::sigmf_sink_impl(const std::string& path,
                                 "sigmf_sink: cannot create " + base + ".sigmf-data");
     // A valid meta from the start: what a crash or a full disk leaves is a recording.
     write_meta();
-    message_port_register_in(pmt::mp("events"));
-    set_msg_handler(pmt::mp("events"), [this](const pmt::pmt_t& msg) { on_report(msg); });
+    message_port_register_in(keys::events());
+    set_msg_handler(keys::events(), [this](const pmt::pmt_t& msg) { on_report(msg); });
     set_tag_propagation_policy(TPP_DONT);
 }
 
@@ -194,11 +195,11 @@ void sigmf_sink_impl::on_tags(int n)
     std::stable_sort(d_tags.begin(), d_tags.end(), tag_t::offset_compare);
     for (const tag_t& t : d_tags) {
         uint64_t ns;
-        if (pmt::eqv(t.key, d_time_key) && time_ns_of(t.value, ns))
+        if (pmt::eqv(t.key, keys::rx_time()) && time_ns_of(t.value, ns))
             d_timeline.on_time(t.offset, ns);
-        else if (pmt::eqv(t.key, d_rate_key) && pmt::is_real(t.value))
+        else if (pmt::eqv(t.key, keys::rx_rate()) && pmt::is_real(t.value))
             d_timeline.on_rate(t.offset, pmt::to_double(t.value));
-        else if (pmt::eqv(t.key, d_freq_key) && pmt::is_real(t.value))
+        else if (pmt::eqv(t.key, keys::rx_freq()) && pmt::is_real(t.value))
             d_timeline.on_freq(t.offset, pmt::to_double(t.value));
     }
 }
@@ -297,11 +298,11 @@ void sigmf_sink_impl::on_report(const pmt::pmt_t& msg)
         symbol_in(report, "cause"),
         number_in(report, "first_sample", 0),
         number_in(report, "count", 0));
-    if (pmt::dict_has_key(report, pmt::mp("device_sample"))) {
+    if (pmt::dict_has_key(report, keys::device_sample())) {
         a.has_device_sample = true;
         a.device_sample = number_in(report, "device_sample", 0);
     }
-    const pmt::pmt_t links = pmt::dict_ref(report, pmt::mp("links"), pmt::PMT_NIL);
+    const pmt::pmt_t links = pmt::dict_ref(report, keys::links(), pmt::PMT_NIL);
     for (size_t i = 0; pmt::is_vector(links) && i < pmt::length(links); i++) {
         const pmt::pmt_t l = pmt::vector_ref(links, i);
         const long n = pmt::is_integer(l) ? pmt::to_long(l) : -1;
