@@ -14,6 +14,7 @@
 #include "util/log.h"
 #include "util/socket_address.h"
 #include "util/udp_socket.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -64,7 +65,7 @@ public:
  * the device) that decodes requests, executes them on a register_target and answers,
  * answering retransmissions from a response_cache without executing them again.
  */
-class server
+class RDMA_TRANSPORT_API server
 {
 public:
     /*!

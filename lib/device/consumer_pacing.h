@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_DEVICE_CONSUMER_PACING_H
 
 #include "../util/socket_address.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <atomic>
 #include <cstdint>
 #include <ctime>
@@ -61,7 +62,7 @@ struct consumer_pacing {
  * publishes itself while it lives; a device elsewhere is never found, so the test mode
  * is refused for it.
  */
-class pacing_registry
+class RDMA_TRANSPORT_API pacing_registry
 {
 public:
     //! The pacing of stream \p stream, TX when \p tx; null when there is none.

@@ -10,6 +10,7 @@
 
 #include "../util/device_args.h"
 #include "../util/socket_address.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <functional>
 #include <memory>
 #include <set>
@@ -51,7 +52,7 @@ struct device_kind {
 };
 
 //! Register \p kind (at static initialisation of the area that implements it).
-void add_device_kind(device_kind kind);
+RDMA_TRANSPORT_API void add_device_kind(device_kind kind);
 //! The kind named \p name; nullptr when there is none.
 const device_kind* find_device_kind(const std::string& name);
 std::vector<std::string> device_kind_names();

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../util/kind_modules.h"
 #include "shared_device.h"
 #include <map>
 #include <stdexcept>
@@ -42,12 +43,16 @@ const std::set<std::string> common_keys = {
 // emulator in this process N links, and spreads any stream over N (docs/links.md).
 const std::set<std::string> stream_keys = { "links" };
 
+// For the error naming an unknown type=: every kind, those of modules too, and why a
+// module did not load.
 std::string kind_list()
 {
+    load_kind_modules();
     std::string out;
     for (const auto& n : device_kind_names())
         out += (out.empty() ? "" : "|") + n;
-    return out;
+    const std::string note = kind_modules_note();
+    return note.empty() ? out : out + " (" + note + ")";
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_META_METADATA_PACKET_H
 #define INCLUDED_RDMA_META_METADATA_PACKET_H
 
+#include <gnuradio/rdma/transport_api.h>
 #include <cstddef>
 #include <cstdint>
 
@@ -108,7 +109,7 @@ enum class parse_status {
 const char* to_string(parse_status s);
 
 //! Write \p r as a packet_bytes-byte datagram at \p out; returns packet_bytes.
-size_t encode(const record& r, uint8_t* out);
+RDMA_TRANSPORT_API size_t encode(const record& r, uint8_t* out);
 //! Decode the datagram [data, data + len). Checks, in this order: length, magic,
 //! version, type, reserved. \p out is written only on parse_status::ok.
 parse_status parse(const uint8_t* data, size_t len, record& out);

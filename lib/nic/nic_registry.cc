@@ -37,6 +37,8 @@ const std::set<std::string>& nic_config::keys()
 nic_config nic_config::from_args(const device_args& args, const std::string& default_kind)
 {
     nic_config c;
+    if (args.has("nic"))
+        find_nic_kind(args.get("nic", "")); // one of a module not loaded yet loads it
     std::set<std::string> names;
     for (const auto& n : nic_kind_names())
         names.insert(n);

@@ -10,6 +10,7 @@
 
 #include "../util/device_args.h"
 #include "nic.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <functional>
 #include <memory>
 #include <set>
@@ -50,7 +51,7 @@ struct nic_kind {
     std::string only_with;
 };
 
-void add_nic_kind(nic_kind kind);
+RDMA_TRANSPORT_API void add_nic_kind(nic_kind kind);
 const nic_kind* find_nic_kind(const std::string& name);
 std::vector<std::string> nic_kind_names();
 

@@ -10,6 +10,7 @@
 
 #include "../util/event_notifier.h"
 #include "nic.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -33,7 +34,7 @@ namespace nic {
  * leave a stale count in the eventfd; wait() treats a wake-up with an empty ring as
  * spurious and sleeps again.
  */
-class completion_ring
+class RDMA_TRANSPORT_API completion_ring
 {
 public:
     //! \p entries is rounded up to a power of two; \p owner identifies the device.

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_NIC_SOFT_COUNTERS_H
 
 #include "nic.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -77,7 +78,7 @@ const char* to_string(nic_event event);
  * the work counted before it: rx_packets == n means the payloads of those n packets
  * are visible in memory. Counters are not a consistent snapshot of each other.
  */
-class soft_counters
+class RDMA_TRANSPORT_API soft_counters
 {
 public:
     void count(rx_result result)

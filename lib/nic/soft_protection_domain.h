@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_NIC_SOFT_PROTECTION_DOMAIN_H
 
 #include "nic.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <memory>
 
 namespace gr {
@@ -43,7 +44,7 @@ private:
 };
 
 //! A protection domain: MRs and QPs of one PD can reach each other, no others.
-class soft_protection_domain : public protection_domain
+class RDMA_TRANSPORT_API soft_protection_domain : public protection_domain
 {
 public:
     soft_protection_domain(std::shared_ptr<soft_tables> tables, unsigned max_path_mtu);

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_NIC_SOFT_QUEUE_PAIR_H
 
 #include "nic.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -22,7 +23,7 @@ class soft_counters;
 class soft_tables;
 
 //! Posted receive work requests, FIFO, bounded when the QP is created.
-class receive_queue
+class RDMA_TRANSPORT_API receive_queue
 {
 public:
     explicit receive_queue(int capacity);
@@ -63,7 +64,7 @@ struct read_resource {
  * Everything the responder reads and writes about one QP: attributes from the state
  * transitions and the responder state of rxe's qp->resp. Guarded by the table lock.
  */
-struct qp_context {
+struct RDMA_TRANSPORT_API qp_context {
     qp_context(qp_type t,
                uint32_t pd_id,
                std::shared_ptr<completion_ring> ring,

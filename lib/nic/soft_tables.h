@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_NIC_SOFT_TABLES_H
 
 #include "soft_counters.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <unordered_map>
 #include <cstddef>
 #include <cstdint>
@@ -39,7 +40,7 @@ struct mr_entry {
  * The device's counters live here too: every object that holds the tables may count
  * (a QP flushing its receives, say), and they must outlive all of them.
  */
-class soft_tables
+class RDMA_TRANSPORT_API soft_tables
 {
 public:
     soft_tables();

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_REGS_LINK_SCHEDULE_H
 #define INCLUDED_RDMA_REGS_LINK_SCHEDULE_H
 
+#include <gnuradio/rdma/transport_api.h>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -33,7 +34,7 @@ namespace regs {
  *
  * Fixed size, no allocation after construction: usable on the data path.
  */
-class link_schedule
+class RDMA_TRANSPORT_API link_schedule
 {
 public:
     static constexpr unsigned max_destinations = 8;

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_REGS_REGISTER_TABLE_H
 
 #include "register_map.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -493,12 +494,12 @@ struct decoded_address {
 //! What a device with \p capabilities, \p links links, \p rx_streams RX streams,
 //! \p rf_channels RF channels and \p tx_streams TX streams has at \p address (reg
 //! null: nothing, DECERR).
-decoded_address decode(uint32_t address,
-                       uint32_t capabilities,
-                       unsigned links,
-                       unsigned rx_streams,
-                       unsigned rf_channels = 0,
-                       unsigned tx_streams = 0);
+RDMA_TRANSPORT_API decoded_address decode(uint32_t address,
+                                          uint32_t capabilities,
+                                          unsigned links,
+                                          unsigned rx_streams,
+                                          unsigned rf_channels = 0,
+                                          unsigned tx_streams = 0);
 
 //! One AXIoE burst of a larger access: \p words words from block offset \p offset.
 struct burst {

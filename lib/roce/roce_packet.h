@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_ROCE_ROCE_PACKET_H
 #define INCLUDED_RDMA_ROCE_ROCE_PACKET_H
 
+#include <gnuradio/rdma/transport_api.h>
 #include <cstddef>
 #include <cstdint>
 
@@ -81,7 +82,7 @@ struct opcode_info {
     bool is_read_response = false;
     bool is_ack = false;
 };
-opcode_info describe(uint8_t op);
+RDMA_TRANSPORT_API opcode_info describe(uint8_t op);
 
 //! AETH syndromes (bits 7..5 type, 4..0 value).
 namespace syndrome {
@@ -144,7 +145,7 @@ const char* to_string(parse_status status);
  * Parse the UDP payload [data, data + len). Reads nothing outside it, whatever the
  * content. On anything but parse_status::ok, \p out is unspecified.
  */
-parse_status parse(const uint8_t* data, size_t len, packet& out);
+RDMA_TRANSPORT_API parse_status parse(const uint8_t* data, size_t len, packet& out);
 
 //! Size of BTH + extension headers for \p op (0 if unknown).
 size_t headers_size(uint8_t op);
@@ -161,18 +162,20 @@ constexpr uint8_t pad_for(size_t payload_len)
  * length; the payload goes right after. bth.pad_count is written as given: set it to
  * pad_for(payload_len).
  */
-size_t write_headers(uint8_t* out,
-                     const bth& b,
-                     const reth* r = nullptr,
-                     const uint32_t* imm = nullptr,
-                     const aeth* a = nullptr);
+RDMA_TRANSPORT_API size_t write_headers(uint8_t* out,
+                                        const bth& b,
+                                        const reth* r = nullptr,
+                                        const uint32_t* imm = nullptr,
+                                        const aeth* a = nullptr);
 
 /*!
  * Finish a packet whose headers (\p headers_len bytes) and payload (\p payload_len)
  * are already at \p udp_payload: zero the pad and reserve the ICRC (zeroed). Returns
  * the full UDP payload length. Seal it with seal_udp() or seal_frame().
  */
-size_t finish(uint8_t* udp_payload, size_t headers_len, size_t payload_len);
+RDMA_TRANSPORT_API size_t finish(uint8_t* udp_payload,
+                                 size_t headers_len,
+                                 size_t payload_len);
 
 //! The IPv4/UDP fields the ICRC covers (all but TOS, TTL and the checksums).
 struct ip_context {
@@ -189,7 +192,9 @@ struct ip_context {
  * an IPv4 header built from \p ip (IHL 5, no options, protocol UDP). For UDP sockets,
  * which hide the real IP header: both ends rebuild the same header.
  */
-uint32_t compute_icrc(const ip_context& ip, const uint8_t* udp_payload, size_t len);
+RDMA_TRANSPORT_API uint32_t compute_icrc(const ip_context& ip,
+                                         const uint8_t* udp_payload,
+                                         size_t len);
 
 /*!
  * ICRC of a complete IPv4 frame starting at the IPv4 header (any IHL); \p len
@@ -198,23 +203,23 @@ uint32_t compute_icrc(const ip_context& ip, const uint8_t* udp_payload, size_t l
 uint32_t compute_icrc_frame(const uint8_t* ipv4, size_t len);
 
 //! Compute and store the ICRC of a finished UDP payload of \p len bytes (incl. ICRC).
-void seal_udp(const ip_context& ip, uint8_t* udp_payload, size_t len);
+RDMA_TRANSPORT_API void seal_udp(const ip_context& ip, uint8_t* udp_payload, size_t len);
 
 /*!
  * Write the IPv4 header (checksum filled in) and the UDP header (checksum 0) for a
  * UDP payload of \p udp_payload_len bytes at \p out. Returns 28.
  */
-size_t write_ipv4_udp(uint8_t* out,
-                      const ip_context& ip,
-                      size_t udp_payload_len,
-                      uint8_t tos = 0,
-                      uint8_t ttl = 64);
+RDMA_TRANSPORT_API size_t write_ipv4_udp(uint8_t* out,
+                                         const ip_context& ip,
+                                         size_t udp_payload_len,
+                                         uint8_t tos = 0,
+                                         uint8_t ttl = 64);
 
 //! Compute and store the ICRC of a complete IPv4 frame of \p len bytes (incl. ICRC).
-void seal_frame(uint8_t* ipv4, size_t len);
+RDMA_TRANSPORT_API void seal_frame(uint8_t* ipv4, size_t len);
 
 //! The ICRC stored at \p at (little-endian, like the Ethernet FCS).
-uint32_t load_icrc(const uint8_t* at);
+RDMA_TRANSPORT_API uint32_t load_icrc(const uint8_t* at);
 void store_icrc(uint8_t* at, uint32_t icrc);
 
 } // namespace roce

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_SIGNAL_RF_SCENE_H
 
 #include <gnuradio/rdma/sample_format.h>
+#include <gnuradio/rdma/transport_api.h>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -38,7 +39,7 @@ namespace rdma {
  * between: no drift however long the run, and sample k is the same whatever call
  * computes it.
  */
-class rf_scene
+class RDMA_TRANSPORT_API rf_scene
 {
 public:
     static constexpr unsigned max_tones = 8;

@@ -46,7 +46,7 @@ rx_stream::impl::impl(const std::string& args_text,
     : d_logger(make_logger("rdma rx_stream"))
 {
     const device_args args = device_args::parse(args_text);
-    args.check_known(rx_stream_arg_keys());
+    check_stream_arg_keys(args, rx_stream_arg_keys);
     d_plan.format = parse_sample_format(format);
     if (!(rate > 0) || rate > 4.0e9)
         throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +

@@ -7,6 +7,7 @@
 
 #include "../device/shared_device.h"
 #include "../nic/nic_registry.h"
+#include "../util/kind_modules.h"
 #include "consumer_gate.h"
 #include "controller_args.h"
 #include "impairment_args.h"
@@ -48,6 +49,17 @@ std::set<std::string> rx_stream_arg_keys()
     const std::set<std::string> device_keys = shared_device::keys();
     keys.insert(device_keys.begin(), device_keys.end());
     return keys;
+}
+
+void check_stream_arg_keys(const device_args& args, std::set<std::string> (*keys)())
+{
+    try {
+        args.check_known(keys());
+    } catch (const std::invalid_argument&) {
+        if (!load_kind_modules())
+            throw;
+        args.check_known(keys());
+    }
 }
 
 } // namespace rdma

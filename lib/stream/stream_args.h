@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_STREAM_STREAM_ARGS_H
 #define INCLUDED_RDMA_STREAM_STREAM_ARGS_H
 
+#include "../util/device_args.h"
 #include <set>
 #include <string>
 
@@ -21,6 +22,14 @@ namespace rdma {
  * typo, refused by name.
  */
 std::set<std::string> rx_stream_arg_keys();
+
+/*!
+ * args.check_known(keys()), counting the keys of kinds whose module is not loaded yet
+ * (the emulator's: util/kind_modules.h): a key unknown so far loads the modules and is
+ * asked again, so that wire= with type=remote is told "belongs to type=emu" by
+ * shared_device::open, not "unknown key".
+ */
+void check_stream_arg_keys(const device_args& args, std::set<std::string> (*keys)());
 
 } // namespace rdma
 } // namespace gr

@@ -14,6 +14,7 @@
 #include "../util/parse_number.h"
 #include "consumer_gate.h"
 #include "controller_args.h"
+#include "stream_args.h"
 #include "tx_stream_impl.h"
 #include <algorithm>
 #include <cmath>
@@ -64,7 +65,7 @@ tx_stream::impl::impl(const std::string& args_text,
     : d_logger(make_logger("rdma tx_stream"))
 {
     const device_args args = device_args::parse(args_text);
-    args.check_known(tx_stream_arg_keys());
+    check_stream_arg_keys(args, tx_stream_arg_keys);
     d_plan.format = parse_sample_format(format);
     if (!(rate > 0) || rate > 4.0e9)
         throw std::invalid_argument("tx_stream: sample rate " + std::to_string(rate) +

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_UTIL_ERRORS_H
 #define INCLUDED_RDMA_UTIL_ERRORS_H
 
+#include <gnuradio/rdma/transport_api.h>
 #include <cerrno>
 #include <string>
 
@@ -15,10 +16,10 @@ namespace gr {
 namespace rdma {
 
 //! Throw std::system_error for the current errno, prefixed by \p what.
-[[noreturn]] void throw_errno(const std::string& what);
+[[noreturn]] RDMA_TRANSPORT_API void throw_errno(const std::string& what);
 
 //! Throw std::system_error for \p err, prefixed by \p what.
-[[noreturn]] void throw_errno(const std::string& what, int err);
+[[noreturn]] RDMA_TRANSPORT_API void throw_errno(const std::string& what, int err);
 
 } // namespace rdma
 } // namespace gr

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_UTIL_NAMED_REGISTRY_H
 #define INCLUDED_RDMA_UTIL_NAMED_REGISTRY_H
 
+#include "kind_modules.h"
 #include <map>
 #include <mutex>
 #include <string>
@@ -37,13 +38,16 @@ public:
         std::lock_guard<std::mutex> lock(d_mutex);
         d_kinds[name] = std::move(k);
     }
-    //! nullptr when there is none of that name.
+    //! nullptr when there is none of that name, also once the modules that add kinds
+    //! are loaded (kind_modules.h: a name not known yet loads them).
     const kind* find(const std::string& name) const
     {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        const auto it = d_kinds.find(name);
-        return it == d_kinds.end() ? nullptr : &it->second;
+        if (const kind* k = find_registered(name))
+            return k;
+        return load_kind_modules() ? find_registered(name) : nullptr;
     }
+    //! The kinds registered so far: those of modules not loaded yet are not among them
+    //! (names_with_modules() loads them first).
     std::vector<std::string> names() const
     {
         std::lock_guard<std::mutex> lock(d_mutex);
@@ -52,9 +56,22 @@ public:
             out.push_back(entry.first);
         return out;
     }
+    //! Every kind there is, for an error or --help that lists them.
+    std::vector<std::string> names_with_modules() const
+    {
+        load_kind_modules();
+        return names();
+    }
 
 private:
     named_registry() = default;
+    const kind* find_registered(const std::string& name) const
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        const auto it = d_kinds.find(name);
+        return it == d_kinds.end() ? nullptr : &it->second;
+    }
+
     mutable std::mutex d_mutex;
     std::map<std::string, kind> d_kinds;
 };

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_UTIL_NET_INTERFACE_H
 #define INCLUDED_RDMA_UTIL_NET_INTERFACE_H
 
+#include <gnuradio/rdma/transport_api.h>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -26,7 +27,7 @@ struct net_interface {
 };
 
 //! The interface that holds IPv4 address \p ip (host order), if any.
-std::optional<net_interface> find_interface_by_ip(uint32_t ip);
+RDMA_TRANSPORT_API std::optional<net_interface> find_interface_by_ip(uint32_t ip);
 
 //! The local IPv4 address (host order) the routing table picks to reach \p dest_ip;
 //! throws std::system_error when there is no route.

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_UTIL_SOCKET_ADDRESS_H
 #define INCLUDED_RDMA_UTIL_SOCKET_ADDRESS_H
 
+#include <gnuradio/rdma/transport_api.h>
 #include <netinet/in.h>
 #include <cstdint>
 #include <string>
@@ -16,7 +17,7 @@ namespace gr {
 namespace rdma {
 
 //! An IPv4 address and UDP port; the only address family the transport speaks.
-class socket_address
+class RDMA_TRANSPORT_API socket_address
 {
 public:
     socket_address() = default;

@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_UTIL_THREAD_ROLE_H
 
 #include <gnuradio/rdma/cpu_accounting.h>
+#include <gnuradio/rdma/transport_api.h>
 
 namespace gr {
 namespace rdma {
@@ -18,7 +19,7 @@ namespace rdma {
  * its role for process_cpu_by_role() for as long as the object lives. Create one at
  * the top of every thread the transport starts.
  */
-class thread_role_scope
+class RDMA_TRANSPORT_API thread_role_scope
 {
 public:
     thread_role_scope(thread_role role, const char* name);

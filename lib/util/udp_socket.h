@@ -10,6 +10,7 @@
 
 #include "file_descriptor.h"
 #include "socket_address.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -53,7 +54,7 @@ void for_each_segment(const datagram& d, F&& f)
 }
 
 //! An IPv4 UDP socket with the few operations the transport needs.
-class udp_socket
+class RDMA_TRANSPORT_API udp_socket
 {
 public:
     //! Create and bind; port 0 picks an ephemeral port (see local_address()).

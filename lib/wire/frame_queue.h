@@ -10,6 +10,7 @@
 
 #include "../util/event_notifier.h"
 #include "../util/socket_address.h"
+#include <gnuradio/rdma/transport_api.h>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -45,7 +46,7 @@ struct inproc_frame {
  * Found by the soft NIC's RoCE address (publish()/find()); slot memory is allocated
  * when the first producer connects, so a NIC that only uses UDP pays nothing.
  */
-class frame_queue
+class RDMA_TRANSPORT_API frame_queue
 {
 public:
     static constexpr size_t slots = 1024;

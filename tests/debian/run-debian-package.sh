@@ -190,9 +190,17 @@ pydir=/usr/lib/python3/dist-packages/gnuradio/rdma
 expect gr-rdma "$pydir/__init__\.py" "$pydir/rx_app\.py" "$pydir/rdma_python\..*\.so" \
     $(cd "$SRC/grc" && printf '/usr/share/gnuradio/grc/blocks/%s ' ./*.block.yml |
       sed 's|/\./|/|g') \
-    /usr/bin/gr-rdma-rx /usr/bin/gr-rdma-emu /usr/bin/gr-rdma-find /usr/bin/gr-rdma-probe \
+    /usr/bin/gr-rdma-rx /usr/bin/gr-rdma-find /usr/bin/gr-rdma-probe \
     /usr/bin/gr-rdma-doctor /usr/bin/gr-rdma-tx "/lib/systemd/system/gr-rdma-rx@\.service" \
     /usr/share/gr-rdma/rx-example.conf /etc/gr-rdma/ /usr/share/doc/gr-rdma/server\.md
+# The emulator in its own package: the module the libraries load for type=emu and
+# type=null, and the daemon. Neither the libraries nor gr-rdma hold any of it.
+expect gr-rdma-emulator "$libdir/gr-rdma-modules-[0-9.]+/libgnuradio-rdma-emulator\.so" \
+    /usr/bin/gr-rdma-emu
+for package in "$lib_package" gr-rdma; do
+    ! contents "$package" | grep -E 'gr-rdma-emu$|libgnuradio-rdma-emulator' ||
+        fail "$package holds the emulator's files: they are gr-rdma-emulator's"
+done
 for package in $(sed -n 's/^Package: //p' "$SRC/debian/control"); do
     echo "$package: $(contents "$package" | grep -cv '/$') files"
 done

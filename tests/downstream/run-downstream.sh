@@ -53,6 +53,16 @@ if ldd build-transport/rx_ramp | grep -q 'libgnuradio-runtime'; then
 fi
 build-transport/rx_ramp 1000000 fc32
 
+step "the emulator is a module beside the libraries, not in them"
+# rx_ramp (type=emu) ran through the transport library, which loaded it from here.
+module=$(echo "$libdir"/gr-rdma-modules-*/libgnuradio-rdma-emulator.so)
+[ -f "$module" ] || fail "no emulator module under $libdir/gr-rdma-modules-*/"
+# Counted, not grep -q: with pipefail, nm killed by an early exit of grep fails the line.
+[ "$(nm -C "$module" | grep -c 'gr::rdma::emu::')" -gt 0 ] ||
+    fail "$module holds no emulator"
+[ "$(nm -C "$libdir"/libgnuradio-rdma-transport.so | grep -c 'gr::rdma::\(emu\|standin\)::')" = 0 ] ||
+    fail "the transport library holds emulator code"
+
 step "the C++ examples of README.md and docs/ compile against the prefix"
 /usr/bin/python3 "$SRC/tests/downstream/doc_snippets.py" "$SRC" snippets
 for snippet in snippets/*.cc; do
