@@ -49,14 +49,14 @@ device_impl::device_impl(const std::string& args,
                          double report_interval)
     : gr::block(
           "device", gr::io_signature::make(0, 0, 0), gr::io_signature::make(0, 0, 0)),
-      d_radio(args, 0, num_channels, radio_commands::rate_key::not_applicable),
+      radio_block_impl(args, 0, num_channels, rate_key::not_applicable),
       d_report_interval(report_interval)
 {
     if (!std::isfinite(report_interval) || report_interval < 0)
         throw std::invalid_argument(
             "rdma.device: report_interval=" + std::to_string(report_interval) +
             " is invalid: give seconds >= 0 (0: no reports)");
-    const size_t available = sdr().num_channels();
+    const size_t available = radio().num_channels();
     if (num_channels > available)
         throw std::invalid_argument(
             "rdma.device: num_channels=" + std::to_string(num_channels) +
@@ -69,9 +69,9 @@ device_impl::device_impl(const std::string& args,
                                     "'now' or 'pps'");
     // The time base first, then the time: a PPS from a new source sets it.
     if (!clock_source.empty())
-        sdr().set_clock_source(clock_source);
+        radio().set_clock_source(clock_source);
     if (!time_source.empty())
-        sdr().set_time_source(time_source);
+        radio().set_time_source(time_source);
     set_time_at_start(time_at_start);
 
     message_port_register_in(keys::command());
@@ -84,7 +84,7 @@ device_impl::~device_impl() { stop_reporter(); }
 void device_impl::set_time_at_start(const std::string& how)
 {
     if (how == "now") {
-        sdr().set_time_now(host_now_ns());
+        radio().set_time_now(host_now_ns());
         return;
     }
     if (how != "pps")
@@ -97,50 +97,17 @@ void device_impl::set_time_at_start(const std::string& how)
             if (std::chrono::steady_clock::now() > end)
                 throw std::runtime_error(
                     std::string("rdma.device: time_at_start=pps: ") + what +
-                    " within 1.5 s from time source '" + sdr().get_time_source() +
+                    " within 1.5 s from time source '" + radio().get_time_source() +
                     "': check its PPS input, or use time_at_start=now");
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     };
-    const uint64_t before = sdr().get_time_last_pps();
-    wait_edge([&] { return sdr().get_time_last_pps() != before; }, "no PPS edge");
+    const uint64_t before = radio().get_time_last_pps();
+    wait_edge([&] { return radio().get_time_last_pps() != before; }, "no PPS edge");
     const uint64_t next = (host_now_ns() / 1000000000u + 1) * 1000000000u;
-    sdr().set_time_next_pps(next);
-    wait_edge([&] { return sdr().get_time_last_pps() == next; },
+    radio().set_time_next_pps(next);
+    wait_edge([&] { return radio().get_time_last_pps() == next; },
               "the device time set for the next PPS edge was not applied");
-}
-
-double device_impl::get_center_freq(size_t chan)
-{
-    return sdr().get_center_freq(d_radio.rf_channel(chan));
-}
-sdr_range device_impl::get_freq_range(size_t chan)
-{
-    return sdr().get_freq_range(d_radio.rf_channel(chan));
-}
-double device_impl::get_gain(size_t chan)
-{
-    return sdr().get_gain(d_radio.rf_channel(chan));
-}
-sdr_range device_impl::get_gain_range(size_t chan)
-{
-    return sdr().get_gain_range(d_radio.rf_channel(chan));
-}
-double device_impl::get_bandwidth(size_t chan)
-{
-    return sdr().get_bandwidth(d_radio.rf_channel(chan));
-}
-sdr_range device_impl::get_bandwidth_range(size_t chan)
-{
-    return sdr().get_bandwidth_range(d_radio.rf_channel(chan));
-}
-std::string device_impl::get_antenna(size_t chan)
-{
-    return sdr().get_antenna(d_radio.rf_channel(chan));
-}
-std::vector<std::string> device_impl::get_antennas(size_t chan)
-{
-    return sdr().get_antennas(d_radio.rf_channel(chan));
 }
 
 void device_impl::on_command(const pmt::pmt_t& msg)
@@ -148,7 +115,7 @@ void device_impl::on_command(const pmt::pmt_t& msg)
     // The scheduler's thread: nothing may escape (handle() catches the device's
     // refusals).
     try {
-        for (const pmt::pmt_t& report : d_radio.handle(msg)) {
+        for (const pmt::pmt_t& report : handle(msg)) {
             const pmt::pmt_t error = pmt::dict_ref(report, keys::error(), pmt::PMT_NIL);
             if (!pmt::is_null(error))
                 d_logger->warn("command refused: {}", pmt::symbol_to_string(error));
@@ -199,8 +166,8 @@ void device_impl::report_time_until_stopped()
         lock.unlock();
         pmt::pmt_t report = pmt::make_dict();
         try {
-            report = pmt::dict_add(
-                report, keys::device_time(), radio_commands::time_tuple(get_time_now()));
+            report =
+                pmt::dict_add(report, keys::device_time(), time_tuple(get_time_now()));
         } catch (const std::exception& e) {
             d_logger->warn("device time not read: {}", e.what());
             report = pmt::dict_add(

@@ -191,6 +191,10 @@ rx_source_impl::rx_source_impl(const std::string& args,
     : gr::sync_block("rx_source",
                      gr::io_signature::make(0, 0, 0),
                      outputs_of(num_channels, format, otw_format)),
+      radio_block_impl(args,
+                       static_cast<unsigned>(first_stream_of(args)),
+                       num_channels,
+                       rate_key::block_applies),
       d_streams(open_channels(args,
                               wire_format_of(format, otw_format),
                               sample_rate,
@@ -198,10 +202,6 @@ rx_source_impl::rx_source_impl(const std::string& args,
                               num_channels)),
       d_converter(converter_for(format, otw_format)),
       d_reads(std::make_unique<read_record[]>(num_channels)),
-      d_radio(args,
-              static_cast<unsigned>(first_stream_of(args)),
-              num_channels,
-              radio_commands::rate_key::block_applies),
       d_id(pmt::string_to_symbol(alias())),
       d_wait_slice(
           wait_slice_for(d_streams[0]->ring_items(), d_streams[0]->sample_rate()))
@@ -209,7 +209,7 @@ rx_source_impl::rx_source_impl(const std::string& args,
     message_port_register_out(keys::async_msgs());
     message_port_register_in(keys::command());
     set_msg_handler(keys::command(), [this](const pmt::pmt_t& msg) { on_command(msg); });
-    d_radio.on_rate([this](double rate) { set_samp_rate(rate); });
+    on_rate([this](double rate) { set_samp_rate(rate); });
     // GNU Radio caps work() at the size it asked the buffer factory for, not at what the
     // ring holds; let a call take up to half the ring, as a default buffer would.
     set_max_noutput_items(static_cast<int>(d_streams[0]->ring_items() / 2));
@@ -226,7 +226,7 @@ void rx_source_impl::on_command(const pmt::pmt_t& msg)
     // The scheduler's thread: nothing may escape (handle() catches the device's
     // refusals).
     try {
-        for (const pmt::pmt_t& report : d_radio.handle(msg)) {
+        for (const pmt::pmt_t& report : handle(msg)) {
             const pmt::pmt_t error = pmt::dict_ref(report, keys::error(), pmt::PMT_NIL);
             if (!pmt::is_null(error))
                 d_logger->warn("command refused: {}", pmt::symbol_to_string(error));

@@ -9,7 +9,7 @@
 #define INCLUDED_RDMA_RX_SOURCE_IMPL_H
 
 #include "item_converter.h"
-#include "radio_commands.h"
+#include "radio_block_impl.h"
 #include "ring_buffer.h"
 #include <gnuradio/rdma/rx_source.h>
 #include <gnuradio/rdma/rx_stream.h>
@@ -23,7 +23,8 @@
 namespace gr {
 namespace rdma {
 
-class rx_source_impl : public rx_source, public ring_provider
+//! The radio controls are radio_block_impl's (output c is RF channel first stream + c).
+class rx_source_impl : public rx_source, public radio_block_impl, public ring_provider
 {
 public:
     rx_source_impl(const std::string& args,
@@ -33,63 +34,12 @@ public:
                    size_t num_channels,
                    const std::string& otw_format);
 
-    size_t num_channels() const override { return d_streams.size(); }
     void set_start_time(uint64_t device_time_ns) override
     {
         d_start_time = device_time_ns;
     }
-    uint64_t get_time_now() override { return d_streams[0]->device_time_now(); }
     void set_samp_rate(double rate) override;
     double get_samp_rate() const override { return d_streams[0]->sample_rate(); }
-    tune_result set_center_freq(double freq, size_t chan) override
-    {
-        return d_radio.set_center_freq(freq, chan);
-    }
-    double get_center_freq(size_t chan) override
-    {
-        return d_radio.radio().get_center_freq(d_radio.rf_channel(chan));
-    }
-    sdr_range get_freq_range(size_t chan) override
-    {
-        return d_radio.radio().get_freq_range(d_radio.rf_channel(chan));
-    }
-    tune_result set_gain(double gain, size_t chan) override
-    {
-        return d_radio.set_gain(gain, chan);
-    }
-    double get_gain(size_t chan) override
-    {
-        return d_radio.radio().get_gain(d_radio.rf_channel(chan));
-    }
-    sdr_range get_gain_range(size_t chan) override
-    {
-        return d_radio.radio().get_gain_range(d_radio.rf_channel(chan));
-    }
-    tune_result set_bandwidth(double bandwidth, size_t chan) override
-    {
-        return d_radio.set_bandwidth(bandwidth, chan);
-    }
-    double get_bandwidth(size_t chan) override
-    {
-        return d_radio.radio().get_bandwidth(d_radio.rf_channel(chan));
-    }
-    void set_antenna(const std::string& name, size_t chan) override
-    {
-        d_radio.set_antenna(name, chan);
-    }
-    std::string get_antenna(size_t chan) override
-    {
-        return d_radio.radio().get_antenna(d_radio.rf_channel(chan));
-    }
-    std::vector<std::string> get_antennas(size_t chan) override
-    {
-        return d_radio.radio().get_antennas(d_radio.rf_channel(chan));
-    }
-    void set_command_time(uint64_t time_ns) override
-    {
-        d_radio.set_command_time(time_ns);
-    }
-    void clear_command_time() override { d_radio.clear_command_time(); }
     uint64_t ring_base(size_t chan) const override;
     size_t ring_bytes() const override { return d_streams[0]->ring_bytes(); }
     size_t ring_items() const override { return d_streams[0]->ring_items(); }
@@ -141,7 +91,6 @@ private:
     };
     const std::unique_ptr<read_record[]> d_reads;
     mutable size_t d_next_ring = 0; // ring() hands out port order
-    radio_commands d_radio;         // output c is RF channel (first stream) + c
     uint64_t d_start_time = 0;      // 0: as soon as possible
     const pmt::pmt_t d_id;
     const std::chrono::microseconds d_wait_slice;

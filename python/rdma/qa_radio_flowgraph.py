@@ -345,6 +345,34 @@ def run_commands(dev, *messages):
 
 
 @needs_rf
+class qa_radio_block(gr_unittest.TestCase):
+
+    RADIO = ["num_channels", "set_center_freq", "get_center_freq", "get_freq_range",
+             "set_gain", "get_gain", "get_gain_range", "set_bandwidth", "get_bandwidth",
+             "get_bandwidth_range", "set_antenna", "get_antenna", "get_antennas",
+             "get_time_now", "set_command_time", "clear_command_time"]
+
+    def test_one_radio_api_for_rx_source_and_device(self):
+        # Declared once (radio_block, as gr-uhd's usrp_block), inherited by both blocks:
+        # neither declares a radio control of its own.
+        self.assertEqual(sorted(n for n in vars(rdma.radio_block) if not n.startswith("_")),
+                         sorted(self.RADIO))
+        for block in (rdma.rx_source, rdma.device):
+            self.assertTrue(issubclass(block, rdma.radio_block), block)
+            self.assertEqual([n for n in self.RADIO if n in vars(block)], [], block)
+        # The register map's RF channels receive: the sink has none.
+        self.assertFalse(issubclass(rdma.tx_sink, rdma.radio_block))
+        # One implementation: a block's channel c is RF channel first + c, for both.
+        src = rdma.rx_source(ARGS + ",stream=1", "fc32", 1e6, 0, 1)
+        dev = rdma.device(ARGS, 2)
+        self.assertEqual(src.num_channels(), 1)
+        src.set_center_freq(FC1, 0)
+        self.assertEqual(dev.get_center_freq(1), FC1)
+        self.assertEqual(src.get_bandwidth_range(0).stop, dev.get_bandwidth_range(1).stop)
+        with self.assertRaisesRegex(ValueError, r"chan=1 is out of range 0..0"):
+            src.get_gain(1)
+
+
 class qa_device_block(gr_unittest.TestCase):
 
     def setUp(self):

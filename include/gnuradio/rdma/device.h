@@ -10,6 +10,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/rdma/api.h>
+#include <gnuradio/rdma/radio_block.h>
 #include <gnuradio/rdma/sdr.h>
 #include <cstdint>
 #include <string>
@@ -44,7 +45,7 @@ namespace rdma {
  * exception inside the scheduler), and every report_interval seconds while the
  * flowgraph runs {device_time: (secs, frac)}. docs/radio.md, "Host side", has the keys.
  */
-class RDMA_API device : virtual public gr::block
+class RDMA_API device : virtual public gr::block, virtual public radio_block
 {
 public:
     typedef std::shared_ptr<device> sptr;
@@ -68,24 +69,8 @@ public:
                      const std::string& time_at_start = "",
                      double report_interval = 0);
 
-    virtual size_t num_channels() const = 0;
+    // The RF channels, the device time and the command time: radio_block.
 
-    virtual tune_result set_center_freq(double freq, size_t chan = 0) = 0;
-    virtual double get_center_freq(size_t chan = 0) = 0;
-    virtual sdr_range get_freq_range(size_t chan = 0) = 0;
-    virtual tune_result set_gain(double gain, size_t chan = 0) = 0;
-    virtual double get_gain(size_t chan = 0) = 0;
-    virtual sdr_range get_gain_range(size_t chan = 0) = 0;
-    virtual tune_result set_bandwidth(double bandwidth, size_t chan = 0) = 0;
-    virtual double get_bandwidth(size_t chan = 0) = 0;
-    virtual sdr_range get_bandwidth_range(size_t chan = 0) = 0;
-    //! Antennas are named ANT0, ANT1, ...
-    virtual void set_antenna(const std::string& name, size_t chan = 0) = 0;
-    virtual std::string get_antenna(size_t chan = 0) = 0;
-    virtual std::vector<std::string> get_antennas(size_t chan = 0) = 0;
-
-    //! The device's time now, ns since the epoch.
-    virtual uint64_t get_time_now() = 0;
     //! Set the device time now (with the streams stopped: docs/radio.md).
     virtual void set_time_now(uint64_t time_ns) = 0;
     //! Set the device time at the next PPS edge of the time source.
@@ -109,11 +94,6 @@ public:
     virtual std::vector<std::string> get_ctrl_policies() = 0;
     virtual void set_ctrl_period(double seconds) = 0;
     virtual double get_ctrl_period() = 0;
-
-    //! Later settings (setters, and commands without a time) take effect at device time
-    //! \p time_ns (ns since the epoch), as gr-uhd's set_command_time.
-    virtual void set_command_time(uint64_t time_ns) = 0;
-    virtual void clear_command_time() = 0;
 };
 
 } // namespace rdma

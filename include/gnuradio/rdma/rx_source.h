@@ -9,6 +9,7 @@
 #define INCLUDED_RDMA_RX_SOURCE_H
 
 #include <gnuradio/rdma/api.h>
+#include <gnuradio/rdma/radio_block.h>
 #include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/sdr.h>
 #include <gnuradio/sync_block.h>
@@ -68,7 +69,7 @@ namespace rdma {
  * (without "time") is set_samp_rate(). An rdma.device block naming the same device
  * controls the same radio.
  */
-class RDMA_API rx_source : virtual public gr::sync_block
+class RDMA_API rx_source : virtual public gr::sync_block, virtual public radio_block
 {
 public:
     typedef std::shared_ptr<rx_source> sptr;
@@ -90,7 +91,6 @@ public:
                      size_t num_channels = 1,
                      const std::string& otw_format = "");
 
-    virtual size_t num_channels() const = 0;
     //! The output items' format: "fc32", "sc16" or "sc8".
     virtual std::string cpu_format() const = 0;
     //! The format the device sends and the ring holds; cpu_format(): zero copy.
@@ -109,8 +109,6 @@ public:
      * several channels, 0.2 s after the device's time at start()).
      */
     virtual void set_start_time(uint64_t device_time_ns) = 0;
-    //! The device's time now, ns since the epoch (an AXIoE read).
-    virtual uint64_t get_time_now() = 0;
     /*!
      * Change the sample rate of every output while it runs, as gr-uhd's set_samp_rate,
      * without losing a sample (docs/radio.md, "Continuing a stream in a new run"): the
@@ -126,23 +124,6 @@ public:
     //! The sample rate of the items handed out now (S/s).
     virtual double get_samp_rate() const = 0;
 
-    //! Tune output \p chan's RF channel; now, or at the command time.
-    virtual tune_result set_center_freq(double freq, size_t chan = 0) = 0;
-    virtual double get_center_freq(size_t chan = 0) = 0;
-    virtual sdr_range get_freq_range(size_t chan = 0) = 0;
-    virtual tune_result set_gain(double gain, size_t chan = 0) = 0;
-    virtual double get_gain(size_t chan = 0) = 0;
-    virtual sdr_range get_gain_range(size_t chan = 0) = 0;
-    virtual tune_result set_bandwidth(double bandwidth, size_t chan = 0) = 0;
-    virtual double get_bandwidth(size_t chan = 0) = 0;
-    //! Antennas are named ANT0, ANT1, ...
-    virtual void set_antenna(const std::string& name, size_t chan = 0) = 0;
-    virtual std::string get_antenna(size_t chan = 0) = 0;
-    virtual std::vector<std::string> get_antennas(size_t chan = 0) = 0;
-    //! Later settings (setters, commands without a time) take effect at device time
-    //! \p time_ns (ns since the epoch), as gr-uhd's set_command_time.
-    virtual void set_command_time(uint64_t time_ns) = 0;
-    virtual void clear_command_time() = 0;
     //! Address of channel \p chan's ring (first copy) as an integer, for diagnostics.
     virtual uint64_t ring_base(size_t chan = 0) const = 0;
     //! Bytes in one copy of the ring; the ring is mapped twice back to back.

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(d30a0b2067c6f09d5275a2803f33f83b) */
+/* BINDTOOL_HEADER_FILE_HASH(bc4bfe071f9d236073f9fe0b9d14eb9a) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -26,11 +26,15 @@ namespace py = pybind11;
 void bind_device(py::module& m)
 {
     using device = ::gr::rdma::device;
-    // Every call but num_channels() talks to the device: let other Python threads run.
+    // Every call talks to the device: let other Python threads run.
     using release = py::call_guard<py::gil_scoped_release>;
 
-    py::class_<device, gr::block, gr::basic_block, std::shared_ptr<device>>(
-        m, "device", D(device))
+    // The RF channels, the device time and the command time: radio_block's.
+    py::class_<device,
+               gr::block,
+               gr::basic_block,
+               gr::rdma::radio_block,
+               std::shared_ptr<device>>(m, "device", D(device))
 
         .def(py::init(&device::make),
              py::arg("args") = "type=emu",
@@ -41,62 +45,64 @@ void bind_device(py::module& m)
              py::arg("report_interval") = 0.0,
              D(device, make))
 
-        .def("num_channels", &device::num_channels, D(device, num_channels))
-        .def("set_center_freq", &device::set_center_freq, py::arg("freq"),
-             py::arg("chan") = 0, release(), D(device, set_center_freq))
-        .def("get_center_freq", &device::get_center_freq, py::arg("chan") = 0, release(),
-             D(device, get_center_freq))
-        .def("get_freq_range", &device::get_freq_range, py::arg("chan") = 0, release(),
-             D(device, get_freq_range))
-        .def("set_gain", &device::set_gain, py::arg("gain"), py::arg("chan") = 0,
-             release(), D(device, set_gain))
-        .def("get_gain", &device::get_gain, py::arg("chan") = 0, release(),
-             D(device, get_gain))
-        .def("get_gain_range", &device::get_gain_range, py::arg("chan") = 0, release(),
-             D(device, get_gain_range))
-        .def("set_bandwidth", &device::set_bandwidth, py::arg("bandwidth"),
-             py::arg("chan") = 0, release(), D(device, set_bandwidth))
-        .def("get_bandwidth", &device::get_bandwidth, py::arg("chan") = 0, release(),
-             D(device, get_bandwidth))
-        .def("get_bandwidth_range", &device::get_bandwidth_range, py::arg("chan") = 0,
-             release(), D(device, get_bandwidth_range))
-        .def("set_antenna", &device::set_antenna, py::arg("name"), py::arg("chan") = 0,
-             release(), D(device, set_antenna))
-        .def("get_antenna", &device::get_antenna, py::arg("chan") = 0, release(),
-             D(device, get_antenna))
-        .def("get_antennas", &device::get_antennas, py::arg("chan") = 0, release(),
-             D(device, get_antennas))
-        .def("get_time_now", &device::get_time_now, release(), D(device, get_time_now))
-        .def("set_time_now", &device::set_time_now, py::arg("time_ns"), release(),
+        .def("set_time_now",
+             &device::set_time_now,
+             py::arg("time_ns"),
+             release(),
              D(device, set_time_now))
-        .def("set_time_next_pps", &device::set_time_next_pps, py::arg("time_ns"),
-             release(), D(device, set_time_next_pps))
-        .def("get_time_last_pps", &device::get_time_last_pps, release(),
+        .def("set_time_next_pps",
+             &device::set_time_next_pps,
+             py::arg("time_ns"),
+             release(),
+             D(device, set_time_next_pps))
+        .def("get_time_last_pps",
+             &device::get_time_last_pps,
+             release(),
              D(device, get_time_last_pps))
-        .def("set_clock_source", &device::set_clock_source, py::arg("name"), release(),
+        .def("set_clock_source",
+             &device::set_clock_source,
+             py::arg("name"),
+             release(),
              D(device, set_clock_source))
-        .def("get_clock_source", &device::get_clock_source, release(),
+        .def("get_clock_source",
+             &device::get_clock_source,
+             release(),
              D(device, get_clock_source))
-        .def("get_clock_sources", &device::get_clock_sources, release(),
+        .def("get_clock_sources",
+             &device::get_clock_sources,
+             release(),
              D(device, get_clock_sources))
-        .def("set_time_source", &device::set_time_source, py::arg("name"), release(),
+        .def("set_time_source",
+             &device::set_time_source,
+             py::arg("name"),
+             release(),
              D(device, set_time_source))
-        .def("get_time_source", &device::get_time_source, release(),
+        .def("get_time_source",
+             &device::get_time_source,
+             release(),
              D(device, get_time_source))
-        .def("get_time_sources", &device::get_time_sources, release(),
+        .def("get_time_sources",
+             &device::get_time_sources,
+             release(),
              D(device, get_time_sources))
-        .def("set_ctrl_policy", &device::set_ctrl_policy, py::arg("name"), release(),
+        .def("set_ctrl_policy",
+             &device::set_ctrl_policy,
+             py::arg("name"),
+             release(),
              D(device, set_ctrl_policy))
-        .def("get_ctrl_policy", &device::get_ctrl_policy, release(),
+        .def("get_ctrl_policy",
+             &device::get_ctrl_policy,
+             release(),
              D(device, get_ctrl_policy))
-        .def("get_ctrl_policies", &device::get_ctrl_policies,
-             D(device, get_ctrl_policies))
-        .def("set_ctrl_period", &device::set_ctrl_period, py::arg("seconds"), release(),
+        .def(
+            "get_ctrl_policies", &device::get_ctrl_policies, D(device, get_ctrl_policies))
+        .def("set_ctrl_period",
+             &device::set_ctrl_period,
+             py::arg("seconds"),
+             release(),
              D(device, set_ctrl_period))
-        .def("get_ctrl_period", &device::get_ctrl_period, release(),
-             D(device, get_ctrl_period))
-        .def("set_command_time", &device::set_command_time, py::arg("time_ns"),
-             D(device, set_command_time))
-        .def("clear_command_time", &device::clear_command_time,
-             D(device, clear_command_time));
+        .def("get_ctrl_period",
+             &device::get_ctrl_period,
+             release(),
+             D(device, get_ctrl_period));
 }

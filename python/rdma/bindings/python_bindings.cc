@@ -19,6 +19,7 @@ namespace py = pybind11;
 /**************************************/
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_cpu_accounting(py::module& m);
+void bind_radio_block(py::module& m);
 void bind_device(py::module& m);
 void bind_ramp_check(py::module& m);
 void bind_rx_source(py::module& m);
@@ -56,7 +57,8 @@ PYBIND11_MODULE(rdma_python, m)
     /**************************************/
     // BINDING_FUNCTION_CALLS(
     bind_cpu_accounting(m);
-    bind_sdr(m); // device and rx_source return its types
+    bind_sdr(m);         // device and rx_source return its types
+    bind_radio_block(m); // the base of device and rx_source
     bind_device(m);
     bind_ramp_check(m);
     bind_rx_source(m);

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_source.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(7397f3abc1befebb5106b5d827dd6d10) */
+/* BINDTOOL_HEADER_FILE_HASH(64f652a3dafb8fb2d0d9af5946f6ef92) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -29,12 +29,13 @@ namespace py = pybind11;
 void bind_rx_source(py::module& m)
 {
     using rx_source = ::gr::rdma::rx_source;
-    using release = py::call_guard<py::gil_scoped_release>;
 
+    // The RF channels, the device time and the command time: radio_block's.
     py::class_<rx_source,
                gr::sync_block,
                gr::block,
                gr::basic_block,
+               gr::rdma::radio_block,
                std::shared_ptr<rx_source>>(m, "rx_source", D(rx_source))
 
         .def(py::init(&rx_source::make),
@@ -67,7 +68,6 @@ void bind_rx_source(py::module& m)
             py::arg("num_channels") = 1,
             D(rx_source, make, 2))
 
-        .def("num_channels", &rx_source::num_channels, D(rx_source, num_channels))
         .def("cpu_format", &rx_source::cpu_format, D(rx_source, cpu_format))
         .def("otw_format", &rx_source::otw_format, D(rx_source, otw_format))
         .def("conversion_reads",
@@ -78,81 +78,11 @@ void bind_rx_source(py::module& m)
              &rx_source::set_start_time,
              py::arg("device_time_ns"),
              D(rx_source, set_start_time))
-        .def("get_time_now",
-             &rx_source::get_time_now,
-             py::call_guard<py::gil_scoped_release>(),
-             D(rx_source, get_time_now))
         .def("set_samp_rate",
              &rx_source::set_samp_rate,
              py::arg("rate"),
              D(rx_source, set_samp_rate))
         .def("get_samp_rate", &rx_source::get_samp_rate, D(rx_source, get_samp_rate))
-        .def("set_center_freq",
-             &rx_source::set_center_freq,
-             py::arg("freq"),
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, set_center_freq))
-        .def("get_center_freq",
-             &rx_source::get_center_freq,
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, get_center_freq))
-        .def("get_freq_range",
-             &rx_source::get_freq_range,
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, get_freq_range))
-        .def("set_gain",
-             &rx_source::set_gain,
-             py::arg("gain"),
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, set_gain))
-        .def("get_gain",
-             &rx_source::get_gain,
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, get_gain))
-        .def("get_gain_range",
-             &rx_source::get_gain_range,
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, get_gain_range))
-        .def("set_bandwidth",
-             &rx_source::set_bandwidth,
-             py::arg("bandwidth"),
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, set_bandwidth))
-        .def("get_bandwidth",
-             &rx_source::get_bandwidth,
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, get_bandwidth))
-        .def("set_antenna",
-             &rx_source::set_antenna,
-             py::arg("name"),
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, set_antenna))
-        .def("get_antenna",
-             &rx_source::get_antenna,
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, get_antenna))
-        .def("get_antennas",
-             &rx_source::get_antennas,
-             py::arg("chan") = 0,
-             release(),
-             D(rx_source, get_antennas))
-        .def("set_command_time",
-             &rx_source::set_command_time,
-             py::arg("time_ns"),
-             D(rx_source, set_command_time))
-        .def("clear_command_time",
-             &rx_source::clear_command_time,
-             D(rx_source, clear_command_time))
         .def("ring_base",
              &rx_source::ring_base,
              py::arg("chan") = 0,

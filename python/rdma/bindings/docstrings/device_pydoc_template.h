@@ -12,21 +12,8 @@
  */
 
 static const char* __doc_gr_rdma_device = R"doc(The radio of an RDMA SDR in a flowgraph (docs/radio.md, "Host side"): a block without streams holding the device the args name, shared with every rx_source naming it. Setters as gr-uhd's usrp_block; "command" input (gr-uhd's dicts), "reports" output (ack, error and device_time dicts).)doc";
-static const char* __doc_gr_rdma_device_make = R"doc(device(args="type=emu", num_channels=1, clock_source="", time_source="", time_at_start="", report_interval=0): speaks for RF channels 0..num_channels-1; sources "" leave them; time_at_start "", "now" (host clock) or "pps" (host clock at the next PPS edge); report_interval: seconds between device_time reports, 0 none.)doc";
-static const char* __doc_gr_rdma_device_num_channels = R"doc(The RF channels it speaks for: 0..num_channels-1.)doc";
-static const char* __doc_gr_rdma_device_set_center_freq = R"doc(set_center_freq(freq, chan=0) -> tune_result: now, or at the command time; clipped to the range with a warning.)doc";
-static const char* __doc_gr_rdma_device_get_center_freq = R"doc(The center frequency in effect, Hz.)doc";
-static const char* __doc_gr_rdma_device_get_freq_range = R"doc(The center frequency's range, Hz.)doc";
-static const char* __doc_gr_rdma_device_set_gain = R"doc(set_gain(gain, chan=0) -> tune_result (dB): now, or at the command time; clipped to the range.)doc";
-static const char* __doc_gr_rdma_device_get_gain = R"doc(The gain in effect, dB.)doc";
-static const char* __doc_gr_rdma_device_get_gain_range = R"doc(The gain's range, dB.)doc";
-static const char* __doc_gr_rdma_device_set_bandwidth = R"doc(set_bandwidth(bandwidth, chan=0) -> tune_result (Hz).)doc";
-static const char* __doc_gr_rdma_device_get_bandwidth = R"doc(The analog bandwidth, Hz.)doc";
-static const char* __doc_gr_rdma_device_get_bandwidth_range = R"doc(The bandwidth's range, Hz.)doc";
-static const char* __doc_gr_rdma_device_set_antenna = R"doc(set_antenna(name, chan=0): ANT0, ANT1, ...)doc";
-static const char* __doc_gr_rdma_device_get_antenna = R"doc(The antenna selected.)doc";
-static const char* __doc_gr_rdma_device_get_antennas = R"doc(The channel's antennas.)doc";
-static const char* __doc_gr_rdma_device_get_time_now = R"doc(The device's time now, ns since the epoch.)doc";
+static const char* __doc_gr_rdma_device_make =
+    R"doc(device(args="type=emu", num_channels=1, clock_source="", time_source="", time_at_start="", report_interval=0): speaks for RF channels 0..num_channels-1; sources "" leave them; time_at_start "", "now" (host clock) or "pps" (host clock at the next PPS edge); report_interval: seconds between device_time reports, 0 none.)doc";
 static const char* __doc_gr_rdma_device_set_time_now = R"doc(set_time_now(time_ns): set the device time now (streams stopped).)doc";
 static const char* __doc_gr_rdma_device_set_time_next_pps = R"doc(set_time_next_pps(time_ns): set the device time at the next PPS edge.)doc";
 static const char* __doc_gr_rdma_device_get_time_last_pps = R"doc(Device time at the last PPS edge.)doc";
@@ -35,9 +22,8 @@ static const char* __doc_gr_rdma_device_get_clock_source = R"doc(The frequency r
 static const char* __doc_gr_rdma_device_get_clock_sources = R"doc(The frequency references the device has.)doc";
 static const char* __doc_gr_rdma_device_set_time_source = R"doc(set_time_source(name): internal, external, gpsdo.)doc";
 static const char* __doc_gr_rdma_device_get_time_source = R"doc(The PPS source in use.)doc";
-static const char* __doc_gr_rdma_device_get_time_sources = R"doc(The PPS sources the device has.)doc";
-static const char* __doc_gr_rdma_device_set_command_time = R"doc(set_command_time(time_ns): later settings take effect at that device time (ns since the epoch), to the sample.)doc";
-static const char* __doc_gr_rdma_device_clear_command_time = R"doc(Later settings take effect now.)doc";
+static const char* __doc_gr_rdma_device_get_time_sources =
+    R"doc(The PPS sources the device has.)doc";
 static const char* __doc_gr_rdma_device_set_ctrl_policy = R"doc(set_ctrl_policy(name): the device's controller policy, none, water_filling or shortest_rtt (CTRL_POLICY; docs/links.md).)doc";
 static const char* __doc_gr_rdma_device_get_ctrl_policy = R"doc(The device's controller policy by name.)doc";
 static const char* __doc_gr_rdma_device_get_ctrl_policies = R"doc(The controller policies by name.)doc";

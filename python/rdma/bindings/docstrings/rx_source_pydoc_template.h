@@ -16,14 +16,13 @@ static const char* __doc_gr_rdma_rx_source_make = R"doc(rx_source(args="type=emu
 static const char* __doc_gr_rdma_rx_source_make_2 = R"doc(rx_source(args="type=emu", *, cpu_format, otw_format="", sample_rate=1e6, num_samples=0, num_channels=1): gr-uhd's stream_args names; cpu_format is format.)doc";
 static const char* __doc_gr_rdma_rx_source_cpu_format = R"doc(The output items' format: fc32, sc16 or sc8.)doc";
 static const char* __doc_gr_rdma_rx_source_otw_format = R"doc(The wire format the device sends and the ring holds; equal to cpu_format(): zero copy.)doc";
-static const char* __doc_gr_rdma_rx_source_conversion_reads = R"doc(Where the conversions of channel chan read: {calls, items, lowest, end} (addresses); inside the ring when ring_base() <= lowest and end <= ring_base() + 2 * ring_bytes(). All zero with equal formats.)doc";
-static const char* __doc_gr_rdma_rx_source_num_channels = R"doc(Outputs: RX streams of the device, started in step.)doc";
+static const char* __doc_gr_rdma_rx_source_conversion_reads =
+    R"doc(Where the conversions of channel chan read: {calls, items, lowest, end} (addresses); inside the ring when ring_base() <= lowest and end <= ring_base() + 2 * ring_bytes(). All zero with equal formats.)doc";
 static const char* __doc_gr_rdma_rx_source_set_start_time = R"doc(set_start_time(device_time_ns): sample 0 of the next start() at that device time (ns since the epoch; 0: as soon as possible).)doc";
 static const char* __doc_gr_rdma_rx_source_set_samp_rate = R"doc(Change the sample rate of every output while it runs, as gr-uhd's set_samp_rate, without losing a sample: the item where it takes effect is tagged rx_rate and rx_time on every output. A refusal is reported on async_msgs.)doc";
 
 static const char* __doc_gr_rdma_rx_source_get_samp_rate = R"doc(The sample rate of the items handed out now (S/s).)doc";
 
-static const char* __doc_gr_rdma_rx_source_get_time_now = R"doc(The device's time now, ns since the epoch (an AXIoE read).)doc";
 static const char* __doc_gr_rdma_rx_source_ring_base = R"doc(ring_base(chan=0): address of the channel's ring (first copy) as an integer.)doc";
 static const char* __doc_gr_rdma_rx_source_ring_bytes = R"doc(Bytes in one copy of the ring.)doc";
 static const char* __doc_gr_rdma_rx_source_ring_items = R"doc(Items in the ring.)doc";
@@ -31,17 +30,5 @@ static const char* __doc_gr_rdma_rx_source_hugepages = R"doc(Whether the ring is
 static const char* __doc_gr_rdma_rx_source_read_counters = R"doc(read_counters(chan=0): device, NIC and host counters of the channel as a dict (queries the device).)doc";
 static const char* __doc_gr_rdma_rx_source_read_injected_faults = R"doc(Drain the emulator's log of injected faults: a list of dicts (message, first_sample, samples, kind).)doc";
 static const char* __doc_gr_rdma_rx_source_error = R"doc(Why the run ended early (device lost or failed, NIC error); empty if it did not.)doc";
-static const char* __doc_gr_rdma_rx_source_device_note = R"doc(Why the device's final counters are not known; empty when they are.)doc";
-static const char* __doc_gr_rdma_rx_source_set_center_freq = R"doc(set_center_freq(freq, chan=0) -> tune_result: output chan's RF channel, now or at the command time; clipped to the range with a warning; tagged rx_freq on the first sample taken at it.)doc";
-static const char* __doc_gr_rdma_rx_source_get_center_freq = R"doc(The center frequency in effect, Hz.)doc";
-static const char* __doc_gr_rdma_rx_source_get_freq_range = R"doc(The center frequency's range, Hz.)doc";
-static const char* __doc_gr_rdma_rx_source_set_gain = R"doc(set_gain(gain, chan=0) -> tune_result (dB): now, or at the command time; clipped to the range.)doc";
-static const char* __doc_gr_rdma_rx_source_get_gain = R"doc(The gain in effect, dB.)doc";
-static const char* __doc_gr_rdma_rx_source_get_gain_range = R"doc(The gain's range, dB.)doc";
-static const char* __doc_gr_rdma_rx_source_set_bandwidth = R"doc(set_bandwidth(bandwidth, chan=0) -> tune_result (Hz).)doc";
-static const char* __doc_gr_rdma_rx_source_get_bandwidth = R"doc(The analog bandwidth, Hz.)doc";
-static const char* __doc_gr_rdma_rx_source_set_antenna = R"doc(set_antenna(name, chan=0): ANT0, ANT1, ...)doc";
-static const char* __doc_gr_rdma_rx_source_get_antenna = R"doc(The antenna selected.)doc";
-static const char* __doc_gr_rdma_rx_source_get_antennas = R"doc(The channel's antennas.)doc";
-static const char* __doc_gr_rdma_rx_source_set_command_time = R"doc(set_command_time(time_ns): later settings take effect at that device time (ns since the epoch), to the sample.)doc";
-static const char* __doc_gr_rdma_rx_source_clear_command_time = R"doc(Later settings take effect now.)doc";
+static const char* __doc_gr_rdma_rx_source_device_note =
+    R"doc(Why the device's final counters are not known; empty when they are.)doc";

@@ -6,7 +6,7 @@
  */
 
 #include "pmt_keys.h"
-#include "radio_commands.h"
+#include "radio_block_impl.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -131,15 +131,15 @@ pmt::pmt_t error_report(const std::string& text, const pmt::pmt_t& command)
 
 } // namespace
 
-radio_commands::radio_commands(const std::string& args,
-                               unsigned first_rf_channel,
-                               size_t channels,
-                               rate_key rate)
+radio_block_impl::radio_block_impl(const std::string& args,
+                                   unsigned first_rf_channel,
+                                   size_t channels,
+                                   rate_key rate)
     : d_sdr(args), d_first(first_rf_channel), d_channels(channels), d_rate(rate)
 {
 }
 
-unsigned radio_commands::rf_channel(size_t chan) const
+unsigned radio_block_impl::rf_channel(size_t chan) const
 {
     if (chan >= d_channels)
         throw std::invalid_argument(
@@ -150,45 +150,85 @@ unsigned radio_commands::rf_channel(size_t chan) const
     return d_first + static_cast<unsigned>(chan);
 }
 
-void radio_commands::set_command_time(uint64_t ns)
+void radio_block_impl::set_command_time(uint64_t ns)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     d_command_time = ns;
 }
 
-uint64_t radio_commands::command_time() const
+uint64_t radio_block_impl::command_time() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_command_time;
 }
 
-tune_result radio_commands::set_center_freq(double hz, size_t chan)
+tune_result radio_block_impl::set_center_freq(double hz, size_t chan)
 {
     return d_sdr.set_center_freq(hz, rf_channel(chan), command_time());
 }
 
-tune_result radio_commands::set_gain(double db, size_t chan)
+tune_result radio_block_impl::set_gain(double db, size_t chan)
 {
     return d_sdr.set_gain(db, rf_channel(chan), command_time());
 }
 
-tune_result radio_commands::set_bandwidth(double hz, size_t chan)
+tune_result radio_block_impl::set_bandwidth(double hz, size_t chan)
 {
     return d_sdr.set_bandwidth(hz, rf_channel(chan), command_time());
 }
 
-void radio_commands::set_antenna(const std::string& name, size_t chan)
+void radio_block_impl::set_antenna(const std::string& name, size_t chan)
 {
     d_sdr.set_antenna(name, rf_channel(chan), command_time());
 }
 
-pmt::pmt_t radio_commands::time_tuple(uint64_t ns)
+double radio_block_impl::get_center_freq(size_t chan)
+{
+    return d_sdr.get_center_freq(rf_channel(chan));
+}
+
+sdr_range radio_block_impl::get_freq_range(size_t chan)
+{
+    return d_sdr.get_freq_range(rf_channel(chan));
+}
+
+double radio_block_impl::get_gain(size_t chan)
+{
+    return d_sdr.get_gain(rf_channel(chan));
+}
+
+sdr_range radio_block_impl::get_gain_range(size_t chan)
+{
+    return d_sdr.get_gain_range(rf_channel(chan));
+}
+
+double radio_block_impl::get_bandwidth(size_t chan)
+{
+    return d_sdr.get_bandwidth(rf_channel(chan));
+}
+
+sdr_range radio_block_impl::get_bandwidth_range(size_t chan)
+{
+    return d_sdr.get_bandwidth_range(rf_channel(chan));
+}
+
+std::string radio_block_impl::get_antenna(size_t chan)
+{
+    return d_sdr.get_antenna(rf_channel(chan));
+}
+
+std::vector<std::string> radio_block_impl::get_antennas(size_t chan)
+{
+    return d_sdr.get_antennas(rf_channel(chan));
+}
+
+pmt::pmt_t radio_block_impl::time_tuple(uint64_t ns)
 {
     return pmt::make_tuple(pmt::from_uint64(ns / 1000000000u),
                            pmt::from_double((ns % 1000000000u) * 1e-9));
 }
 
-radio_commands::parsed radio_commands::parse(const pmt::pmt_t& dict) const
+radio_block_impl::parsed radio_block_impl::parse(const pmt::pmt_t& dict) const
 {
     parsed p;
     bool has_chan = false;
@@ -329,7 +369,7 @@ radio_commands::parsed radio_commands::parse(const pmt::pmt_t& dict) const
     return p;
 }
 
-uint64_t radio_commands::time_now_or_zero()
+uint64_t radio_block_impl::time_now_or_zero()
 {
     // Bandwidth and antenna have no time of effect on the device: an untimed change
     // took effect by the time the device answers this read. The setting is made
@@ -341,7 +381,7 @@ uint64_t radio_commands::time_now_or_zero()
     }
 }
 
-tune_result radio_commands::apply(const setting& s, size_t chan, uint64_t at_ns)
+tune_result radio_block_impl::apply(const setting& s, size_t chan, uint64_t at_ns)
 {
     const unsigned rf = rf_channel(chan);
     switch (s.key) {
@@ -358,7 +398,7 @@ tune_result radio_commands::apply(const setting& s, size_t chan, uint64_t at_ns)
     return {};
 }
 
-std::vector<pmt::pmt_t> radio_commands::handle(const pmt::pmt_t& msg)
+std::vector<pmt::pmt_t> radio_block_impl::handle(const pmt::pmt_t& msg)
 {
     std::vector<pmt::pmt_t> reports;
     std::string malformed;

@@ -5,9 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_RDMA_RADIO_COMMANDS_H
-#define INCLUDED_RDMA_RADIO_COMMANDS_H
+#ifndef INCLUDED_RDMA_RADIO_BLOCK_IMPL_H
+#define INCLUDED_RDMA_RADIO_BLOCK_IMPL_H
 
+#include <gnuradio/rdma/radio_block.h>
 #include <gnuradio/rdma/sdr.h>
 #include <pmt/pmt.h>
 #include <cstdint>
@@ -20,49 +21,59 @@ namespace gr {
 namespace rdma {
 
 /*!
- * The radio controls a block offers (rdma.device, rx_source): the setters of gr-uhd's
- * usrp_block over some RF channels of one device, with a command time, and the
- * command port's dicts (gr-uhd's keys) answered by report dicts (docs/radio.md, "Host
- * side"). The block's channel c is the device's RF channel first + c.
+ * The radio controls of a block (radio_block), implemented once for rx_source and
+ * device (as gr-uhd's usrp_block_impl): the setters and getters over some RF channels of
+ * one device, with a command time, and the command port's dicts (gr-uhd's keys)
+ * answered by report dicts (docs/radio.md, "Host side"). The block's channel c is the
+ * device's RF channel first + c.
  *
  * Setters throw (they run outside the scheduler: a GRC callback, the user's code);
  * handle() never does: a message handler that throws would end the block's thread.
  */
-class radio_commands
+class radio_block_impl : virtual public radio_block
 {
 public:
     //! What a "rate" key does: handed to the block (on_rate()), which changes it at
     //! run time, or refused, as the block does not own the rate.
     enum class rate_key { block_applies, not_applicable };
+
+    radio_block_impl(const std::string& args,
+                     unsigned first_rf_channel,
+                     size_t channels,
+                     rate_key rate);
+    radio_block_impl(const radio_block_impl&) = delete;
+    radio_block_impl& operator=(const radio_block_impl&) = delete;
+
+    size_t num_channels() const override { return d_channels; }
+    tune_result set_center_freq(double hz, size_t chan) override;
+    double get_center_freq(size_t chan) override;
+    sdr_range get_freq_range(size_t chan) override;
+    tune_result set_gain(double db, size_t chan) override;
+    double get_gain(size_t chan) override;
+    sdr_range get_gain_range(size_t chan) override;
+    tune_result set_bandwidth(double hz, size_t chan) override;
+    double get_bandwidth(size_t chan) override;
+    sdr_range get_bandwidth_range(size_t chan) override;
+    void set_antenna(const std::string& name, size_t chan) override;
+    std::string get_antenna(size_t chan) override;
+    std::vector<std::string> get_antennas(size_t chan) override;
+    uint64_t get_time_now() override { return d_sdr.get_time_now(); }
+    //! Later settings (setters, and commands without "time") take effect at this device
+    //! time (ns since the epoch), as gr-uhd's set_command_time; 0: now.
+    void set_command_time(uint64_t ns) override;
+    void clear_command_time() override { set_command_time(0); }
+
+protected:
     //! Called by handle() with a command's valid "rate" (S/s); throws to refuse it.
     void on_rate(std::function<void(double)> handler)
     {
         d_rate_handler = std::move(handler);
     }
-
-    radio_commands(const std::string& args,
-                   unsigned first_rf_channel,
-                   size_t channels,
-                   rate_key rate);
-    radio_commands(const radio_commands&) = delete;
-    radio_commands& operator=(const radio_commands&) = delete;
-
     sdr& radio() { return d_sdr; }
-    size_t channels() const { return d_channels; }
     //! RF channel of the block's channel \p chan; throws std::invalid_argument naming
     //! the valid range.
     unsigned rf_channel(size_t chan) const;
-
-    //! Later settings (setters, and commands without "time") take effect at this device
-    //! time (ns since the epoch), as gr-uhd's set_command_time; 0: now.
-    void set_command_time(uint64_t ns);
-    void clear_command_time() { set_command_time(0); }
     uint64_t command_time() const;
-
-    tune_result set_center_freq(double hz, size_t chan);
-    tune_result set_gain(double db, size_t chan);
-    tune_result set_bandwidth(double hz, size_t chan);
-    void set_antenna(const std::string& name, size_t chan);
 
     /*!
      * Apply a command message: a dict of gr-uhd's keys (also a (key . value) pair, or
@@ -73,6 +84,7 @@ public:
      */
     std::vector<pmt::pmt_t> handle(const pmt::pmt_t& msg);
 
+public:
     //! (uint64 seconds, double fraction) of a device time, as the rx_time tag has it.
     static pmt::pmt_t time_tuple(uint64_t ns);
 
