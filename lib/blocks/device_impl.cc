@@ -75,7 +75,11 @@ device_impl::device_impl(const std::string& args,
     set_time_at_start(time_at_start);
 
     message_port_register_in(keys::command());
-    set_msg_handler(keys::command(), [this](const pmt::pmt_t& msg) { on_command(msg); });
+    set_msg_handler(keys::command(), [this](const pmt::pmt_t& msg) {
+        answer(msg, *d_logger, [this](const pmt::pmt_t& report) {
+            message_port_pub(keys::reports(), report);
+        });
+    });
     message_port_register_out(keys::reports());
 }
 
@@ -108,22 +112,6 @@ void device_impl::set_time_at_start(const std::string& how)
     radio().set_time_next_pps(next);
     wait_edge([&] { return radio().get_time_last_pps() == next; },
               "the device time set for the next PPS edge was not applied");
-}
-
-void device_impl::on_command(const pmt::pmt_t& msg)
-{
-    // The scheduler's thread: nothing may escape (handle() catches the device's
-    // refusals).
-    try {
-        for (const pmt::pmt_t& report : handle(msg)) {
-            const pmt::pmt_t error = pmt::dict_ref(report, keys::error(), pmt::PMT_NIL);
-            if (!pmt::is_null(error))
-                d_logger->warn("command refused: {}", pmt::symbol_to_string(error));
-            message_port_pub(keys::reports(), report);
-        }
-    } catch (const std::exception& e) {
-        d_logger->warn("command {} failed: {}", pmt::write_string(msg), e.what());
-    }
 }
 
 bool device_impl::start()

@@ -72,7 +72,6 @@ public:
 
 private:
     void set_time_at_start(const std::string& how);
-    void on_command(const pmt::pmt_t& msg);
     void report_time_until_stopped();
     void stop_reporter();
 

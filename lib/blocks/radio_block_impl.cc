@@ -222,6 +222,23 @@ std::vector<std::string> radio_block_impl::get_antennas(size_t chan)
     return d_sdr.get_antennas(rf_channel(chan));
 }
 
+void radio_block_impl::answer(const pmt::pmt_t& msg,
+                              gr::logger& logger,
+                              const std::function<void(const pmt::pmt_t&)>& publish)
+{
+    // handle() catches the device's refusals; what is left is a bug or a dead device.
+    try {
+        for (const pmt::pmt_t& report : handle(msg)) {
+            const pmt::pmt_t error = pmt::dict_ref(report, keys::error(), pmt::PMT_NIL);
+            if (!pmt::is_null(error))
+                logger.warn("command refused: {}", pmt::symbol_to_string(error));
+            publish(report);
+        }
+    } catch (const std::exception& e) {
+        logger.warn("command {} failed: {}", pmt::write_string(msg), e.what());
+    }
+}
+
 pmt::pmt_t radio_block_impl::time_tuple(uint64_t ns)
 {
     return pmt::make_tuple(pmt::from_uint64(ns / 1000000000u),

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_RADIO_BLOCK_IMPL_H
 #define INCLUDED_RDMA_RADIO_BLOCK_IMPL_H
 
+#include <gnuradio/logger.h>
 #include <gnuradio/rdma/radio_block.h>
 #include <gnuradio/rdma/sdr.h>
 #include <pmt/pmt.h>
@@ -83,6 +84,11 @@ protected:
      * (nothing of it is applied); a value the device refuses fails that setting alone.
      */
     std::vector<pmt::pmt_t> handle(const pmt::pmt_t& msg);
+    //! handle() as a message handler: each report to \p publish, each refusal logged;
+    //! nothing escapes (the scheduler's thread would end).
+    void answer(const pmt::pmt_t& msg,
+                gr::logger& logger,
+                const std::function<void(const pmt::pmt_t&)>& publish);
 
 public:
     //! (uint64 seconds, double fraction) of a device time, as the rx_time tag has it.

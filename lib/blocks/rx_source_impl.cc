@@ -208,7 +208,11 @@ rx_source_impl::rx_source_impl(const std::string& args,
 {
     message_port_register_out(keys::async_msgs());
     message_port_register_in(keys::command());
-    set_msg_handler(keys::command(), [this](const pmt::pmt_t& msg) { on_command(msg); });
+    set_msg_handler(keys::command(), [this](const pmt::pmt_t& msg) {
+        answer(msg, *d_logger, [this](const pmt::pmt_t& report) {
+            message_port_pub(keys::async_msgs(), pmt::cons(keys::rdma_command(), report));
+        });
+    });
     on_rate([this](double rate) { set_samp_rate(rate); });
     // GNU Radio caps work() at the size it asked the buffer factory for, not at what the
     // ring holds; let a call take up to half the ring, as a default buffer would.
@@ -219,22 +223,6 @@ rx_source_impl::rx_source_impl(const std::string& args,
     // rate at a buffer per interval. The same room as zero copy: half the ring's items.
     if (d_converter)
         set_min_output_buffer(static_cast<long>(d_streams[0]->ring_items() / 2));
-}
-
-void rx_source_impl::on_command(const pmt::pmt_t& msg)
-{
-    // The scheduler's thread: nothing may escape (handle() catches the device's
-    // refusals).
-    try {
-        for (const pmt::pmt_t& report : handle(msg)) {
-            const pmt::pmt_t error = pmt::dict_ref(report, keys::error(), pmt::PMT_NIL);
-            if (!pmt::is_null(error))
-                d_logger->warn("command refused: {}", pmt::symbol_to_string(error));
-            message_port_pub(keys::async_msgs(), pmt::cons(keys::rdma_command(), report));
-        }
-    } catch (const std::exception& e) {
-        d_logger->warn("command {} failed: {}", pmt::write_string(msg), e.what());
-    }
 }
 
 void rx_source_impl::set_samp_rate(double rate)

@@ -72,7 +72,6 @@ private:
     void publish_events();
     void tag_share(size_t chan);
     void tag_time(size_t chan, uint64_t offset, uint64_t time_ns);
-    void on_command(const pmt::pmt_t& msg);
     void change_rate_if_asked();
 
     // Own the rings: allocated before any buffer.
