@@ -222,9 +222,20 @@ public:
         const rx_stream::accounting& a = r.counts;
         CPPUNIT_ASSERT_EQUAL(r.counters.at("device.samples_emitted"),
                              a.delivered + a.lost());
-        CPPUNIT_ASSERT(a.lost() < uint64_t(0.3 * rate));
-        CPPUNIT_ASSERT(r.counters.at("host.link0.messages") > 0);
-        CPPUNIT_ASSERT(r.counters.at("host.link1.messages") > 0);
+        // Every message went over a link the host knows (whichever: water filling may
+        // put the whole demand on one link that can carry it, and which one depends on
+        // the paths it measures, so on how loaded the machine is).
+        std::string seen;
+        for (const auto& [key, value] : r.counters)
+            if (key.rfind("host.link", 0) == 0 || key == "host.epochs")
+                seen += key + "=" + std::to_string(value) + " ";
+        CPPUNIT_ASSERT_MESSAGE(seen, a.lost() < uint64_t(0.3 * rate));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(seen,
+                                     items / items_per_message,
+                                     r.counters.at("host.link0.messages") +
+                                         r.counters.at("host.link1.messages"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+            seen, uint64_t(0), r.counters.at("host.links_unattributed_messages"));
     }
 
     void test_link_timeout_0_never_declares()
