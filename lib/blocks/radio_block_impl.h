@@ -64,6 +64,9 @@ public:
     void set_command_time(uint64_t ns) override;
     void clear_command_time() override { set_command_time(0); }
 
+    //! (uint64 seconds, double fraction) of a device time, as the rx_time tag has it.
+    static pmt::pmt_t time_tuple(uint64_t ns);
+
 protected:
     //! Called by handle() with a command's valid "rate" (S/s); throws to refuse it.
     void on_rate(std::function<void(double)> handler)
@@ -89,10 +92,6 @@ protected:
     void answer(const pmt::pmt_t& msg,
                 gr::logger& logger,
                 const std::function<void(const pmt::pmt_t&)>& publish);
-
-public:
-    //! (uint64 seconds, double fraction) of a device time, as the rx_time tag has it.
-    static pmt::pmt_t time_tuple(uint64_t ns);
 
 private:
     struct setting {

@@ -37,10 +37,12 @@ bool in_stream0(uint32_t address)
 
 bool writes_start_time(uint32_t address, size_t count, bool fixed)
 {
+    if (!count)
+        return false;
     const uint32_t first = regs::rx_reg(0, regs::rx::start_time_lo);
     const uint32_t last = regs::rx_reg(0, regs::rx::start_time_hi);
     const uint32_t end = fixed ? address : address + 4 * static_cast<uint32_t>(count - 1);
-    return count && address <= last && end >= first;
+    return address <= last && end >= first;
 }
 
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }

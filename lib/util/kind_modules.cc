@@ -23,7 +23,6 @@ constexpr const char* transport_file = "libgnuradio-rdma-transport.so";
 
 struct module_state {
     std::once_flag once;
-    bool loaded_any = false;
     std::string note;
 };
 
@@ -47,13 +46,16 @@ std::string own_file()
 
 std::string kind_module_dir()
 {
-    if (const char* path = std::getenv("GR_RDMA_MODULE_PATH"); path && *path)
-        return path;
     const std::string file = own_file();
     const size_t slash = file.rfind('/');
     const std::string name = slash == std::string::npos ? file : file.substr(slash + 1);
+    // A program with the core's objects of its own has registries of its own: a module
+    // would register into the transport library's, a second copy. It links its kinds,
+    // whatever GR_RDMA_MODULE_PATH says.
     if (name.rfind(transport_file, 0) != 0)
-        return ""; // our own registries: the program links its kinds
+        return "";
+    if (const char* path = std::getenv("GR_RDMA_MODULE_PATH"); path && *path)
+        return path;
     const std::string dir = slash == std::string::npos ? "." : file.substr(0, slash);
     return dir + "/gr-rdma-modules-" GR_RDMA_LIBVER;
 }
@@ -64,14 +66,12 @@ bool load_kind_modules()
     bool now = false;
     std::call_once(s.once, [&s, &now] {
         const std::string dir = kind_module_dir();
-        if (dir.empty()) {
-            s.note = "this program links the kinds it offers and loads no module";
-            return;
-        }
+        if (dir.empty())
+            return; // nothing to load, nothing failed
         for (const auto& file : module_files) {
             const std::string path = dir + "/" + file;
             if (dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-                s.loaded_any = now = true;
+                now = true;
                 make_logger("rdma kinds")->debug("loaded {}", path);
                 continue;
             }

@@ -47,7 +47,7 @@ public:
         return load_kind_modules() ? find_registered(name) : nullptr;
     }
     //! The kinds registered so far: those of modules not loaded yet are not among them
-    //! (names_with_modules() loads them first).
+    //! (load_kind_modules() first, for a list of every kind there is).
     std::vector<std::string> names() const
     {
         std::lock_guard<std::mutex> lock(d_mutex);
@@ -55,12 +55,6 @@ public:
         for (const auto& entry : d_kinds)
             out.push_back(entry.first);
         return out;
-    }
-    //! Every kind there is, for an error or --help that lists them.
-    std::vector<std::string> names_with_modules() const
-    {
-        load_kind_modules();
-        return names();
     }
 
 private:
