@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_DEVICE_DEVICE_KIND_H
 #define INCLUDED_RDMA_DEVICE_DEVICE_KIND_H
 
+#include "../util/arg_table.h"
 #include "../util/device_args.h"
 #include "../util/socket_address.h"
 #include <gnuradio/rdma/transport_api.h>
@@ -40,8 +41,9 @@ public:
 struct device_kind {
     std::string name;        //!< type=<name>
     std::string description; //!< one line, for errors and --help
-    //! Device args this kind reads (beyond the common ones of device_config).
-    std::set<std::string> keys;
+    //! Device args this kind reads (beyond the common ones, shared_device::keys()):
+    //! its own part of the configuration, registered with the kind.
+    arg_table keys{ "", {} };
     //! Whether the device runs in this process (then identity is the args, not an
     //! address): start it. Null for a remote kind, which needs addr=.
     std::function<std::unique_ptr<device_backend>(const device_args&)> start;

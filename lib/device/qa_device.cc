@@ -61,10 +61,13 @@ public:
         for (const char* name : { "emu", "null", "remote" })
             CPPUNIT_ASSERT_MESSAGE(name, find_device_kind(name) != nullptr);
         CPPUNIT_ASSERT(find_device_kind("uhd") == nullptr);
-        // Each kind's own keys are device keys; the common ones too.
-        for (const char* key : { "type", "addr", "name", "wire", "link_addr", "streams" })
-            CPPUNIT_ASSERT_MESSAGE(key, shared_device::keys().count(key) == 1);
-        CPPUNIT_ASSERT(shared_device::keys().count("payload") == 0);
+        // The common keys are the device's; each kind registers its own.
+        for (const char* key : { "type", "addr", "name", "timeout", "retries" })
+            CPPUNIT_ASSERT_MESSAGE(key, shared_device::keys().contains(key));
+        CPPUNIT_ASSERT(!shared_device::keys().contains("payload"));
+        for (const char* key : { "wire", "link_addr", "streams" })
+            CPPUNIT_ASSERT_MESSAGE(key, find_device_kind("emu")->keys.contains(key));
+        CPPUNIT_ASSERT(!find_device_kind("remote")->keys.contains("wire"));
     }
 
     void test_same_args_same_device()

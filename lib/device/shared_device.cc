@@ -29,15 +29,11 @@ open_devices& cache()
 
 const device_kind_registrar remote_kind({ "remote",
                                           "a device (hardware, or gr-rdma-emu) at addr=",
-                                          {},
+                                          arg_table("type=remote", {}),
                                           nullptr,
                                           "soft",
                                           false });
 
-// Keys every device reads.
-const std::set<std::string> common_keys = {
-    "type", "addr", "name", "timeout", "retries"
-};
 
 // Keys a kind takes that are also the stream's, for every kind: links=N makes the
 // emulator in this process N links, and spreads any stream over N (docs/links.md).
@@ -57,12 +53,32 @@ std::string kind_list()
 
 } // namespace
 
-std::set<std::string> shared_device::keys()
+const arg_table& shared_device::keys()
 {
-    std::set<std::string> out = common_keys;
+    static const arg_table t(
+        "device",
+        { arg_key::text("type",
+                        "the kind of device: emu (in this process), remote (at addr=), "
+                        "null (benchmarks)"),
+          arg_key::text("addr", "IP[:port] or name[:port] of the device's AXIoE port"),
+          arg_key::text("name", "opens another device object on purpose"),
+          arg_key::number("timeout",
+                          0.001,
+                          60,
+                          "0.05",
+                          "seconds",
+                          "seconds an AXIoE request waits for its answer before it is "
+                          "resent"),
+          arg_key::integer(
+              "retries", 0, 1000, "10", "resends", "resends before a request fails") });
+    return t;
+}
+
+std::vector<const arg_table*> shared_device::kind_keys()
+{
+    std::vector<const arg_table*> out;
     for (const auto& name : device_kind_names())
-        for (const auto& k : find_device_kind(name)->keys)
-            out.insert(k);
+        out.push_back(&find_device_kind(name)->keys);
     return out;
 }
 
@@ -77,15 +93,17 @@ std::shared_ptr<shared_device> shared_device::open(const device_args& args)
     for (const auto& name : device_kind_names()) {
         if (name == type)
             continue;
-        for (const auto& k : find_device_kind(name)->keys)
-            if (args.has(k) && !kind->keys.count(k) && !stream_keys.count(k))
-                throw std::invalid_argument("device args: " + k + "= belongs to type=" +
-                                            name + ", not type=" + type);
+        for (const auto& k : find_device_kind(name)->keys.keys())
+            if (args.has(k.name) && !kind->keys.contains(k.name) &&
+                !stream_keys.count(k.name))
+                throw std::invalid_argument("device args: " + k.name +
+                                            "= belongs to type=" + name +
+                                            ", not type=" + type);
     }
     axioe::client_options options;
-    options.timeout = std::chrono::microseconds(static_cast<int64_t>(
-        args.get_double("timeout", 0.05, 0.001, 60, "seconds") * 1e6));
-    options.retries = static_cast<int>(args.get_uint("retries", 10, 0, 1000, "resends"));
+    options.timeout = std::chrono::microseconds(
+        static_cast<int64_t>(args.get_double(keys()["timeout"]) * 1e6));
+    options.retries = static_cast<int>(args.get_uint(keys()["retries"]));
 
     std::string identity;
     socket_address control;
@@ -96,9 +114,9 @@ std::shared_ptr<shared_device> shared_device::open(const device_args& args)
                 " runs in this process: drop addr=, or "
                 "use type=remote");
         identity = type + "/" + args.get("name", "");
-        for (const auto& k : kind->keys)
-            if (args.has(k))
-                identity += "," + k + "=" + args.get(k, "");
+        for (const auto& k : kind->keys.keys())
+            if (args.has(k.name))
+                identity += "," + k.name + "=" + args.get(k.name, "");
     } else {
         if (!args.has("addr"))
             throw std::invalid_argument("device args: type=" + type +
@@ -166,7 +184,7 @@ void shared_device::check_rx_stream(const shared_device& dev, unsigned stream)
         throw std::invalid_argument(
             "device args: stream=" + std::to_string(stream) + " but the device has " +
             std::to_string(dev.d_info.num_rx_streams) + " RX stream(s)" +
-            (dev.d_kind->keys.count("streams")
+            (dev.d_kind->keys.contains("streams")
                  ? " (type=" + dev.d_kind->name + ": give streams=<count>)"
                  : ""));
 }

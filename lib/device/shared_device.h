@@ -43,9 +43,10 @@ public:
     //! one. Throws std::invalid_argument for bad args, std::runtime_error when the
     //! device does not answer like a gr-rdma device.
     static std::shared_ptr<shared_device> open(const device_args& args);
-    //! The device args a device reads (type, addr, name, timeout, retries and every
-    //! kind's own): the others belong to streams.
-    static std::set<std::string> keys();
+    //! The device args every device reads (type, addr, name, timeout, retries).
+    static const arg_table& keys();
+    //! Each registered kind's own keys (device_kind::keys), those of loaded modules.
+    static std::vector<const arg_table*> kind_keys();
 
     ~shared_device();
     shared_device(const shared_device&) = delete;

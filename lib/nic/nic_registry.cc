@@ -28,10 +28,30 @@ std::vector<std::string> nic_kind_names()
     return named_registry<nic_kind>::instance().names();
 }
 
-const std::set<std::string>& nic_config::keys()
+const arg_table& nic_config::keys()
 {
-    static const std::set<std::string> k = { "nic", "nic_addr", "nic_if", "nic_port" };
-    return k;
+    // nic= takes any registered kind; soft and verbs are the transport library's own
+    // (null comes with the benchmarks' stand-in).
+    static const arg_table t(
+        "nic",
+        { arg_key::choice("nic",
+                          { "soft", "verbs" },
+                          "soft",
+                          "the NIC: soft (userspace, for hosts without RDMA) or verbs "
+                          "(an rdma-core device)"),
+          arg_key::text("nic_addr",
+                        "local IPv4 address the device sends RoCEv2 to; with links=N, "
+                        "one per link separated by +"),
+          arg_key::text("nic_if",
+                        "nic=verbs: the network interface whose RDMA device to use"),
+          arg_key::integer("nic_port",
+                           0,
+                           65535,
+                           "0",
+                           "a UDP port",
+                           "nic=soft: its UDP port; 0: any free port")
+              .hinted("0: any free port") });
+    return t;
 }
 
 nic_config nic_config::from_args(const device_args& args, const std::string& default_kind)
@@ -42,7 +62,9 @@ nic_config nic_config::from_args(const device_args& args, const std::string& def
     std::set<std::string> names;
     for (const auto& n : nic_kind_names())
         names.insert(n);
-    c.kind = args.get_choice("nic", names, default_kind.empty() ? "soft" : default_kind);
+    const arg_table& k = keys();
+    c.kind = args.get_choice(
+        k["nic"].name, names, default_kind.empty() ? k["nic"].fallback : default_kind);
     if (args.has("nic_addr") && args.has("nic_if"))
         throw std::invalid_argument("device args: give nic_addr= or nic_if=, not both");
     c.address_given = args.has("nic_addr");
@@ -50,8 +72,7 @@ nic_config nic_config::from_args(const device_args& args, const std::string& def
         c.ip = args.get_address("nic_addr", "", 0).ip();
     c.interface = args.get("nic_if", "");
     c.port_given = args.has("nic_port");
-    c.port = static_cast<uint16_t>(
-        args.get_uint("nic_port", 0, 0, 65535, "a UDP port", "0: any free port"));
+    c.port = static_cast<uint16_t>(args.get_uint(k["nic_port"]));
     return c;
 }
 

@@ -32,7 +32,7 @@ struct nic_config {
 
     //! \p default_kind: what the device goes with when nic= is absent.
     static nic_config from_args(const device_args& args, const std::string& default_kind);
-    static const std::set<std::string>& keys();
+    static const arg_table& keys();
 };
 
 /*!

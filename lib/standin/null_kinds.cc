@@ -32,7 +32,7 @@ private:
 const device_kind_registrar null_device_kind(
     { "null",
       "benchmarks only: the zero-copy ceiling's stand-in, in this process",
-      {},
+      arg_table("type=null", {}),
       [](const device_args&) { return std::make_unique<null_backend>(); },
       "null",
       true });

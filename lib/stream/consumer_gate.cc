@@ -19,7 +19,7 @@ namespace {
 std::shared_ptr<consumer_pacing> paced(const device_args& args,
                                        std::shared_ptr<consumer_pacing> pacing)
 {
-    if (args.get_choice("emu_pace", { "clock", "consumer" }, "clock") == "clock")
+    if (args.get_choice(consumer_gate::keys()["emu_pace"]) == "clock")
         return nullptr;
     if (!pacing)
         throw std::invalid_argument(
@@ -46,10 +46,16 @@ std::shared_ptr<consumer_pacing> consumer_gate::tx_from_args(const device_args& 
     return paced(args, dev.pacing(true, stream));
 }
 
-const std::set<std::string>& consumer_gate::keys()
+const arg_table& consumer_gate::keys()
 {
-    static const std::set<std::string> k = { "emu_pace" };
-    return k;
+    static const arg_table t(
+        "consumer gate",
+        { arg_key::choice("emu_pace",
+                          { "clock", "consumer" },
+                          "clock",
+                          "consumer: an emulator in this process sends no faster than "
+                          "the consumer takes (tests that no load can break)") });
+    return t;
 }
 
 consumer_gate::consumer_gate(std::shared_ptr<consumer_pacing> pacing)

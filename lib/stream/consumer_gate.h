@@ -44,7 +44,7 @@ public:
     //! as from_args().
     static std::shared_ptr<consumer_pacing>
     tx_from_args(const device_args& args, const shared_device& dev, unsigned stream);
-    static const std::set<std::string>& keys();
+    static const arg_table& keys();
 
     explicit consumer_gate(std::shared_ptr<consumer_pacing> pacing);
     ~consumer_gate();

@@ -16,12 +16,7 @@ uint32_t rate_limit_kib(const device_args& args,
                         const device_info& info,
                         const std::string& device)
 {
-    const double limit = args.get_double("rate_limit",
-                                         0,
-                                         0,
-                                         double(UINT32_MAX) * regs::ctrl::rate_unit,
-                                         "bytes per second",
-                                         "of sample bytes; 0: none");
+    const double limit = args.get_double(controller_args::keys()["rate_limit"]);
     if (limit > 0 && !info.has(regs::cap::rate_control))
         throw std::invalid_argument("device args: rate_limit=, but the device at " +
                                     device +
@@ -34,10 +29,33 @@ uint32_t rate_limit_kib(const device_args& args,
     return static_cast<uint32_t>(limit / regs::ctrl::rate_unit);
 }
 
-const std::set<std::string>& controller_args::keys()
+const arg_table& controller_args::keys()
 {
-    static const std::set<std::string> k = { "ctrl_policy", "ctrl_period" };
-    return k;
+    static const arg_table t(
+        "controller",
+        { arg_key::choice("ctrl_policy",
+                          rate_controller::policies(),
+                          "",
+                          "the device's controller policy (CTRL_POLICY); absent: the "
+                          "device's"),
+          arg_key::number("ctrl_period",
+                          1e-6,
+                          1,
+                          "",
+                          "seconds",
+                          "the period of the device's control loop (CTRL_PERIOD_US)")
+              .hinted("the device's control loop period"),
+          arg_key::number("rate_limit",
+                          0,
+                          double(UINT32_MAX) * regs::ctrl::rate_unit,
+                          "0",
+                          "bytes per second",
+                          "sample bytes per second the device sends (RX) or READs (TX) "
+                          "of this stream at most; 0: no limit")
+              .depending("0, " + std::to_string(regs::ctrl::rate_unit) + "…" +
+                         std::to_string(uint64_t(UINT32_MAX) * regs::ctrl::rate_unit))
+              .hinted("of sample bytes; 0: none") });
+    return t;
 }
 
 controller_args controller_args::parse(const device_args& args,
@@ -54,13 +72,10 @@ controller_args controller_args::parse(const device_args& args,
             ", but the device at " + device +
             " has no RATE_CONTROL (map 1.5), so no controller to set: drop it");
     if (args.has("ctrl_policy")) {
-        const std::vector<std::string> names = rate_controller::policies();
-        c.policy = args.get_choice(
-            "ctrl_policy", std::set<std::string>(names.begin(), names.end()), "");
+        c.policy = args.get_choice(keys()["ctrl_policy"]);
     }
     if (args.has("ctrl_period"))
-        c.period_us = rate_controller::period_us(args.get_double(
-            "ctrl_period", 0, 1e-6, 1, "seconds", "the device's control loop period"));
+        c.period_us = rate_controller::period_us(args.get_double(keys()["ctrl_period"]));
     return c;
 }
 

@@ -38,7 +38,8 @@ struct controller_args {
     std::string policy; //!< CTRL_POLICY by name; "": untouched
     uint32_t period_us = 0; //!< CTRL_PERIOD_US; 0: untouched
 
-    static const std::set<std::string>& keys();
+    //! ctrl_policy=, ctrl_period= and rate_limit= (read by rate_limit_kib()).
+    static const arg_table& keys();
     //! Refused, naming the fix, for an unknown policy, a period outside 1e-6 ... 1 s,
     //! or either on a device without RATE_CONTROL at \p device.
     static controller_args parse(const device_args& args,

@@ -28,37 +28,58 @@ const std::pair<const char*, uint32_t> targeted[] = {
 
 } // namespace
 
-const std::set<std::string>& impairment_arg_keys()
+const arg_table& impairment_arg_keys()
 {
-    static const std::set<std::string> keys = [] {
-        std::set<std::string> k = { "fault_seed", "loss",  "loss_burst",    "duplicate",
-                                    "corrupt",    "delay", "delay_messages" };
+    static const arg_table t("emulator impairments", [] {
+        const auto probability = [](const char* name, const char* doc) {
+            return arg_key::number(name, 0, 1, "0", "a probability", doc);
+        };
+        std::vector<arg_key> k = {
+            arg_key::integer(
+                "fault_seed", 0, UINT32_MAX, "1", "", "the random faults' seed"),
+            probability("loss", "probability that a WRITE message is lost"),
+            arg_key::integer("loss_burst",
+                             1,
+                             4096,
+                             "1",
+                             "messages",
+                             "messages lost in a row, each time one is lost"),
+            probability("duplicate", "probability that a message is sent twice"),
+            probability("corrupt", "probability that a packet's payload is corrupted"),
+            probability("delay", "probability that a message is sent late"),
+            arg_key::integer("delay_messages",
+                             0,
+                             31,
+                             "4",
+                             "messages",
+                             "messages by which a delayed message is late"),
+        };
         for (const auto& [key, kind] : targeted)
-            k.insert(key);
+            k.push_back(
+                arg_key::list(
+                    key, 0, UINT64_MAX, "message indices", "the messages to inject into")
+                    .depending("0…2⁶⁴−1"));
         return k;
-    }();
-    return keys;
+    }());
+    return t;
 }
 
 emulated_impairments parse_impairment_args(const device_args& args)
 {
-    auto ppm = [&args](const char* key) {
-        return static_cast<uint32_t>(
-            std::lround(args.get_double(key, 0, 0, 1, "a probability") * 1e6));
+    const arg_table& k = impairment_arg_keys();
+    auto ppm = [&args, &k](const char* key) {
+        return static_cast<uint32_t>(std::lround(args.get_double(k[key]) * 1e6));
     };
     emulated_impairments im;
-    im.seed = static_cast<uint32_t>(args.get_uint("fault_seed", 1, 0, UINT32_MAX));
+    im.seed = static_cast<uint32_t>(args.get_uint(k["fault_seed"]));
     im.loss_ppm = ppm("loss");
-    im.loss_burst =
-        static_cast<uint32_t>(args.get_uint("loss_burst", 1, 1, 4096, "messages"));
+    im.loss_burst = static_cast<uint32_t>(args.get_uint(k["loss_burst"]));
     im.duplicate_ppm = ppm("duplicate");
     im.corrupt_ppm = ppm("corrupt");
     im.delay_ppm = ppm("delay");
-    im.delay_messages =
-        static_cast<uint32_t>(args.get_uint("delay_messages", 4, 0, 31, "messages"));
+    im.delay_messages = static_cast<uint32_t>(args.get_uint(k["delay_messages"]));
     for (const auto& [key, kind] : targeted)
-        for (const uint64_t message :
-             args.get_uint_list(key, 0, UINT64_MAX, "message indices"))
+        for (const uint64_t message : args.get_uint_list(k[key]))
             im.faults.emplace_back(message, kind);
     if (im.faults.size() > regs::emu::max_faults)
         throw std::invalid_argument(

@@ -24,7 +24,7 @@ namespace rdma {
  */
 emulated_impairments parse_impairment_args(const device_args& args);
 //! The keys parse_impairment_args() reads.
-const std::set<std::string>& impairment_arg_keys();
+const arg_table& impairment_arg_keys();
 
 } // namespace rdma
 } // namespace gr

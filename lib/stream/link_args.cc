@@ -78,22 +78,62 @@ void parse_faults(const device_args& args,
 
 } // namespace
 
-const std::set<std::string>& link_plan::keys()
+const arg_table& link_plan::keys()
 {
-    static const std::set<std::string> k = {
-        "links",         "weights",       "link_timeout",      "link_retry",
-        "emu_link_down", "emu_link_loss", "emu_link_delay_us", "emu_link_reorder_us"
-    };
-    return k;
+    static const arg_table t(
+        "links",
+        { arg_key::integer("links",
+                           1,
+                           max_links,
+                           "1",
+                           "device links",
+                           "spread the stream over the device's links 0..N-1")
+              .hinted("destination d on link d, d < links"),
+          arg_key::list("weights",
+                        0,
+                        regs::dst::max_weight,
+                        "weights",
+                        "one weight per link: its messages per period of the schedule"),
+          arg_key::integer("link_timeout",
+                           0,
+                           10000,
+                           "20",
+                           "ms",
+                           "a link silent this long while another notified is declared "
+                           "down; 0: never")
+              .depending("0, 2…10000")
+              .hinted("0: never, else 2..10000"),
+          arg_key::integer("link_retry",
+                           10,
+                           600000,
+                           "1000",
+                           "ms",
+                           "a link declared down gets its share back this long after"),
+          arg_key::text("emu_link_down",
+                        "the emulator takes links down: LINK@FROM[-UNTIL] seconds, "
+                        "several joined by +"),
+          arg_key::text("emu_link_loss",
+                        "the emulator loses a link's packets: as emu_link_down"),
+          arg_key::list("emu_link_delay_us",
+                        0,
+                        regs::emu_link::max_delay_us,
+                        "µs",
+                        "the emulator delays each link's packets, one value per link"),
+          arg_key::list("emu_link_reorder_us",
+                        0,
+                        regs::emu_link::max_delay_us,
+                        "µs",
+                        "the emulator reorders each link's packets within this window, "
+                        "one value per link") });
+    return t;
 }
 
 link_plan link_plan::from_args(const device_args& args)
 {
     link_plan p;
-    p.links = static_cast<unsigned>(args.get_uint(
-        "links", 1, 1, max_links, "device links", "destination d on link d, d < links"));
-    const std::vector<uint64_t> w =
-        args.get_uint_list("weights", 0, regs::dst::max_weight, "weights");
+    const arg_table& k = keys();
+    p.links = static_cast<unsigned>(args.get_uint(k["links"]));
+    const std::vector<uint64_t> w = args.get_uint_list(k["weights"]);
     if (!w.empty() && w.size() != p.links)
         throw std::invalid_argument("device args: weights=" + args.get("weights", "") +
                                     " gives " + std::to_string(w.size()) +
@@ -124,21 +164,18 @@ link_plan link_plan::from_args(const device_args& args)
                                               .get_address("nic_addr", "", 0)
                                               .ip());
     }
-    p.link_timeout_ms = static_cast<unsigned>(args.get_uint(
-        "link_timeout", p.link_timeout_ms, 0, 10000, "ms", "0: never, else 2..10000"));
+    p.link_timeout_ms = static_cast<unsigned>(args.get_uint(k["link_timeout"]));
     if (p.link_timeout_ms == 1)
         throw std::invalid_argument(
             "device args: link_timeout=1 is invalid: expected 0 (never) or 2..10000 ms "
             "(the host looks at the schedule every millisecond)");
-    p.link_retry_ms = static_cast<unsigned>(
-        args.get_uint("link_retry", p.link_retry_ms, 10, 600000, "ms"));
+    p.link_retry_ms = static_cast<unsigned>(args.get_uint(k["link_retry"]));
     const std::pair<const char*, std::vector<uint32_t>*> per_link[] = {
         { "emu_link_delay_us", &p.emu_delay_us },
         { "emu_link_reorder_us", &p.emu_reorder_us }
     };
     for (const auto& [key, to] : per_link) {
-        const std::vector<uint64_t> us =
-            args.get_uint_list(key, 0, regs::emu_link::max_delay_us, "µs");
+        const std::vector<uint64_t> us = args.get_uint_list(k[key]);
         if (!us.empty() && us.size() != p.links)
             throw std::invalid_argument(std::string("device args: ") + key + "=" +
                                         args.get(key, "") + " gives " +

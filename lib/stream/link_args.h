@@ -66,7 +66,7 @@ struct link_plan {
      */
     static link_plan from_args(const device_args& args);
     //! The keys from_args() reads.
-    static const std::set<std::string>& keys();
+    static const arg_table& keys();
 };
 
 } // namespace rdma

@@ -14,24 +14,35 @@
 namespace gr {
 namespace rdma {
 
-const std::set<std::string>& metadata_arg_keys()
+const arg_table& metadata_arg_keys()
 {
-    static const std::set<std::string> keys = { "metadata", "metadata_interval" };
-    return keys;
+    // MD_INTERVAL_US is 32-bit microseconds: at most some 4295 s.
+    static const arg_table t(
+        "metadata",
+        { arg_key::flag("metadata",
+                        true,
+                        "the metadata channel (timestamps, device events); default: on "
+                        "when the device has CAP_METADATA"),
+          arg_key::number("metadata_interval",
+                          0,
+                          4000,
+                          "0.1",
+                          "seconds",
+                          "seconds between the device's timestamp records; 0: none")
+              .hinted("0: no timestamps") });
+    return t;
 }
 
 metadata_settings parse_metadata_args(const device_args& args, const device_info& device)
 {
     metadata_settings s;
     const bool capable = device.has(regs::cap::metadata);
-    const bool wanted = args.get_flag("metadata", capable);
+    const bool wanted = args.get_flag(metadata_arg_keys()["metadata"], capable);
     if (wanted && !capable)
         throw std::invalid_argument(
             "device args: metadata=1, but the device does not send "
             "metadata (no METADATA capability); drop the key");
-    // MD_INTERVAL_US is 32-bit microseconds: at most some 4295 s.
-    const double interval =
-        args.get_double("metadata_interval", 0.1, 0, 4000, "seconds", "0: no timestamps");
+    const double interval = args.get_double(metadata_arg_keys()["metadata_interval"]);
     s.enabled = wanted;
     s.interval_us = static_cast<uint32_t>(std::llround(interval * 1e6));
     return s;

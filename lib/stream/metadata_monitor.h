@@ -39,7 +39,7 @@ struct metadata_settings {
  */
 metadata_settings parse_metadata_args(const device_args& args, const device_info& device);
 //! The keys parse_metadata_args() reads.
-const std::set<std::string>& metadata_arg_keys();
+const arg_table& metadata_arg_keys();
 
 /*!
  * Refines the host's estimate of the device clock (device = host + offset) with the

@@ -7,8 +7,8 @@
 
 // Every numeric device arg, through rx_stream as a user reaches it, with every kind of
 // bad number: each must be refused with a message naming the key and what is expected.
-// The table is checked against docs/device-args.md, so a key documented as numeric
-// cannot be left out of it.
+// The table is checked against the key tables (arg_table.h), so a numeric key cannot
+// be left out of it.
 
 #include "stream_args.h"
 #include "tx_stream_impl.h"
@@ -17,16 +17,12 @@
 #include <cppunit/TestFixture.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#ifndef DEVICE_ARGS_DOC
-#error "DEVICE_ARGS_DOC must name docs/device-args.md (lib/stream/CMakeLists.txt)"
-#endif
 
 using namespace gr::rdma;
 
@@ -66,6 +62,7 @@ const std::vector<numeric_key> table = {
     { "retries", "", { "1001" }, {} },
     { "device_timeout", "", { "0", "0.05", "61" }, {} },
     { "lease", "", { "0", "0.05", "601" }, {} },
+    { "take_over", "", { "2" }, {} },
     { "notify", "", { "65537" }, {} },
     { "latency", "", { "0", "61" }, {} },
     { "latency_probe", "", { "2" }, {} },
@@ -113,53 +110,25 @@ const std::vector<numeric_key> table = {
     { "min_lead", "", { "0", "0.06" }, {}, true },
     { "max_lead", "", { "0", "0.06" }, {}, true },
     { "tx_loss_ppm", "", { "1000001" }, {}, true },
+    { "tx_check", "", { "2" }, {}, true },
     { "tx_fault_seed", "", {}, {}, true },
     { "device_timeout", "", { "0", "0.05", "61" }, {}, true },
 };
 
-std::string trim(const std::string& s)
+// The keys the code reads as numbers (arg_table.h): integers, numbers, lists, flags,
+// and text with a range of its own (scene=). docs/device-args.md states the same
+// ranges (qa_arg_tables).
+std::set<std::string> numeric_keys()
 {
-    const auto first = s.find_first_not_of(' ');
-    return first == std::string::npos
-               ? ""
-               : s.substr(first, s.find_last_not_of(' ') - first + 1);
-}
-
-// The keys whose Values cell in docs/device-args.md gives a range ("0…15"): each
-// table row is "| `key`[, `key`...] | default | values | meaning |".
-std::set<std::string> documented_numeric_keys()
-{
-    std::ifstream doc(DEVICE_ARGS_DOC);
-    CPPUNIT_ASSERT_MESSAGE(DEVICE_ARGS_DOC, doc.good());
     std::set<std::string> keys;
-    std::string line;
-    int tables = 0;
-    while (std::getline(doc, line)) {
-        if (line.rfind("| Key |", 0) == 0) {
-            CPPUNIT_ASSERT_EQUAL_MESSAGE(
-                "every table of docs/device-args.md has a Values column",
-                std::string("| Key | Default | Values | Meaning |"),
-                line);
-            tables++;
-            continue;
-        }
-        if (line.rfind("| `", 0) != 0)
-            continue;
-        std::vector<std::string> cells;
-        for (size_t at = 1, bar;
-             cells.size() < 3 && (bar = line.find(" | ", at)) != std::string::npos;
-             at = bar + 3)
-            cells.push_back(trim(line.substr(at, bar - at)));
-        CPPUNIT_ASSERT_MESSAGE(line, cells.size() == 3);
-        if (cells[2].find("…") == std::string::npos)
-            continue;
-        const std::regex key_pattern("`([a-z_0-9]+)`");
-        for (std::sregex_iterator it(cells[0].begin(), cells[0].end(), key_pattern), end;
-             it != end;
-             ++it)
-            keys.insert((*it)[1]);
-    }
-    CPPUNIT_ASSERT(tables >= 7);
+    std::vector<const arg_table*> tables = rx_stream_arg_tables();
+    for (const arg_table* t : tx_stream_arg_tables())
+        tables.push_back(t);
+    for (const arg_table* t : tables)
+        for (const arg_key& k : t->keys())
+            if ((k.type != arg_type::text && k.type != arg_type::choice) ||
+                k.range().find("…") != std::string::npos)
+                keys.insert(k.name);
     return keys;
 }
 
@@ -168,27 +137,27 @@ std::set<std::string> documented_numeric_keys()
 class qa_device_args_ranges : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_device_args_ranges);
-    CPPUNIT_TEST(test_table_covers_every_documented_numeric_key);
+    CPPUNIT_TEST(test_table_covers_every_numeric_key);
     CPPUNIT_TEST(test_every_bad_number_is_refused_by_name);
     CPPUNIT_TEST(test_addresses_name_their_key);
     CPPUNIT_TEST(test_every_key_refuses_an_empty_value);
     CPPUNIT_TEST_SUITE_END();
 
 public:
-    void test_table_covers_every_documented_numeric_key()
+    void test_table_covers_every_numeric_key()
     {
-        const std::set<std::string> documented = documented_numeric_keys();
+        const std::set<std::string> documented = numeric_keys();
         std::set<std::string> tested;
         for (const auto& row : table)
             tested.insert(row.key);
         for (const auto& key : documented)
-            CPPUNIT_ASSERT_MESSAGE("documented numeric key '" + key +
+            CPPUNIT_ASSERT_MESSAGE("numeric key '" + key +
                                        "' is missing from the table of "
                                        "qa_device_args_ranges.cc",
                                    tested.count(key));
         for (const auto& key : tested)
             CPPUNIT_ASSERT_MESSAGE("'" + key +
-                                       "' is tested as numeric but docs/device-args.md "
+                                       "' is tested as numeric but its key table "
                                        "gives it no range",
                                    documented.count(key));
     }
@@ -270,12 +239,21 @@ public:
                                    message.find(key + "= is invalid: expected a value") !=
                                        std::string::npos);
         };
-        for (const auto& key : rx_stream_arg_keys())
+        const auto names = [](const std::vector<const arg_table*>& tables) {
+            std::set<std::string> out;
+            for (const arg_table* t : tables)
+                for (const arg_key& k : t->keys())
+                    out.insert(k.name);
+            return out;
+        };
+        const std::set<std::string> rx = names(rx_stream_arg_tables());
+        const std::set<std::string> tx = names(tx_stream_arg_tables());
+        for (const auto& key : rx)
             refused(key, false);
-        for (const auto& key : tx_stream_arg_keys())
+        for (const auto& key : tx)
             refused(key, true);
-        CPPUNIT_ASSERT(rx_stream_arg_keys().count("nic_if"));
-        CPPUNIT_ASSERT(tx_stream_arg_keys().count("nic_if"));
+        CPPUNIT_ASSERT(rx.count("nic_if") && rx.count("wire") && rx.count("signal"));
+        CPPUNIT_ASSERT(tx.count("nic_if") && tx.count("max_lead") && !tx.count("signal"));
     }
 };
 

@@ -15,6 +15,7 @@
 #include "controller_args.h"
 #include "handout_pacing.h"
 #include "impairment_args.h"
+#include "ring_args.h"
 #include "rx_stream_impl.h"
 #include "signal_args.h"
 #include "stream_args.h"
@@ -46,7 +47,7 @@ rx_stream::impl::impl(const std::string& args_text,
     : d_logger(make_logger("rdma rx_stream"))
 {
     const device_args args = device_args::parse(args_text);
-    check_stream_arg_keys(args, rx_stream_arg_keys);
+    check_stream_arg_keys(args, rx_stream_arg_tables);
     d_plan.format = parse_sample_format(format);
     if (!(rate > 0) || rate > 4.0e9)
         throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +
@@ -55,13 +56,10 @@ rx_stream::impl::impl(const std::string& args_text,
     d_rate = rational_rate(rate);
     d_plan.queued = num_samples == rx_stream::queued;
     d_plan.num_samples = d_plan.queued ? 0 : num_samples; // a burst's, once current
-    // The register map addresses 16 RX streams (0x2000 + 0x100 s); the device's own
-    // count is checked once it is known (open_device).
-    d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0, 0, 15));
-    // At most a minute: the ring holds the whole budget (60 s at 20 MS/s sc16 is
-    // already 4.8 GB), and grace= must fit in half of it (settle_grace).
-    d_plan.latency_budget_s = args.get_double("latency", 0.1, 0.001, 60, "seconds");
-    if (args.get_flag("latency_probe", false)) // benchmarks only (docs/performance.md)
+    // The device's own count of streams is checked once it is known (open_device).
+    d_plan.stream_index = static_cast<unsigned>(args.get_uint(stream_keys()["stream"]));
+    d_plan.latency_budget_s = ring_args::latency_s(args);
+    if (args.get_flag(receive_keys()["latency_probe"])) // benchmarks (performance.md)
         d_probe = std::make_unique<latency_probe>();
     open_device(args);
     if (d_plan.queued && !d_info.has(regs::cap::burst_queue))
@@ -189,7 +187,7 @@ void rx_stream::impl::open_device(const device_args& args)
     d_signal = parse_test_signal_args(args, d_plan.format, d_plan.sample_rate);
     d_impairments = parse_impairment_args(args);
     bool wants_signal = d_impairments.any();
-    for (const auto& key : test_signal_arg_keys())
+    for (const auto& key : test_signal_arg_keys().keys())
         wants_signal = wants_signal || args.has(key);
     if (wants_signal && !d_info.has(regs::cap::emulator))
         throw std::invalid_argument(
@@ -243,11 +241,10 @@ void rx_stream::impl::settle_grace(const device_args& args)
             "at least " +
             format_number(2 * minimum));
     d_plan.grace_s =
-        args.get_double("grace",
+        args.get_double(receive_keys()["grace"],
                         std::max(minimum, std::min(0.02, d_plan.latency_budget_s / 5)),
                         minimum,
                         longest,
-                        "seconds",
                         "from the device's FIFO (" + format_number(fifo_s) +
                             " s) plus 5 ms to half the latency budget (latency=" +
                             format_number(d_plan.latency_budget_s) + " s)");
@@ -260,9 +257,10 @@ void rx_stream::impl::settle_transport(const device_args& args)
         d_link.mtu > frame_overhead ? d_link.mtu - frame_overhead : 0;
     unsigned mtu =
         largest_path_mtu(std::min<unsigned>(d_nic->max_path_mtu(), link_limit));
-    if (args.has("mtu")) {
-        const uint64_t wanted =
-            args.get_uint("mtu", 0, 256, 4096, "bytes", "256, 512, 1024, 2048 or 4096");
+    const arg_table& shape = stream_keys();
+    const arg_table& own = receive_keys();
+    if (args.has(shape["mtu"])) {
+        const uint64_t wanted = args.get_uint(shape["mtu"], 0);
         if (!nic::valid_path_mtu(static_cast<unsigned>(wanted)))
             throw std::invalid_argument(
                 "device args: mtu=" + std::to_string(wanted) +
@@ -284,11 +282,10 @@ void rx_stream::impl::settle_transport(const device_args& args)
     // with shares, whose hosts must agree on both: there the fixed defaults stay.
     const bool paced = !d_link_plan.several() && !args.has("share");
     const handout_pacing pacing(d_plan.sample_rate * item, d_plan.latency_budget_s);
-    const uint64_t payload = args.get_uint("payload",
+    const uint64_t payload = args.get_uint(shape["payload"],
                                            paced ? pacing.payload_bytes(mtu, item) : mtu,
                                            item,
-                                           65536,
-                                           "bytes",
+                                           shape["payload"].max_int,
                                            "a power of two and a multiple of the " +
                                                std::to_string(item) + "-byte item");
     if (payload == 0 || payload % item || payload > 65536 || (payload & (payload - 1)))
@@ -297,16 +294,11 @@ void rx_stream::impl::settle_transport(const device_args& args)
             " is invalid: expected a power of two, a multiple of the " +
             std::to_string(item) + "-byte item, at most 65536");
     d_plan.payload_bytes = static_cast<uint32_t>(payload);
-    d_plan.notify_interval = static_cast<uint32_t>(
-        args.get_uint("notify",
-                      paced ? pacing.notify_interval(d_plan.payload_bytes) : 16,
-                      0,
-                      65536,
-                      "messages per notification",
-                      "0: none, the host judges progress by the clock alone"));
+    d_plan.notify_interval = static_cast<uint32_t>(args.get_uint(
+        own["notify"], paced ? pacing.notify_interval(d_plan.payload_bytes) : 16));
 
     // RC: the device resends what the NIC NAKs, from a window of retx_window bytes.
-    d_plan.rc = args.get_choice("transport", { "uc", "rc" }, "uc") == "rc";
+    d_plan.rc = args.get_choice(own["transport"]) == "rc";
     if (d_plan.rc && !d_info.has(regs::cap::rx_rc))
         throw std::invalid_argument("device args: transport=rc, but the device at " +
                                     d_device->address().to_string() +
@@ -314,8 +306,7 @@ void rx_stream::impl::settle_transport(const device_args& args)
     if (args.has("retx_window") && !d_plan.rc)
         throw std::invalid_argument("device args: retx_window= sizes the RC retransmit "
                                     "window; add transport=rc");
-    d_plan.retx_window_bytes = static_cast<uint32_t>(
-        args.get_uint("retx_window", 4u << 20, 0, UINT32_MAX, "bytes"));
+    d_plan.retx_window_bytes = static_cast<uint32_t>(args.get_uint(own["retx_window"]));
 
     // rate_limit=: the device dequeues the stream at most this fast (RX_RATE_LIMIT, in
     // KiB/s); what it cannot send overflows, counted (docs/links.md, SCR).
@@ -327,11 +318,10 @@ void rx_stream::impl::settle_transport(const device_args& args)
 void rx_stream::impl::settle_work_interval(const device_args& args)
 {
     const double interval =
-        args.get_double("work_interval",
+        args.get_double(receive_keys()["work_interval"],
                         0,
                         0,
                         d_plan.latency_budget_s / 4,
-                        "seconds",
                         "at most a quarter of the latency budget (latency=" +
                             format_number(d_plan.latency_budget_s) +
                             " s): raise latency= or lower work_interval=");
@@ -357,21 +347,15 @@ void rx_stream::impl::settle_work_interval(const device_args& args)
 void rx_stream::impl::settle_device_loss(const device_args& args)
 {
     d_plan.end_on_device_loss =
-        args.get_choice("on_device_loss", { "end", "wait" }, "end") == "end";
-    d_plan.device_timeout_ns = static_cast<int64_t>(
-        args.get_double("device_timeout", 0.5, 0.1, 60, "seconds") * 1e9);
+        args.get_choice(receive_keys()["on_device_loss"]) == "end";
+    d_plan.device_timeout_ns =
+        static_cast<int64_t>(args.get_double(stream_keys()["device_timeout"]) * 1e9);
 }
 
 void rx_stream::impl::allocate_ring(const device_args& args)
 {
-    const std::string huge =
-        args.get_choice("hugepages", { "auto", "on", "off" }, "auto");
-    ring_options options;
-    options.hugepages = huge == "on"    ? hugepage_mode::required
-                        : huge == "off" ? hugepage_mode::off
-                                        : hugepage_mode::automatic;
-    const size_t page = options.hugepages == hugepage_mode::off ? system_page_size()
-                                                                : ring_hugepage_bytes;
+    ring_options options = ring_args::placement(args, d_nic->numa_node());
+    const size_t page = ring_args::page_bytes(options);
     options.granule = d_plan.payload_bytes;
     options.min_bytes = ring_bytes_for(d_plan.sample_rate,
                                        rdma::item_size(d_plan.format),
@@ -393,13 +377,6 @@ void rx_stream::impl::allocate_ring(const device_args& args)
             d_plan.payload_bytes);
         options.min_bytes = min_notify_intervals * notify_bytes;
     }
-    const std::string numa = args.get("numa", "auto");
-    if (numa == "auto")
-        options.numa_node = d_nic->numa_node();
-    else if (numa != "off")
-        // Linux numbers at most 1024 nodes (CONFIG_NODES_SHIFT <= 10).
-        options.numa_node = static_cast<int>(
-            args.get_uint("numa", 0, 0, 1023, "auto, off or a NUMA node"));
     d_ring = std::make_unique<ring_memory>(options, d_logger);
 }
 

@@ -28,7 +28,7 @@ private:
     static std::shared_ptr<shared_device> open(const std::string& text)
     {
         const device_args args = device_args::parse(text);
-        check_stream_arg_keys(args, rx_stream_arg_keys);
+        check_stream_arg_keys(args, rx_stream_arg_tables);
         return shared_device::open(args);
     }
 

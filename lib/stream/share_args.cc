@@ -16,10 +16,25 @@ std::string share_plan::name() const
     return "share " + std::to_string(share) + " of " + std::to_string(shares);
 }
 
-const std::set<std::string>& share_plan::keys()
+const arg_table& share_plan::keys()
 {
-    static const std::set<std::string> k = { "share", "share_block", "share_wait" };
-    return k;
+    static const arg_table t(
+        "shares",
+        { arg_key::text("share", "take share h of a stream split over H hosts: h/H")
+              .depending("h/H"),
+          arg_key::integer("share_block",
+                           1,
+                           65536,
+                           "16",
+                           "messages per block",
+                           "messages per block, the unit in which the shares take turns"),
+          arg_key::number("share_wait",
+                          0.1,
+                          3600,
+                          "10",
+                          "seconds",
+                          "how long a host waits for the other shares' hosts") });
+    return t;
 }
 
 share_plan share_plan::from_args(const device_args& args)
@@ -48,9 +63,8 @@ share_plan share_plan::from_args(const device_args& args)
             "device args: share=" + text +
             " is invalid: expected h/H, this host's share h of H hosts, 0 <= h < H <= " +
             std::to_string(max_shares) + " (e.g. share=0/2 and share=1/2)");
-    p.block = static_cast<uint32_t>(
-        args.get_uint("share_block", 16, 1, 65536, "messages per block"));
-    p.wait_s = args.get_double("share_wait", 10, 0.1, 3600, "seconds");
+    p.block = static_cast<uint32_t>(args.get_uint(keys()["share_block"]));
+    p.wait_s = args.get_double(keys()["share_wait"]);
     return p;
 }
 

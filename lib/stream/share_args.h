@@ -44,7 +44,7 @@ struct share_plan {
      */
     static share_plan from_args(const device_args& args);
     //! The keys from_args() reads.
-    static const std::set<std::string>& keys();
+    static const arg_table& keys();
 };
 
 } // namespace rdma

@@ -65,11 +65,46 @@ void parse_scene(const std::string& text, test_signal_config& c)
 
 } // namespace
 
-const std::set<std::string>& test_signal_arg_keys()
+const arg_table& test_signal_arg_keys()
 {
-    static const std::set<std::string> keys = { "signal", "freq",  "amplitude",
-                                                "seed",   "scene", "scene_noise" };
-    return keys;
+    static const arg_table t(
+        "emulator signal",
+        { arg_key::choice(
+              "signal",
+              [] {
+                  std::vector<std::string> names;
+                  for (uint32_t k = 0; k < test_signal_kinds; k++)
+                      names.emplace_back(to_string(static_cast<test_signal_kind>(k)));
+                  return names;
+              }(),
+              "ramp",
+              "what the emulator sends"),
+          arg_key::number("freq",
+                          -2e9,
+                          2e9,
+                          "100e3",
+                          "Hz",
+                          "the tone's frequency, relative to the RF frequency")
+              .depending("−rate/2…rate/2")
+              .hinted("within half the sample rate"),
+          arg_key::number("amplitude",
+                          0,
+                          1,
+                          "0.5",
+                          "a fraction of full scale",
+                          "the signal's amplitude, a fraction of full scale"),
+          arg_key::integer("seed", 0, UINT32_MAX, "1", "", "the noise's seed"),
+          arg_key::text("scene",
+                        "the RF scene: pairs F:A of RF frequency (Hz) and amplitude")
+              .depending("1…" + std::to_string(max_scene_tones) + " pairs"),
+          arg_key::number("scene_noise",
+                          0,
+                          max_scene_level,
+                          "0",
+                          "a standard deviation",
+                          "the RF scene's noise, a standard deviation")
+              .hinted("full scale 1 at 0 dB gain") });
+    return t;
 }
 
 test_signal_config parse_test_signal_args(const device_args& args,
@@ -79,11 +114,11 @@ test_signal_config parse_test_signal_args(const device_args& args,
     test_signal_config c;
     c.format = format;
     c.sample_rate = sample_rate;
+    const arg_table& k = test_signal_arg_keys();
     std::string names;
-    for (uint32_t k = 0; k < test_signal_kinds; k++)
-        names += (names.empty() ? "" : "|") +
-                 std::string(to_string(static_cast<test_signal_kind>(k)));
-    const std::string kind = args.get("signal", "ramp");
+    for (const auto& name : k["signal"].choices)
+        names += (names.empty() ? "" : "|") + name;
+    const std::string kind = args.get(k["signal"].name, k["signal"].fallback);
     try {
         c.kind = parse_test_signal_kind(kind);
     } catch (const std::invalid_argument&) {
@@ -94,22 +129,17 @@ test_signal_config parse_test_signal_args(const device_args& args,
     // int32 Hz register holds for every rate up to 4e9. Above full scale a converter
     // only clips (the clipped_* signals overdrive it on purpose).
     const double nyquist = sample_rate / 2;
-    c.freq_hz = std::trunc(args.get_double(
-        "freq", 100e3, -nyquist, nyquist, "Hz", "within half the sample rate"));
-    c.amplitude =
-        static_cast<float>(args.get_double("amplitude", 0.5, 0, 1, "a fraction of full scale"));
-    c.seed = static_cast<uint32_t>(args.get_uint("seed", 1, 0, UINT32_MAX));
+    const arg_key& freq = k["freq"];
+    c.freq_hz = std::trunc(
+        args.get_double(freq, freq.fallback_number(), -nyquist, nyquist, freq.hint));
+    c.amplitude = static_cast<float>(args.get_double(k["amplitude"]));
+    c.seed = static_cast<uint32_t>(args.get_uint(k["seed"]));
     // The RF scene is the device's (docs/radio.md): given either key, the host writes
     // all of it before START; tones not given are none.
     c.scene_given = args.has("scene") || args.has("scene_noise");
     if (args.has("scene"))
         parse_scene(args.get("scene", ""), c);
-    c.scene_noise = static_cast<float>(args.get_double("scene_noise",
-                                                       0,
-                                                       0,
-                                                       max_scene_level,
-                                                       "a standard deviation",
-                                                       "full scale 1 at 0 dB gain"));
+    c.scene_noise = static_cast<float>(args.get_double(k["scene_noise"]));
     return c;
 }
 

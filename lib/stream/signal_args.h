@@ -22,8 +22,9 @@ namespace rdma {
 test_signal_config parse_test_signal_args(const device_args& args,
                                           sample_format format,
                                           double sample_rate);
-//! The keys parse_test_signal_args() reads.
-const std::set<std::string>& test_signal_arg_keys();
+//! The keys parse_test_signal_args() reads: the emulator's signal (the host programs
+//! it in the emulator's register block, whichever process the emulator runs in).
+const arg_table& test_signal_arg_keys();
 
 } // namespace rdma
 } // namespace gr

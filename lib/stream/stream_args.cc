@@ -13,6 +13,7 @@
 #include "impairment_args.h"
 #include "link_args.h"
 #include "metadata_monitor.h"
+#include "ring_args.h"
 #include "share_args.h"
 #include "signal_args.h"
 #include "stream_args.h"
@@ -21,44 +22,188 @@
 namespace gr {
 namespace rdma {
 
+const arg_table& stream_keys()
+{
+    // The register map addresses 16 streams per direction (0x2000 + 0x100 s); the
+    // device's own count is checked once it is known.
+    static const arg_table t(
+        "stream",
+        { arg_key::integer("stream", 0, 15, "0", "", "which stream of the device")
+              .depending("0…15"),
+          arg_key::number("device_timeout",
+                          0.1,
+                          60,
+                          "0.5",
+                          "seconds",
+                          "the device is lost when it has not answered the heartbeat "
+                          "this long"),
+          arg_key::integer("mtu",
+                           256,
+                           4096,
+                           "",
+                           "bytes",
+                           "RoCE path MTU: 256, 512, 1024, 2048 or 4096; default: the "
+                           "largest the NIC and the link allow")
+              .hinted("256, 512, 1024, 2048 or 4096"),
+          arg_key::integer("payload",
+                           1,
+                           65536,
+                           "",
+                           "bytes",
+                           "sample bytes per RDMA message: a power of two, a multiple "
+                           "of the item size")
+              .depending("item size…65536") });
+    return t;
+}
+
+const arg_table& receive_keys()
+{
+    static const arg_table t(
+        "receive",
+        { arg_key::integer("notify",
+                           0,
+                           65536,
+                           "",
+                           "messages per notification",
+                           "every N-th message carries a notification; 0: none")
+              .hinted("0: none, the host judges progress by the clock alone"),
+          arg_key::number("work_interval",
+                          0,
+                          15,
+                          "0",
+                          "seconds",
+                          "the host hands out new items at most once per interval")
+              .depending("0…latency/4"),
+          arg_key::choice("transport",
+                          { "uc", "rc" },
+                          "uc",
+                          "uc: lost packets are lost, reported; rc: the device resends "
+                          "what the NIC NAKs"),
+          arg_key::integer("retx_window",
+                           0,
+                           UINT32_MAX,
+                           "4194304",
+                           "bytes",
+                           "transport=rc: bytes the device keeps for retransmission"),
+          arg_key::number("grace",
+                          0.005,
+                          30,
+                          "",
+                          "seconds",
+                          "seconds after its last sample by which a packet must have "
+                          "landed, else it is lost")
+              .depending("FIFO + 0.005 s…latency/2"),
+          arg_key::choice("on_device_loss",
+                          { "end", "wait" },
+                          "end",
+                          "end: a lost device ends the run; wait: the stream holds "
+                          "until it answers"),
+          arg_key::flag("latency_probe",
+                        false,
+                        "benchmarks only: measure each hand-out's sample age") });
+    return t;
+}
+
+const arg_table& transmit_keys()
+{
+    static const arg_table t(
+        "transmit",
+        { arg_key::integer("notify",
+                           1,
+                           65536,
+                           "16",
+                           "messages per fetch notification",
+                           "the device notifies every N-th message it fetched")
+              .hinted("at least 1"),
+          arg_key::number("max_lead",
+                          1e-5,
+                          30,
+                          "",
+                          "seconds",
+                          "the longest the device READs ahead of a sample's time")
+              .depending("1e-5…latency/2"),
+          arg_key::number("min_lead",
+                          1e-6,
+                          30,
+                          "",
+                          "seconds",
+                          "the shortest the device READs ahead of a sample's time")
+              .depending("1e-6…max_lead")
+              .hinted("at most max_lead="),
+          arg_key::flag("tx_check",
+                        false,
+                        "the emulator checks every sample it plays against the ramp"),
+          arg_key::integer("tx_loss_ppm",
+                           0,
+                           1000000,
+                           "0",
+                           "ppm",
+                           "the emulator drops READ responses, per million"),
+          arg_key::integer("tx_fault_seed",
+                           0,
+                           UINT32_MAX,
+                           "0",
+                           "",
+                           "the seed of the emulator's TX faults") });
+    return t;
+}
+
 namespace {
 
-// The keys the stream itself reads (rx_stream_plan, the ring).
-const std::set<std::string> stream_keys = {
-    "device_timeout", "grace",         "hugepages",   "latency",
-    "latency_probe",  "mtu",           "notify",      "numa",
-    "on_device_loss", "payload",       "retx_window", "stream",
-    "transport",      "work_interval", "rate_limit",
-};
+std::vector<const arg_table*> with_kinds(std::vector<const arg_table*> tables)
+{
+    tables.push_back(&shared_device::keys());
+    for (const arg_table* kind : shared_device::kind_keys())
+        tables.push_back(kind);
+    return tables;
+}
 
 } // namespace
 
-std::set<std::string> rx_stream_arg_keys()
+std::vector<const arg_table*> rx_stream_arg_tables()
 {
-    std::set<std::string> keys = stream_keys;
-    for (const auto* set : { &nic_config::keys(),
-                             &test_signal_arg_keys(),
-                             &impairment_arg_keys(),
-                             &metadata_arg_keys(),
-                             &stream_ownership::arg_keys(),
-                             &link_plan::keys(),
-                             &share_plan::keys(),
-                             &controller_args::keys(),
-                             &consumer_gate::keys() })
-        keys.insert(set->begin(), set->end());
-    const std::set<std::string> device_keys = shared_device::keys();
-    keys.insert(device_keys.begin(), device_keys.end());
-    return keys;
+    return with_kinds({ &stream_keys(),
+                        &receive_keys(),
+                        &ring_args::keys(),
+                        &nic_config::keys(),
+                        &link_plan::keys(),
+                        &share_plan::keys(),
+                        &controller_args::keys(),
+                        &stream_ownership::arg_keys(),
+                        &metadata_arg_keys(),
+                        &test_signal_arg_keys(),
+                        &impairment_arg_keys(),
+                        &consumer_gate::keys() });
 }
 
-void check_stream_arg_keys(const device_args& args, std::set<std::string> (*keys)())
+std::vector<const arg_table*> tx_stream_arg_tables()
 {
+    return with_kinds({ &stream_keys(),
+                        &transmit_keys(),
+                        &ring_args::keys(),
+                        &nic_config::keys(),
+                        &controller_args::keys(),
+                        &stream_ownership::arg_keys(),
+                        &metadata_arg_keys(),
+                        &consumer_gate::keys() });
+}
+
+void check_stream_arg_keys(const device_args& args,
+                           std::vector<const arg_table*> (*tables)())
+{
+    const auto check = [&args, tables] {
+        std::set<std::string> known;
+        for (const arg_table* t : tables())
+            for (const arg_key& k : t->keys())
+                known.insert(k.name);
+        args.check_known(known);
+    };
     try {
-        args.check_known(keys());
+        check();
     } catch (const std::invalid_argument&) {
         if (!load_kind_modules())
             throw;
-        args.check_known(keys());
+        check();
     }
 }
 

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../util/parse_number.h"
 #include "stream_ownership.h"
 #include <cmath>
 #include <stdexcept>
@@ -12,10 +13,24 @@
 namespace gr {
 namespace rdma {
 
-const std::set<std::string>& stream_ownership::arg_keys()
+const arg_table& stream_ownership::arg_keys()
 {
-    static const std::set<std::string> keys = { "lease", "take_over" };
-    return keys;
+    static const arg_table t(
+        "ownership",
+        { arg_key::number("lease",
+                          regs::lease::min_ms / 1000.0,
+                          regs::lease::max_ms / 1000.0,
+                          format_number(regs::lease::default_ms / 1000.0),
+                          "seconds",
+                          "seconds of silence after which the device stops and frees "
+                          "this host's stream")
+              .hinted("of silence after which the device stops the stream and lets "
+                      "another host take it"),
+          arg_key::flag("take_over",
+                        false,
+                        "start even if another host owns the stream (the device stops "
+                        "its run)") });
+    return t;
 }
 
 stream_ownership::stream_ownership(device_controller& device,
@@ -27,15 +42,9 @@ stream_ownership::stream_ownership(device_controller& device,
                                    const logger_ptr& logger)
     : d_device(device), d_direction(direction), d_stream(stream), d_logger(logger)
 {
-    const double lease = args.get_double("lease",
-                                         regs::lease::default_ms / 1000.0,
-                                         regs::lease::min_ms / 1000.0,
-                                         regs::lease::max_ms / 1000.0,
-                                         "seconds",
-                                         "of silence after which the device stops the "
-                                         "stream and lets another host take it");
+    const double lease = args.get_double(arg_keys()["lease"]);
     d_lease_ms = static_cast<uint32_t>(std::lround(lease * 1000));
-    d_take_over = args.get_flag("take_over", false);
+    d_take_over = args.get_flag(arg_keys()["take_over"]);
     d_enabled = has_ownership;
     // A device of this process (the benchmarks' stand-in) needs no owners.
     if (!d_enabled && !in_process)

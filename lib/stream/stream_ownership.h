@@ -35,7 +35,7 @@ class stream_ownership
 {
 public:
     //! The device args it reads: lease=, take_over=.
-    static const std::set<std::string>& arg_keys();
+    static const arg_table& arg_keys();
 
     stream_ownership(device_controller& device,
                      stream_direction direction,

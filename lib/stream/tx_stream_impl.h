@@ -53,9 +53,6 @@ struct tx_stream_plan {
     controller_args controller;   //!< ctrl_policy=, ctrl_period=: written at START
 };
 
-//! The device args a tx_stream reads.
-std::set<std::string> tx_stream_arg_keys();
-
 class tx_stream::impl
 {
 public:

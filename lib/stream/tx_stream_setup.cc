@@ -14,6 +14,7 @@
 #include "../util/parse_number.h"
 #include "consumer_gate.h"
 #include "controller_args.h"
+#include "ring_args.h"
 #include "stream_args.h"
 #include "tx_stream_impl.h"
 #include <algorithm>
@@ -29,11 +30,6 @@ namespace {
 constexpr size_t frame_overhead = 20 + 8 + 12 + 4 + 4;
 constexpr size_t min_notify_intervals = 4;
 
-const std::set<std::string> tx_keys = {
-    "device_timeout", "hugepages", "latency",       "max_lead",    "min_lead",
-    "mtu",            "notify",    "numa",          "payload",     "stream",
-    "tx_check",       "tx_fault_seed", "tx_loss_ppm", "rate_limit",
-};
 
 unsigned largest_path_mtu(unsigned limit)
 {
@@ -45,19 +41,6 @@ unsigned largest_path_mtu(unsigned limit)
 
 } // namespace
 
-std::set<std::string> tx_stream_arg_keys()
-{
-    std::set<std::string> keys = tx_keys;
-    keys.insert(nic_config::keys().begin(), nic_config::keys().end());
-    keys.insert(stream_ownership::arg_keys().begin(), stream_ownership::arg_keys().end());
-    keys.insert(controller_args::keys().begin(), controller_args::keys().end());
-    keys.insert(metadata_arg_keys().begin(), metadata_arg_keys().end());
-    keys.insert(consumer_gate::keys().begin(), consumer_gate::keys().end());
-    const std::set<std::string> device_keys = shared_device::keys();
-    keys.insert(device_keys.begin(), device_keys.end());
-    return keys;
-}
-
 tx_stream::impl::impl(const std::string& args_text,
                       const std::string& format,
                       double rate,
@@ -65,7 +48,7 @@ tx_stream::impl::impl(const std::string& args_text,
     : d_logger(make_logger("rdma tx_stream"))
 {
     const device_args args = device_args::parse(args_text);
-    check_stream_arg_keys(args, tx_stream_arg_keys);
+    check_stream_arg_keys(args, tx_stream_arg_tables);
     d_plan.format = parse_sample_format(format);
     if (!(rate > 0) || rate > 4.0e9)
         throw std::invalid_argument("tx_stream: sample rate " + std::to_string(rate) +
@@ -75,14 +58,13 @@ tx_stream::impl::impl(const std::string& args_text,
     d_plan.num_samples = num_samples;
     d_plan.queued = num_samples == tx_stream::queued;
     const bool if_able = num_samples == tx_stream::queued_if_able;
-    d_plan.stream_index = static_cast<unsigned>(args.get_uint("stream", 0, 0, 15));
-    d_plan.notify_interval = static_cast<uint32_t>(args.get_uint(
-        "notify", 16, 1, 65536, "messages per fetch notification", "at least 1"));
-    d_plan.latency_budget_s = args.get_double("latency", 0.1, 0.001, 60, "seconds");
+    d_plan.stream_index = static_cast<unsigned>(args.get_uint(stream_keys()["stream"]));
+    d_plan.notify_interval =
+        static_cast<uint32_t>(args.get_uint(transmit_keys()["notify"]));
+    d_plan.latency_budget_s = ring_args::latency_s(args);
     // As an RX stream's: silent this long, its last reading failed, the device is lost.
     d_plan.device_timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::duration<double>(
-            args.get_double("device_timeout", 0.5, 0.1, 60, "seconds")));
+        std::chrono::duration<double>(args.get_double(stream_keys()["device_timeout"])));
     open_device(args);
     if (if_able) {
         d_plan.queued = d_info.has(regs::cap::tx_bursts);
@@ -184,9 +166,9 @@ void tx_stream::impl::settle_transport(const device_args& args)
         d_link.mtu > frame_overhead ? d_link.mtu - frame_overhead : 0;
     unsigned mtu =
         largest_path_mtu(std::min<unsigned>(d_nic->max_path_mtu(), link_limit));
-    if (args.has("mtu")) {
-        const uint64_t wanted =
-            args.get_uint("mtu", 0, 256, 4096, "bytes", "256, 512, 1024, 2048 or 4096");
+    const arg_table& shape = stream_keys();
+    if (args.has(shape["mtu"])) {
+        const uint64_t wanted = args.get_uint(shape["mtu"], 0);
         if (!nic::valid_path_mtu(static_cast<unsigned>(wanted)) || wanted > mtu)
             throw std::invalid_argument("device args: mtu=" + std::to_string(wanted) +
                                         " is invalid or exceeds what the link carries (" +
@@ -199,11 +181,10 @@ void tx_stream::impl::settle_transport(const device_args& args)
     d_plan.path_mtu = mtu;
     // One READ per message; the device takes messages of up to its own payload limit
     // (a READ of several packets is answered FIRST, MIDDLE..., LAST).
-    const uint64_t payload = args.get_uint("payload",
+    const uint64_t payload = args.get_uint(shape["payload"],
                                            mtu,
                                            item,
-                                           65536,
-                                           "bytes",
+                                           shape["payload"].max_int,
                                            "a power of two and a multiple of the " +
                                                std::to_string(item) + "-byte item");
     if (payload % item || (payload & (payload - 1)))
@@ -219,20 +200,19 @@ void tx_stream::impl::settle_lead(const device_args& args)
     // The device adapts its lead between these (TX_MIN_LEAD_NS, TX_MAX_LEAD_NS); the
     // ring must hold the longest, so it may be at most half the latency budget.
     const double most = d_plan.latency_budget_s / 2;
-    const double max_lead = args.get_double("max_lead",
+    const arg_table& k = transmit_keys();
+    const double max_lead = args.get_double(k["max_lead"],
                                             std::min(0.05, most),
-                                            1e-5,
+                                            k["max_lead"].min,
                                             most,
-                                            "seconds",
                                             "at most half the latency budget (latency=" +
                                                 format_number(d_plan.latency_budget_s) +
                                                 " s): raise latency=");
-    const double min_lead = args.get_double("min_lead",
+    const double min_lead = args.get_double(k["min_lead"],
                                             std::min(200e-6, max_lead),
-                                            1e-6,
+                                            k["min_lead"].min,
                                             max_lead,
-                                            "seconds",
-                                            "at most max_lead=");
+                                            k["min_lead"].hint);
     d_plan.min_lead_ns = static_cast<uint32_t>(std::lround(min_lead * 1e9));
     d_plan.max_lead_ns = static_cast<uint32_t>(std::lround(max_lead * 1e9));
 }
@@ -245,11 +225,11 @@ void tx_stream::impl::settle_emulation(const device_args& args)
         throw std::invalid_argument("device args: tx_check=/tx_loss_ppm=/tx_fault_seed= "
                                     "configure the emulator; the device at " +
                                     d_device->address().to_string() + " is not one");
-    d_plan.emulation.check = args.get_flag("tx_check", false) ? 1 : 0;
-    d_plan.emulation.loss_ppm =
-        static_cast<uint32_t>(args.get_uint("tx_loss_ppm", 0, 0, 1000000, "ppm"));
+    const arg_table& k = transmit_keys();
+    d_plan.emulation.check = args.get_flag(k["tx_check"]) ? 1 : 0;
+    d_plan.emulation.loss_ppm = static_cast<uint32_t>(args.get_uint(k["tx_loss_ppm"]));
     d_plan.emulation.fault_seed =
-        static_cast<uint32_t>(args.get_uint("tx_fault_seed", 0, 0, UINT32_MAX));
+        static_cast<uint32_t>(args.get_uint(k["tx_fault_seed"]));
     d_pacing = consumer_gate::tx_from_args(args, *d_dev, d_plan.stream_index);
 }
 
@@ -267,14 +247,8 @@ void tx_stream::impl::settle_metadata(const device_args& args)
 
 void tx_stream::impl::allocate_ring(const device_args& args)
 {
-    const std::string huge =
-        args.get_choice("hugepages", { "auto", "on", "off" }, "auto");
-    ring_options options;
-    options.hugepages = huge == "on"    ? hugepage_mode::required
-                        : huge == "off" ? hugepage_mode::off
-                                        : hugepage_mode::automatic;
-    const size_t page = options.hugepages == hugepage_mode::off ? system_page_size()
-                                                                : ring_hugepage_bytes;
+    ring_options options = ring_args::placement(args, d_nic->numa_node());
+    const size_t page = ring_args::page_bytes(options);
     options.granule = d_plan.payload_bytes;
     options.min_bytes = ring_bytes_for(d_plan.sample_rate,
                                        rdma::item_size(d_plan.format),
@@ -285,12 +259,6 @@ void tx_stream::impl::allocate_ring(const device_args& args)
     // hold several notification intervals, or the host waits on every one.
     const size_t notify_bytes = size_t(d_plan.notify_interval) * d_plan.payload_bytes;
     options.min_bytes = std::max(options.min_bytes, min_notify_intervals * notify_bytes);
-    const std::string numa = args.get("numa", "auto");
-    if (numa == "auto")
-        options.numa_node = d_nic->numa_node();
-    else if (numa != "off")
-        options.numa_node = static_cast<int>(
-            args.get_uint("numa", 0, 0, 1023, "auto, off or a NUMA node"));
     d_ring = std::make_unique<ring_memory>(options, d_logger);
 }
 

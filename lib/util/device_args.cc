@@ -202,6 +202,80 @@ void device_args::check_known(const std::set<std::string>& known) const
     }
 }
 
+namespace {
+
+std::string unit_of(const arg_key& key, const char* fallback)
+{
+    return key.unit.empty() ? fallback : key.unit;
+}
+
+} // namespace
+
+uint64_t device_args::get_uint(const arg_key& key) const
+{
+    return get_uint(key, key.fallback.empty() ? 0 : key.fallback_int());
+}
+
+uint64_t device_args::get_uint(const arg_key& key, uint64_t fallback) const
+{
+    return get_uint(key, fallback, key.min_int, key.max_int, key.hint);
+}
+
+uint64_t device_args::get_uint(const arg_key& key,
+                               uint64_t fallback,
+                               uint64_t min,
+                               uint64_t max,
+                               const std::string& hint) const
+{
+    return get_uint(key.name, fallback, min, max, unit_of(key, "an integer"), hint);
+}
+
+double device_args::get_double(const arg_key& key) const
+{
+    return get_double(key, key.fallback.empty() ? 0 : key.fallback_number());
+}
+
+double device_args::get_double(const arg_key& key, double fallback) const
+{
+    return get_double(key, fallback, key.min, key.max, key.hint);
+}
+
+double device_args::get_double(const arg_key& key,
+                               double fallback,
+                               double min,
+                               double max,
+                               const std::string& hint) const
+{
+    return get_double(key.name, fallback, min, max, unit_of(key, "a number"), hint);
+}
+
+bool device_args::get_flag(const arg_key& key) const
+{
+    return get_flag(key.name, key.fallback == "1");
+}
+
+bool device_args::get_flag(const arg_key& key, bool fallback) const
+{
+    return get_flag(key.name, fallback);
+}
+
+std::string device_args::get_choice(const arg_key& key) const
+{
+    return get_choice(key, key.fallback);
+}
+
+std::string device_args::get_choice(const arg_key& key, const std::string& fallback) const
+{
+    return get_choice(key.name,
+                      std::set<std::string>(key.choices.begin(), key.choices.end()),
+                      fallback);
+}
+
+std::vector<uint64_t> device_args::get_uint_list(const arg_key& key) const
+{
+    return get_uint_list(key.name, key.min_int, key.max_int, unit_of(key, "integers"));
+}
+
 device_args device_args::with(const std::string& key, const std::string& value) const
 {
     device_args out = *this;

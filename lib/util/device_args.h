@@ -8,6 +8,7 @@
 #ifndef INCLUDED_RDMA_UTIL_DEVICE_ARGS_H
 #define INCLUDED_RDMA_UTIL_DEVICE_ARGS_H
 
+#include "arg_table.h"
 #include "socket_address.h"
 #include <gnuradio/rdma/transport_api.h>
 #include <cstdint>
@@ -83,6 +84,34 @@ public:
 
     //! Throw if a key is not in \p known, listing the known keys (catches typos).
     void check_known(const std::set<std::string>& known) const;
+
+    /*!
+     * The same getters for a key of a part's table (arg_table.h): its range, unit,
+     * hint and default are the table's, so that the code, the error messages and the
+     * docs (checked against the tables) state one range. The overloads with a
+     * fallback, bounds or a hint are for keys whose default or range depends on other
+     * keys or on the device.
+     */
+    bool has(const arg_key& key) const { return has(key.name); }
+    uint64_t get_uint(const arg_key& key) const;
+    uint64_t get_uint(const arg_key& key, uint64_t fallback) const;
+    uint64_t get_uint(const arg_key& key,
+                      uint64_t fallback,
+                      uint64_t min,
+                      uint64_t max,
+                      const std::string& hint) const;
+    double get_double(const arg_key& key) const;
+    double get_double(const arg_key& key, double fallback) const;
+    double get_double(const arg_key& key,
+                      double fallback,
+                      double min,
+                      double max,
+                      const std::string& hint) const;
+    bool get_flag(const arg_key& key) const;
+    bool get_flag(const arg_key& key, bool fallback) const;
+    std::string get_choice(const arg_key& key) const;
+    std::string get_choice(const arg_key& key, const std::string& fallback) const;
+    std::vector<uint64_t> get_uint_list(const arg_key& key) const;
 
     std::string to_string() const;
     //! These args with \p key set to \p value (added, or replacing what was there).

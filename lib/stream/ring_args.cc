@@ -1,0 +1,71 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-rdma authors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../ring/ring_sizing.h"
+#include "ring_args.h"
+
+namespace gr {
+namespace rdma {
+
+const arg_table& ring_args::keys()
+{
+    // At most a minute: the ring holds the whole budget (60 s at 20 MS/s sc16 is
+    // already 4.8 GB), and grace= must fit in half of it.
+    // Linux numbers at most 1024 NUMA nodes (CONFIG_NODES_SHIFT <= 10).
+    static const arg_table t(
+        "ring",
+        { arg_key::number("latency",
+                          0.001,
+                          60,
+                          "0.1",
+                          "seconds",
+                          "seconds of samples the ring holds: the host's latency budget"),
+          arg_key::choice("hugepages",
+                          { "auto", "on", "off" },
+                          "auto",
+                          "map the ring in 2 MiB pages: auto (if available), on "
+                          "(required), off"),
+          arg_key::integer("numa",
+                           0,
+                           1023,
+                           "auto",
+                           "auto, off or a NUMA node",
+                           "the NUMA node of the ring's memory: auto (the NIC's), off, "
+                           "or a node")
+              .depending("auto, off, 0…1023") });
+    return t;
+}
+
+double ring_args::latency_s(const device_args& args)
+{
+    return args.get_double(keys()["latency"]);
+}
+
+ring_options ring_args::placement(const device_args& args, int nic_numa_node)
+{
+    const arg_table& k = keys();
+    const std::string huge = args.get_choice(k["hugepages"]);
+    ring_options options;
+    options.hugepages = huge == "on"    ? hugepage_mode::required
+                        : huge == "off" ? hugepage_mode::off
+                                        : hugepage_mode::automatic;
+    const std::string numa = args.get(k["numa"].name, k["numa"].fallback);
+    if (numa == "auto")
+        options.numa_node = nic_numa_node;
+    else if (numa != "off")
+        options.numa_node = static_cast<int>(args.get_uint(k["numa"], 0));
+    return options;
+}
+
+size_t ring_args::page_bytes(const ring_options& options)
+{
+    return options.hugepages == hugepage_mode::off ? system_page_size()
+                                                   : ring_hugepage_bytes;
+}
+
+} // namespace rdma
+} // namespace gr
