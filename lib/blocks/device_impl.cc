@@ -49,7 +49,7 @@ device_impl::device_impl(const std::string& args,
                          double report_interval)
     : gr::block(
           "device", gr::io_signature::make(0, 0, 0), gr::io_signature::make(0, 0, 0)),
-      radio_block_impl(args, 0, num_channels, rate_key::not_applicable),
+      radio_block_impl(args, first_channel::zero, num_channels, rate_key::not_applicable),
       d_report_interval(report_interval)
 {
     if (!std::isfinite(report_interval) || report_interval < 0)

@@ -132,10 +132,15 @@ pmt::pmt_t error_report(const std::string& text, const pmt::pmt_t& command)
 } // namespace
 
 radio_block_impl::radio_block_impl(const std::string& args,
-                                   unsigned first_rf_channel,
+                                   first_channel first,
                                    size_t channels,
                                    rate_key rate)
-    : d_sdr(args), d_first(first_rf_channel), d_channels(channels), d_rate(rate)
+    : d_sdr(args),
+      d_first(first == first_channel::args_stream
+                  ? static_cast<unsigned>(d_sdr.get_args_stream())
+                  : 0),
+      d_channels(channels),
+      d_rate(rate)
 {
 }
 

@@ -37,9 +37,13 @@ public:
     //! What a "rate" key does: handed to the block (on_rate()), which changes it at
     //! run time, or refused, as the block does not own the rate.
     enum class rate_key { block_applies, not_applicable };
+    //! The RF channel of the block's channel 0: that of the RX stream stream= names
+    //! (rx_source, whose channels are streams s, s+1, ...), or 0 (the device block).
+    enum class first_channel { args_stream, zero };
 
+    //! Opens the device \p args name: the block's one sdr, which hands it its streams.
     radio_block_impl(const std::string& args,
-                     unsigned first_rf_channel,
+                     first_channel first,
                      size_t channels,
                      rate_key rate);
     radio_block_impl(const radio_block_impl&) = delete;

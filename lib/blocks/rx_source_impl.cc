@@ -66,14 +66,9 @@ outputs_of(size_t num_channels, const std::string& format, const std::string& ot
 // passed is refused), with room for a busy machine.
 constexpr uint64_t channel_start_lead_ns = 200000000;
 
-// The first RX stream of the device args: stream=s.
-uint64_t first_stream_of(const std::string& args)
-{
-    return device_args::parse(args).get_uint("stream", 0, 0, 15);
-}
-
-// The streams of the channels: RX streams s, s+1, ... of the device args' stream=s.
-std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
+// The streams of the channels: RX streams s, s+1, ... of the device args' stream=s,
+// handed out by the block's device.
+std::vector<std::unique_ptr<rx_stream>> open_channels(sdr& device,
                                                       const std::string& format,
                                                       double sample_rate,
                                                       uint64_t num_samples,
@@ -89,8 +84,7 @@ std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
             "GNU Radio's item k must be ring slot k, and bursts land in regions the host "
             "chooses, their last message leaving the rest of its slot empty; use "
             "gr::rdma::rx_stream (Python rdma.rx_stream) with recv() and release()");
-    const device_args parsed = device_args::parse(args);
-    const uint64_t first = first_stream_of(args);
+    const size_t first = device.get_args_stream();
     if (first + num_channels > 16)
         throw std::invalid_argument(
             "rx_source: stream=" + std::to_string(first) + " with " +
@@ -98,12 +92,8 @@ std::vector<std::unique_ptr<rx_stream>> open_channels(const std::string& args,
             " channels needs RX streams beyond 15: lower stream= or num_channels");
     std::vector<std::unique_ptr<rx_stream>> streams;
     for (size_t c = 0; c < num_channels; c++) {
-        const std::string channel_args =
-            num_channels == 1
-                ? args
-                : parsed.with("stream", std::to_string(first + c)).to_string();
         streams.push_back(
-            std::make_unique<rx_stream>(channel_args, format, sample_rate, num_samples));
+            device.get_rx_stream(format, sample_rate, num_samples, first + c));
         streams.back()->keep_items_in_slots(); // the output buffer is the ring
     }
     return streams;
@@ -191,11 +181,9 @@ rx_source_impl::rx_source_impl(const std::string& args,
     : gr::sync_block("rx_source",
                      gr::io_signature::make(0, 0, 0),
                      outputs_of(num_channels, format, otw_format)),
-      radio_block_impl(args,
-                       static_cast<unsigned>(first_stream_of(args)),
-                       num_channels,
-                       rate_key::block_applies),
-      d_streams(open_channels(args,
+      radio_block_impl(
+          args, first_channel::args_stream, num_channels, rate_key::block_applies),
+      d_streams(open_channels(radio(),
                               wire_format_of(format, otw_format),
                               sample_rate,
                               num_samples,

@@ -11,6 +11,7 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/rdma/sample_format.h>
+#include <gnuradio/rdma/sdr.h>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -76,10 +77,8 @@ tx_sink_impl::tx_sink_impl(const std::string& args,
                            const std::string& otw_format)
     : gr::block("tx_sink", inputs_of(format, otw_format), outputs_of(format, otw_format)),
       // Timed bursts when the device has them (the tags become burst boundaries).
-      d_stream(std::make_unique<tx_stream>(args,
-                                           wire_format_of(format, otw_format),
-                                           sample_rate,
-                                           tx_stream::queued_if_able)),
+      d_stream(sdr(args).get_tx_stream(
+          wire_format_of(format, otw_format), sample_rate, tx_stream::queued_if_able)),
       d_conversion(conversion_for(format, otw_format)),
       d_item(d_stream->item_size()),
       d_message_items(d_stream->payload_bytes() / d_stream->item_size()),

@@ -10,6 +10,8 @@
 
 #include "../util/rational_rate.h"
 #include "rx_stream_impl.h"
+#include "sdr_impl.h"
+#include "stream_args.h"
 #include <algorithm>
 #include <random>
 #include <stdexcept>
@@ -529,9 +531,11 @@ rx_stream::rx_stream(const std::string& args,
                      const std::string& format,
                      double sample_rate,
                      uint64_t num_samples)
-    : d_impl(std::make_unique<impl>(args, format, sample_rate, num_samples))
+    : d_impl(sdr::impl(args, rx_stream_arg_tables)
+                 .rx(format, sample_rate, num_samples, sdr::args_stream))
 {
 }
+rx_stream::rx_stream(std::unique_ptr<impl> impl) : d_impl(std::move(impl)) {}
 rx_stream::~rx_stream() = default;
 void rx_stream::start() { d_impl->start(0); }
 void rx_stream::start_at(uint64_t device_time_ns) { d_impl->start(device_time_ns); }

@@ -75,7 +75,10 @@ struct rx_stream_plan {
 class rx_stream::impl
 {
 public:
-    impl(const std::string& args,
+    //! A stream of \p device, by \p args parsed and checked at the boundary
+    //! (sdr::impl).
+    impl(std::shared_ptr<shared_device> device,
+         const device_args& args,
          const std::string& format,
          double rate,
          uint64_t num_samples);
@@ -215,7 +218,7 @@ private:
     void report(rx_event::reason why, uint64_t count = 0, uint64_t value = 0);
     uint64_t grace_ns() const { return static_cast<uint64_t>(d_plan.grace_s * 1e9); }
 
-    void open_device(const device_args& args);
+    void attach_device(std::shared_ptr<shared_device> device, const device_args& args);
     void open_nic_for(const device_args& args);
     void settle_grace(const device_args& args);
     void settle_transport(const device_args& args);

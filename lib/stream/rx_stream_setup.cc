@@ -40,14 +40,13 @@ unsigned largest_path_mtu(unsigned limit)
 
 } // namespace
 
-rx_stream::impl::impl(const std::string& args_text,
+rx_stream::impl::impl(std::shared_ptr<shared_device> device,
+                      const device_args& args,
                       const std::string& format,
                       double rate,
                       uint64_t num_samples)
     : d_logger(make_logger("rdma rx_stream"))
 {
-    const device_args args = device_args::parse(args_text);
-    check_stream_arg_keys(args, rx_stream_arg_tables);
     d_plan.format = parse_sample_format(format);
     if (!(rate > 0) || rate > 4.0e9)
         throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +
@@ -56,12 +55,12 @@ rx_stream::impl::impl(const std::string& args_text,
     d_rate = rational_rate(rate);
     d_plan.queued = num_samples == rx_stream::queued;
     d_plan.num_samples = d_plan.queued ? 0 : num_samples; // a burst's, once current
-    // The device's own count of streams is checked once it is known (open_device).
+    // The device's own count of streams is checked once it is known (attach_device).
     d_plan.stream_index = static_cast<unsigned>(args.get_uint(stream_keys()["stream"]));
     d_plan.latency_budget_s = ring_args::latency_s(args);
     if (args.get_flag(receive_keys()["latency_probe"])) // benchmarks (performance.md)
         d_probe = std::make_unique<latency_probe>();
-    open_device(args);
+    attach_device(std::move(device), args);
     if (d_plan.queued && !d_info.has(regs::cap::burst_queue))
         throw std::runtime_error("rx_stream: the device at " +
                                  d_device->address().to_string() +
@@ -165,9 +164,10 @@ rx_stream::impl::~impl()
     }
 }
 
-void rx_stream::impl::open_device(const device_args& args)
+void rx_stream::impl::attach_device(std::shared_ptr<shared_device> device,
+                                    const device_args& args)
 {
-    d_dev = shared_device::open(args);
+    d_dev = std::move(device);
     shared_device& dev = *d_dev;
     shared_device::check_rx_stream(dev, d_plan.stream_index);
     d_device = &dev.controller();

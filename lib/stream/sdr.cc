@@ -5,35 +5,60 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// gr::rdma::sdr, the public face of a device's radio_control: it takes the args an
-// rx_stream takes (so that one args string names the device for both) and reads only
-// the device's.
+// gr::rdma::sdr, the device as the root object: the args parsed once, the device opened
+// once, its streams handed out (get_rx_stream, get_tx_stream) and its radio_control.
 
-#include "../device/shared_device.h"
-#include "../util/device_args.h"
+#include "sdr_impl.h"
 #include "stream_args.h"
-#include <gnuradio/rdma/sdr.h>
 
 namespace gr {
 namespace rdma {
 
-class sdr::impl
+sdr::impl::impl(const std::string& text, tables_fn tables)
+    : d_args([&text, tables] {
+          const device_args args = device_args::parse(text);
+          check_stream_arg_keys(args, tables);
+          return args;
+      }()),
+      d_device(shared_device::open(d_args))
 {
-public:
-    explicit impl(const std::string& args) : d_device(open(args)) {}
-    radio_control& radio() { return d_device->radio(); }
-    rate_controller& rates() { return d_device->rates(); }
+}
 
-private:
-    static std::shared_ptr<shared_device> open(const std::string& text)
-    {
-        const device_args args = device_args::parse(text);
-        check_stream_arg_keys(args, rx_stream_arg_tables);
-        return shared_device::open(args);
-    }
+unsigned sdr::impl::args_stream() const
+{
+    return static_cast<unsigned>(d_args.get_uint(stream_keys()["stream"]));
+}
 
-    const std::shared_ptr<shared_device> d_device;
-};
+device_args sdr::impl::stream_args(size_t stream, tables_fn tables) const
+{
+    check_stream_arg_keys(d_args, tables);
+    if (stream == sdr::args_stream)
+        return d_args;
+    const arg_key& key = stream_keys()["stream"];
+    if (stream > key.max_int)
+        throw std::invalid_argument("sdr: stream " + std::to_string(stream) +
+                                    " is out of range 0.." + std::to_string(key.max_int) +
+                                    " (streams of a device)");
+    return d_args.with(key.name, std::to_string(stream));
+}
+
+std::unique_ptr<rx_stream::impl> sdr::impl::rx(const std::string& format,
+                                               double rate,
+                                               uint64_t num_samples,
+                                               size_t stream) const
+{
+    return std::make_unique<rx_stream::impl>(
+        d_device, stream_args(stream, rx_stream_arg_tables), format, rate, num_samples);
+}
+
+std::unique_ptr<tx_stream::impl> sdr::impl::tx(const std::string& format,
+                                               double rate,
+                                               uint64_t num_samples,
+                                               size_t stream) const
+{
+    return std::make_unique<tx_stream::impl>(
+        d_device, stream_args(stream, tx_stream_arg_tables), format, rate, num_samples);
+}
 
 namespace {
 unsigned channel(size_t chan)
@@ -42,8 +67,31 @@ unsigned channel(size_t chan)
 }
 } // namespace
 
-sdr::sdr(const std::string& args) : d_impl(std::make_unique<impl>(args)) {}
+sdr::sdr(const std::string& args)
+    : d_impl(std::make_unique<impl>(args, device_arg_tables))
+{
+}
 sdr::~sdr() = default;
+
+std::unique_ptr<rx_stream> sdr::get_rx_stream(const std::string& format,
+                                              double sample_rate,
+                                              uint64_t num_samples,
+                                              size_t stream)
+{
+    return std::unique_ptr<rx_stream>(
+        new rx_stream(d_impl->rx(format, sample_rate, num_samples, stream)));
+}
+
+std::unique_ptr<tx_stream> sdr::get_tx_stream(const std::string& format,
+                                              double sample_rate,
+                                              uint64_t num_samples,
+                                              size_t stream)
+{
+    return std::unique_ptr<tx_stream>(
+        new tx_stream(d_impl->tx(format, sample_rate, num_samples, stream)));
+}
+
+size_t sdr::get_args_stream() const { return d_impl->args_stream(); }
 
 size_t sdr::num_channels() const { return d_impl->radio().channels(); }
 

@@ -18,6 +18,7 @@
 #include "signal_args.h"
 #include "stream_args.h"
 #include "stream_ownership.h"
+#include <algorithm>
 
 namespace gr {
 namespace rdma {
@@ -186,6 +187,15 @@ std::vector<const arg_table*> tx_stream_arg_tables()
                         &stream_ownership::arg_keys(),
                         &metadata_arg_keys(),
                         &consumer_gate::keys() });
+}
+
+std::vector<const arg_table*> device_arg_tables()
+{
+    std::vector<const arg_table*> tables = rx_stream_arg_tables();
+    for (const arg_table* t : tx_stream_arg_tables())
+        if (std::find(tables.begin(), tables.end(), t) == tables.end())
+            tables.push_back(t);
+    return tables;
 }
 
 void check_stream_arg_keys(const device_args& args,

@@ -32,6 +32,8 @@ const arg_table& transmit_keys();
 std::vector<const arg_table*> rx_stream_arg_tables();
 //! As rx_stream_arg_tables(), for a tx_stream.
 std::vector<const arg_table*> tx_stream_arg_tables();
+//! The tables of RX and TX streams: what the args of a device (sdr) may hold.
+std::vector<const arg_table*> device_arg_tables();
 
 /*!
  * args.check_known(tables()), counting the keys of kinds whose module is not loaded

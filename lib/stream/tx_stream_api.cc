@@ -7,6 +7,8 @@
 
 // tx_stream's public face: each call forwards to tx_stream::impl.
 
+#include "sdr_impl.h"
+#include "stream_args.h"
 #include "tx_stream_impl.h"
 #include <algorithm>
 #include <cstring>
@@ -45,9 +47,11 @@ tx_stream::tx_stream(const std::string& args,
                      const std::string& format,
                      double sample_rate,
                      uint64_t num_samples)
-    : d_impl(std::make_unique<impl>(args, format, sample_rate, num_samples))
+    : d_impl(sdr::impl(args, tx_stream_arg_tables)
+                 .tx(format, sample_rate, num_samples, sdr::args_stream))
 {
 }
+tx_stream::tx_stream(std::unique_ptr<impl> impl) : d_impl(std::move(impl)) {}
 
 tx_stream::~tx_stream() = default;
 

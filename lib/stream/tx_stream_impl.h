@@ -56,7 +56,10 @@ struct tx_stream_plan {
 class tx_stream::impl
 {
 public:
-    impl(const std::string& args,
+    //! A stream of \p device, by \p args parsed and checked at the boundary
+    //! (sdr::impl).
+    impl(std::shared_ptr<shared_device> device,
+         const device_args& args,
          const std::string& format,
          double rate,
          uint64_t num_samples);
@@ -92,7 +95,7 @@ private:
     static constexpr int cq_entries = 512; // > max_receives: the CQ is never full
 
     // tx_stream_setup.cc
-    void open_device(const device_args& args);
+    void attach_device(std::shared_ptr<shared_device> device, const device_args& args);
     void settle_transport(const device_args& args);
     void settle_lead(const device_args& args);
     void settle_emulation(const device_args& args);

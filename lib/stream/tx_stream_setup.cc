@@ -41,14 +41,13 @@ unsigned largest_path_mtu(unsigned limit)
 
 } // namespace
 
-tx_stream::impl::impl(const std::string& args_text,
+tx_stream::impl::impl(std::shared_ptr<shared_device> device,
+                      const device_args& args,
                       const std::string& format,
                       double rate,
                       uint64_t num_samples)
     : d_logger(make_logger("rdma tx_stream"))
 {
-    const device_args args = device_args::parse(args_text);
-    check_stream_arg_keys(args, tx_stream_arg_tables);
     d_plan.format = parse_sample_format(format);
     if (!(rate > 0) || rate > 4.0e9)
         throw std::invalid_argument("tx_stream: sample rate " + std::to_string(rate) +
@@ -65,7 +64,7 @@ tx_stream::impl::impl(const std::string& args_text,
     // As an RX stream's: silent this long, its last reading failed, the device is lost.
     d_plan.device_timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
         std::chrono::duration<double>(args.get_double(stream_keys()["device_timeout"])));
-    open_device(args);
+    attach_device(std::move(device), args);
     if (if_able) {
         d_plan.queued = d_info.has(regs::cap::tx_bursts);
         d_plan.num_samples = d_plan.queued ? tx_stream::queued : 0;
@@ -130,9 +129,10 @@ tx_stream::impl::~impl()
         d_pacing->on.store(false, std::memory_order_release);
 }
 
-void tx_stream::impl::open_device(const device_args& args)
+void tx_stream::impl::attach_device(std::shared_ptr<shared_device> device,
+                                    const device_args& args)
 {
-    d_dev = shared_device::open(args);
+    d_dev = std::move(device);
     shared_device::check_tx_stream(*d_dev, d_plan.stream_index);
     d_device = &d_dev->controller();
     d_info = d_dev->info();

@@ -242,8 +242,11 @@ public:
      */
     std::vector<injected_fault> read_injected_faults();
 
-private:
     class impl;
+
+private:
+    friend class sdr; // hands out the streams of its device (sdr::get_rx_stream)
+    explicit rx_stream(std::unique_ptr<impl> impl);
     std::unique_ptr<impl> d_impl;
 };
 

@@ -8,7 +8,9 @@
 #ifndef INCLUDED_RDMA_SDR_H
 #define INCLUDED_RDMA_SDR_H
 
+#include <gnuradio/rdma/rx_stream.h>
 #include <gnuradio/rdma/transport_api.h>
+#include <gnuradio/rdma/tx_stream.h>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -35,13 +37,15 @@ struct tune_result {
 };
 
 /*!
- * \brief Control of one SDR: RF front end, device time, timed commands.
+ * \brief One SDR: its streams, RF front end, device time, timed commands.
  *
  * \details
- * Opens the device the args name (docs/device-args.md) as rx_stream does; every object
- * of the process naming the same device shares it, so a tune here is seen by its
- * streams (rx_source tags "rx_freq" on the first sample taken at the new frequency).
- * Channel c is the RF front end of RX stream c (docs/radio.md).
+ * The device is the root, as UHD's multi_usrp: an sdr opens the device the args name
+ * (docs/device-args.md), parsing them once, and hands out its streams
+ * (get_rx_stream(), get_tx_stream()), which share it. Every object of the process
+ * naming the same device shares it too, so a tune here is seen by its streams
+ * (rx_source tags "rx_freq" on the first sample taken at the new frequency). Channel c
+ * is the RF front end of RX stream c (docs/radio.md).
  *
  * Settings take a device time \p at_ns (ns since the epoch): 0 (the default) changes
  * them now; a time in the future goes through the device's command queue and takes
@@ -55,10 +59,36 @@ struct tune_result {
 class RDMA_TRANSPORT_API sdr
 {
 public:
+    /*!
+     * \param args device args (docs/device-args.md): the device's and, as defaults,
+     *             its streams' (payload=, latency=, ...), checked once here: a key no
+     *             RX or TX stream reads is refused by name.
+     */
     explicit sdr(const std::string& args = "type=emu");
     ~sdr();
     sdr(const sdr&) = delete;
     sdr& operator=(const sdr&) = delete;
+
+    //! get_rx_stream()'s and get_tx_stream()'s default: the stream= of the args (0
+    //! when absent).
+    static constexpr size_t args_stream = SIZE_MAX;
+    /*!
+     * RX stream \p stream of this device (UHD's get_rx_stream), with the args given
+     * to the sdr: as rx_stream(args with stream=\p stream, ...), without parsing them
+     * or opening the device again. A key only a TX stream reads (max_lead=, ...) is
+     * refused here. The stream keeps the device open after the sdr is gone.
+     */
+    std::unique_ptr<rx_stream> get_rx_stream(const std::string& format,
+                                             double sample_rate,
+                                             uint64_t num_samples = 0,
+                                             size_t stream = args_stream);
+    //! TX stream \p stream of this device, as get_rx_stream() (tx_stream's num_samples).
+    std::unique_ptr<tx_stream> get_tx_stream(const std::string& format,
+                                             double sample_rate,
+                                             uint64_t num_samples = 0,
+                                             size_t stream = args_stream);
+    //! The stream get_rx_stream() and get_tx_stream() give by default (stream=).
+    size_t get_args_stream() const;
 
     //! RF channels (0 when the device has no RF front end).
     size_t num_channels() const;

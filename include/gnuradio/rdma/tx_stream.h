@@ -265,8 +265,11 @@ public:
     //! Device time (ns) of sample 0 as the device latched it (0: START + lead).
     uint64_t start_time_ns() const;
 
-private:
     class impl;
+
+private:
+    friend class sdr; // hands out the streams of its device (sdr::get_tx_stream)
+    explicit tx_stream(std::unique_ptr<impl> impl);
     std::unique_ptr<impl> d_impl;
 };
 

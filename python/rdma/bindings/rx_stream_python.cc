@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(rx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(330c652bf93a024531da5063ec8d5511) */
+/* BINDTOOL_HEADER_FILE_HASH(2bf5215bfbdeefd8a3d70be2a806061b) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(sdr.h)                                                     */
-/* BINDTOOL_HEADER_FILE_HASH(4cbf0c5d50a376d072c1a2bc8b50c063) */
+/* BINDTOOL_HEADER_FILE_HASH(07c8d02b04282cbd760494b9820fc299) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -52,8 +52,46 @@ void bind_sdr(py::module& m)
                    ", clipped=" + (r.clipped ? "True" : "False") + ")";
         });
 
+    using gr::rdma::rx_stream;
+    using gr::rdma::tx_stream;
     py::class_<sdr>(m, "sdr", D(sdr))
         .def(py::init<const std::string&>(), py::arg("args") = "type=emu", D(sdr, sdr))
+        .def_property_readonly_static("args_stream",
+                                      [](py::object) { return sdr::args_stream; })
+        // The streams' Python holder is a shared_ptr (rx_stream_python.cc).
+        .def(
+            "get_rx_stream",
+            [](sdr& self,
+               const std::string& format,
+               double rate,
+               uint64_t num_samples,
+               size_t stream) {
+                return std::shared_ptr<rx_stream>(
+                    self.get_rx_stream(format, rate, num_samples, stream));
+            },
+            py::arg("format"),
+            py::arg("sample_rate"),
+            py::arg("num_samples") = 0,
+            py::arg("stream") = sdr::args_stream,
+            release(),
+            D(sdr, get_rx_stream))
+        .def(
+            "get_tx_stream",
+            [](sdr& self,
+               const std::string& format,
+               double rate,
+               uint64_t num_samples,
+               size_t stream) {
+                return std::shared_ptr<tx_stream>(
+                    self.get_tx_stream(format, rate, num_samples, stream));
+            },
+            py::arg("format"),
+            py::arg("sample_rate"),
+            py::arg("num_samples") = 0,
+            py::arg("stream") = sdr::args_stream,
+            release(),
+            D(sdr, get_tx_stream))
+        .def("get_args_stream", &sdr::get_args_stream, D(sdr, get_args_stream))
         .def("num_channels", &sdr::num_channels, D(sdr, num_channels))
         .def("set_center_freq",
              &sdr::set_center_freq,
@@ -169,7 +207,8 @@ void bind_sdr(py::module& m)
              &sdr::command_counters,
              release(),
              D(sdr, command_counters))
-        .def_static("get_ctrl_policies", &sdr::get_ctrl_policies, D(sdr, get_ctrl_policies))
+        .def_static(
+            "get_ctrl_policies", &sdr::get_ctrl_policies, D(sdr, get_ctrl_policies))
         .def("set_ctrl_policy",
              &sdr::set_ctrl_policy,
              py::arg("name"),
@@ -181,5 +220,6 @@ void bind_sdr(py::module& m)
              py::arg("seconds"),
              release(),
              D(sdr, set_ctrl_period))
-        .def("get_ctrl_period", &sdr::get_ctrl_period, release(), D(sdr, get_ctrl_period));
+        .def(
+            "get_ctrl_period", &sdr::get_ctrl_period, release(), D(sdr, get_ctrl_period));
 }

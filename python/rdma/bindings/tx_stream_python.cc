@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(tx_stream.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(30d0ff2ae747e504284d92bd1e436499) */
+/* BINDTOOL_HEADER_FILE_HASH(933000a9b4211708c548b4f2340c3fb1) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

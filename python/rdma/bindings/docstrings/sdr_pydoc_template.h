@@ -14,7 +14,14 @@
 static const char* __doc_gr_rdma_sdr_range = R"doc(A range of a setting: start, stop, step (0: any value).)doc";
 static const char* __doc_gr_rdma_tune_result = R"doc(What a setting became: requested, actual (clipped to the range, rounded to the step), time_ns (device time from which samples have it), clipped.)doc";
 static const char* __doc_gr_rdma_sdr = R"doc(Control of one SDR (docs/radio.md): RF front end per channel, device time and its sources, timed commands. Opens the device the args name, shared with every stream and block of the process naming it. Settings take at_ns: 0 now, a future device time through the command queue, to the sample.)doc";
-static const char* __doc_gr_rdma_sdr_sdr = R"doc(sdr(args="type=emu"): the args of rx_stream/rx_source; only the device's are read.)doc";
+static const char* __doc_gr_rdma_sdr_sdr =
+    R"doc(sdr(args="type=emu"): the device the args name, opened once; the args are also its streams' (checked here: a key no RX or TX stream reads is refused).)doc";
+static const char* __doc_gr_rdma_sdr_get_rx_stream =
+    R"doc(get_rx_stream(format, sample_rate, num_samples=0, stream=sdr.args_stream): RX stream of this device (UHD's get_rx_stream) with the sdr's args; stream= of the args unless stream is given.)doc";
+static const char* __doc_gr_rdma_sdr_get_tx_stream =
+    R"doc(get_tx_stream(format, sample_rate, num_samples=0, stream=sdr.args_stream): TX stream of this device, as get_rx_stream.)doc";
+static const char* __doc_gr_rdma_sdr_get_args_stream =
+    R"doc(The stream get_rx_stream and get_tx_stream give by default: stream= of the args (0 when absent).)doc";
 static const char* __doc_gr_rdma_sdr_num_channels = R"doc(RF channels (0 without an RF front end); channel c is RX stream c's.)doc";
 static const char* __doc_gr_rdma_sdr_set_center_freq = R"doc(set_center_freq(freq, chan=0, at_ns=0) -> tune_result)doc";
 static const char* __doc_gr_rdma_sdr_get_center_freq = R"doc(The center frequency in effect, Hz.)doc";
