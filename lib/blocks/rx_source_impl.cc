@@ -5,7 +5,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../util/device_args.h"
 #include "pmt_keys.h"
 #include "rx_source_impl.h"
 #include <gnuradio/block_detail.h>

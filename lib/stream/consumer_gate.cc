@@ -16,10 +16,10 @@ namespace rdma {
 namespace {
 
 // emu_pace=consumer: \p pacing, which the device must have; null for emu_pace=clock.
-std::shared_ptr<consumer_pacing> paced(const device_args& args,
+std::shared_ptr<consumer_pacing> paced(bool asked,
                                        std::shared_ptr<consumer_pacing> pacing)
 {
-    if (args.get_choice(consumer_gate::keys()["emu_pace"]) == "clock")
+    if (!asked)
         return nullptr;
     if (!pacing)
         throw std::invalid_argument(
@@ -31,19 +31,22 @@ std::shared_ptr<consumer_pacing> paced(const device_args& args,
 
 } // namespace
 
-std::unique_ptr<consumer_gate> consumer_gate::from_args(const device_args& args,
-                                                        const shared_device& dev,
-                                                        unsigned stream)
+bool consumer_gate::asked(const device_args& args)
 {
-    std::shared_ptr<consumer_pacing> pacing = paced(args, dev.pacing(false, stream));
+    return args.get_choice(keys()["emu_pace"]) == "consumer";
+}
+
+std::unique_ptr<consumer_gate>
+consumer_gate::make(bool asked, const shared_device& dev, unsigned stream)
+{
+    std::shared_ptr<consumer_pacing> pacing = paced(asked, dev.pacing(false, stream));
     return pacing ? std::make_unique<consumer_gate>(std::move(pacing)) : nullptr;
 }
 
-std::shared_ptr<consumer_pacing> consumer_gate::tx_from_args(const device_args& args,
-                                                             const shared_device& dev,
-                                                             unsigned stream)
+std::shared_ptr<consumer_pacing>
+consumer_gate::make_tx(bool asked, const shared_device& dev, unsigned stream)
 {
-    return paced(args, dev.pacing(true, stream));
+    return paced(asked, dev.pacing(true, stream));
 }
 
 const arg_table& consumer_gate::keys()

@@ -33,17 +33,18 @@ class shared_device;
 class consumer_gate
 {
 public:
-    //! emu_pace= of \p args: null for clock (the default); for consumer, RX stream
-    //! \p stream's gate on \p dev. Throws std::invalid_argument naming the fix when
-    //! \p dev cannot be paced (it does not run in this process).
+    //! emu_pace=consumer in \p args (clock, the default: false).
+    static bool asked(const device_args& args);
+    //! Null unless \p paced (emu_pace=consumer): RX stream \p stream's gate on
+    //! \p dev. Throws std::invalid_argument naming the fix when \p dev cannot be
+    //! paced (it does not run in this process).
     static std::unique_ptr<consumer_gate>
-    from_args(const device_args& args, const shared_device& dev, unsigned stream);
-    //! emu_pace= for TX stream \p stream of \p dev: null for clock; for consumer, its
-    //! pacing, which the stream turns on before each START (the device's converter
-    //! then waits for the host's samples: nothing plays late or as underflow). Throws
-    //! as from_args().
+    make(bool paced, const shared_device& dev, unsigned stream);
+    //! For TX stream \p stream of \p dev: null unless \p paced; else its pacing,
+    //! which the stream turns on before each START (the device's converter then waits
+    //! for the host's samples: nothing plays late or as underflow). Throws as make().
     static std::shared_ptr<consumer_pacing>
-    tx_from_args(const device_args& args, const shared_device& dev, unsigned stream);
+    make_tx(bool paced, const shared_device& dev, unsigned stream);
     static const arg_table& keys();
 
     explicit consumer_gate(std::shared_ptr<consumer_pacing> pacing);

@@ -12,23 +12,6 @@
 namespace gr {
 namespace rdma {
 
-uint32_t rate_limit_kib(const device_args& args,
-                        const device_info& info,
-                        const std::string& device)
-{
-    const double limit = args.get_double(controller_args::keys()["rate_limit"]);
-    if (limit > 0 && !info.has(regs::cap::rate_control))
-        throw std::invalid_argument("device args: rate_limit=, but the device at " +
-                                    device +
-                                    " has no RATE_CONTROL (map 1.5): drop rate_limit=");
-    if (limit > 0 && limit < double(regs::ctrl::rate_unit))
-        throw std::invalid_argument(
-            "device args: rate_limit=" + args.get("rate_limit", "") +
-            " is invalid: expected 0 (none) or at least 1024 "
-            "bytes per second (the device counts in KiB/s)");
-    return static_cast<uint32_t>(limit / regs::ctrl::rate_unit);
-}
-
 const arg_table& controller_args::keys()
 {
     static const arg_table t(
@@ -58,25 +41,39 @@ const arg_table& controller_args::keys()
     return t;
 }
 
-controller_args controller_args::parse(const device_args& args,
-                                       const device_info& info,
-                                       const std::string& device)
+controller_args controller_args::from_args(const device_args& args)
 {
+    const arg_table& k = keys();
     controller_args c;
-    if (!args.has("ctrl_policy") && !args.has("ctrl_period"))
-        return c;
-    if (!info.has(regs::cap::rate_control))
+    if (args.has(k["ctrl_policy"]))
+        c.policy = args.get_choice(k["ctrl_policy"]);
+    if (args.has(k["ctrl_period"]))
+        c.period_us = rate_controller::period_us(args.get_double(k["ctrl_period"]));
+    c.rate_limit_given = args.has(k["rate_limit"]);
+    const double limit = args.get_double(k["rate_limit"]);
+    if (limit > 0 && limit < double(regs::ctrl::rate_unit))
+        throw std::invalid_argument(
+            "device args: rate_limit=" + args.get("rate_limit", "") +
+            " is invalid: expected 0 (none) or at least 1024 "
+            "bytes per second (the device counts in KiB/s)");
+    c.rate_limit_kib = static_cast<uint32_t>(limit / regs::ctrl::rate_unit);
+    return c;
+}
+
+void controller_args::check(const device_info& info, const std::string& device) const
+{
+    if (info.has(regs::cap::rate_control))
+        return;
+    if (rate_limit_kib > 0)
+        throw std::invalid_argument("device args: rate_limit=, but the device at " +
+                                    device +
+                                    " has no RATE_CONTROL (map 1.5): drop rate_limit=");
+    if (!policy.empty() || period_us)
         throw std::invalid_argument(
             "device args: " +
-            std::string(args.has("ctrl_policy") ? "ctrl_policy=" : "ctrl_period=") +
+            std::string(!policy.empty() ? "ctrl_policy=" : "ctrl_period=") +
             ", but the device at " + device +
             " has no RATE_CONTROL (map 1.5), so no controller to set: drop it");
-    if (args.has("ctrl_policy")) {
-        c.policy = args.get_choice(keys()["ctrl_policy"]);
-    }
-    if (args.has("ctrl_period"))
-        c.period_us = rate_controller::period_us(args.get_double(keys()["ctrl_period"]));
-    return c;
 }
 
 void controller_args::apply(rate_controller& controller) const

@@ -33,18 +33,27 @@ const arg_table& metadata_arg_keys()
     return t;
 }
 
-metadata_settings parse_metadata_args(const device_args& args, const device_info& device)
+metadata_request metadata_request::from_args(const device_args& args)
 {
-    metadata_settings s;
+    const arg_table& k = metadata_arg_keys();
+    metadata_request r;
+    if (args.has(k["metadata"]))
+        r.wanted = args.get_flag(k["metadata"]);
+    r.interval_us = static_cast<uint32_t>(
+        std::llround(args.get_double(k["metadata_interval"]) * 1e6));
+    return r;
+}
+
+metadata_settings metadata_request::settle(const device_info& device) const
+{
     const bool capable = device.has(regs::cap::metadata);
-    const bool wanted = args.get_flag(metadata_arg_keys()["metadata"], capable);
-    if (wanted && !capable)
+    if (wanted.value_or(capable) && !capable)
         throw std::invalid_argument(
             "device args: metadata=1, but the device does not send "
             "metadata (no METADATA capability); drop the key");
-    const double interval = args.get_double(metadata_arg_keys()["metadata_interval"]);
-    s.enabled = wanted;
-    s.interval_us = static_cast<uint32_t>(std::llround(interval * 1e6));
+    metadata_settings s;
+    s.enabled = wanted.value_or(capable);
+    s.interval_us = interval_us;
     return s;
 }
 

@@ -9,17 +9,18 @@
 #define INCLUDED_RDMA_STREAM_METADATA_MONITOR_H
 
 #include "../axioe/axioe_client.h"
-#include "../util/device_args.h"
 #include "../device/device_controller.h"
+#include "../device/metadata_intake.h"
+#include "../util/device_args.h"
 #include "event_queue.h"
 #include "loss_tracker.h"
-#include "../device/metadata_intake.h"
 #include "stream_clock.h"
 #include <gnuradio/rdma/rx_event.h>
 #include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -34,10 +35,17 @@ struct metadata_settings {
 /*!
  * metadata= (1: use the channel, the default when the device has regs::cap::metadata;
  * 0: leave it alone) and metadata_interval= (seconds between timestamps, default 0.1,
- * 0: none). Throws std::invalid_argument naming the key when the value is bad, or when
- * metadata=1 is asked of a device without the capability.
+ * 0: none) as given; settle() decides against the device. Throws
+ * std::invalid_argument naming the key when a value is bad, or when metadata=1 is
+ * asked of a device without the capability.
  */
-metadata_settings parse_metadata_args(const device_args& args, const device_info& device);
+struct metadata_request {
+    std::optional<bool> wanted; //!< metadata=; absent: as the device can
+    uint32_t interval_us = 100000;
+
+    static metadata_request from_args(const device_args& args);
+    metadata_settings settle(const device_info& device) const;
+};
 //! The keys parse_metadata_args() reads.
 const arg_table& metadata_arg_keys();
 

@@ -40,24 +40,27 @@ const arg_table& ring_args::keys()
     return t;
 }
 
-double ring_args::latency_s(const device_args& args)
-{
-    return args.get_double(keys()["latency"]);
-}
-
-ring_options ring_args::placement(const device_args& args, int nic_numa_node)
+ring_args ring_args::from_args(const device_args& args)
 {
     const arg_table& k = keys();
+    ring_args r;
+    r.latency_s = args.get_double(k["latency"]);
     const std::string huge = args.get_choice(k["hugepages"]);
-    ring_options options;
-    options.hugepages = huge == "on"    ? hugepage_mode::required
-                        : huge == "off" ? hugepage_mode::off
-                                        : hugepage_mode::automatic;
+    r.hugepages = huge == "on"    ? hugepage_mode::required
+                  : huge == "off" ? hugepage_mode::off
+                                  : hugepage_mode::automatic;
     const std::string numa = args.get(k["numa"].name, k["numa"].fallback);
-    if (numa == "auto")
-        options.numa_node = nic_numa_node;
-    else if (numa != "off")
-        options.numa_node = static_cast<int>(args.get_uint(k["numa"], 0));
+    r.numa = numa == "auto"  ? numa_auto
+             : numa == "off" ? numa_off
+                             : static_cast<int>(args.get_uint(k["numa"], 0));
+    return r;
+}
+
+ring_options ring_args::placement(int nic_numa_node) const
+{
+    ring_options options;
+    options.hugepages = hugepages;
+    options.numa_node = numa == numa_auto ? nic_numa_node : numa == numa_off ? -1 : numa;
     return options;
 }
 

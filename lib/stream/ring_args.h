@@ -21,14 +21,19 @@ namespace rdma {
  */
 struct ring_args {
     static const arg_table& keys();
-    //! latency=: seconds of samples the ring holds.
-    static double latency_s(const device_args& args);
+
+    double latency_s = 0.1; //!< seconds of samples the ring holds
+    hugepage_mode hugepages = hugepage_mode::automatic;
+    //! numa=: a node, or one of these.
+    static constexpr int numa_auto = -2, numa_off = -1;
+    int numa = numa_auto;
+
+    static ring_args from_args(const device_args& args);
     /*!
-     * The placement hugepages= and numa= ask for (numa=auto: \p nic_numa_node, the
-     * node of the NIC that writes or reads the ring); the caller sizes it (min_bytes,
-     * granule).
+     * The placement asked for (numa=auto: \p nic_numa_node, the node of the NIC that
+     * writes or reads the ring); the caller sizes it (min_bytes, granule).
      */
-    static ring_options placement(const device_args& args, int nic_numa_node);
+    ring_options placement(int nic_numa_node) const;
     //! The page the ring of \p options is mapped in, to size it in whole pages.
     static size_t page_bytes(const ring_options& options);
 };

@@ -11,7 +11,6 @@
 #include "../device/shared_device.h"
 #include "../nic/nic.h"
 #include "../ring/ring_memory.h"
-#include "../util/device_args.h"
 #include "../util/log.h"
 #include "consumer_gate.h"
 #include "controller_args.h"
@@ -32,6 +31,7 @@
 #include "share_args.h"
 #include "share_layout.h"
 #include "stream_clock.h"
+#include "stream_config.h"
 #include "stream_ownership.h"
 #include "tune_tracker.h"
 #include <gnuradio/rdma/rx_stream.h>
@@ -78,7 +78,7 @@ public:
     //! A stream of \p device, by \p args parsed and checked at the boundary
     //! (sdr::impl).
     impl(std::shared_ptr<shared_device> device,
-         const device_args& args,
+         const rx_stream_config& config,
          const std::string& format,
          double rate,
          uint64_t num_samples);
@@ -150,9 +150,9 @@ private:
     // rx_stream_links.cc: destinations 1.. of a stream over several links, each its own
     // QP on the stream's NIC (docs/links.md, "Host side"). Destination 0 is d_qp, as
     // for every stream; with one link none of this runs.
-    void settle_links(const device_args& args);
+    void settle_links(const link_plan& asked);
     void check_links_plan() const;
-    void open_destination_nics(const device_args& args);
+    void open_destination_nics(const nic_config& nic);
     void open_destinations(uint32_t device_qpn);
     void pump_destination_cqs();
     void wait_completions(std::chrono::microseconds wait);
@@ -197,7 +197,7 @@ private:
     void pass_links_final(uint64_t final_upto);
     // rx_stream_shares.cc: one share of a stream split over several hosts
     // (docs/links.md, "Several hosts").
-    void settle_shares(const device_args& args);
+    void settle_shares(const rx_stream_config& config);
     bool follows_share() const;
     void choose_share_link();
     unsigned share_destination() const;
@@ -218,14 +218,14 @@ private:
     void report(rx_event::reason why, uint64_t count = 0, uint64_t value = 0);
     uint64_t grace_ns() const { return static_cast<uint64_t>(d_plan.grace_s * 1e9); }
 
-    void attach_device(std::shared_ptr<shared_device> device, const device_args& args);
-    void open_nic_for(const device_args& args);
-    void settle_grace(const device_args& args);
-    void settle_transport(const device_args& args);
-    void settle_work_interval(const device_args& args);
-    void settle_device_loss(const device_args& args);
+    void attach_device(std::shared_ptr<shared_device> device,
+                       const rx_stream_config& config);
+    void open_nic_for(const nic_config& config);
+    void settle_grace(const receive_settings& asked);
+    void settle_transport(const rx_stream_config& config);
+    void settle_work_interval(const receive_settings& asked);
     void start_run(uint64_t start_time_ns);
-    void allocate_ring(const device_args& args);
+    void allocate_ring(const ring_args& asked);
     void drain_completions();
     void pump_completions();
     void on_notification(const nic::work_completion& wc, uint64_t produced_bound);

@@ -23,9 +23,9 @@
 namespace gr {
 namespace rdma {
 
-void rx_stream::impl::settle_links(const device_args& args)
+void rx_stream::impl::settle_links(const link_plan& asked)
 {
-    d_link_plan = link_plan::from_args(args);
+    d_link_plan = asked;
     if (!d_link_plan.several())
         return;
     const std::string where = "the device at " + d_device->address().to_string();
@@ -172,7 +172,7 @@ void rx_stream::impl::continue_links(uint64_t first_message)
     reset_liveness(d_clock.host_time_final(first_message * d_plan.message_items));
 }
 
-void rx_stream::impl::open_destination_nics(const device_args& args)
+void rx_stream::impl::open_destination_nics(const nic_config& nic)
 {
     // nic_addr=A+B: destination d's QP on a NIC of its own at address d (several soft
     // NICs, several verbs ports), the ring registered with each.
@@ -182,8 +182,9 @@ void rx_stream::impl::open_destination_nics(const device_args& args)
     for (size_t i = 0; i < d_destinations.size(); i++) {
         destination_qp& q = d_destinations[i];
         const uint32_t ip = d_link_plan.nic_addresses.at(i + 1);
-        const nic_config config = nic_config::from_args(
-            args.with("nic_addr", socket_address(ip, 0).to_string()), kind.default_nic);
+        nic_config config = nic; // the stream's, at the destination's own address
+        config.ip = ip;
+        config.address_given = true;
         q.nic = open_nic(config, kind.name, ip);
         q.pd = q.nic->alloc_pd();
         q.mr = q.pd->register_memory(d_ring->base(),

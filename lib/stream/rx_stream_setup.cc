@@ -41,7 +41,7 @@ unsigned largest_path_mtu(unsigned limit)
 } // namespace
 
 rx_stream::impl::impl(std::shared_ptr<shared_device> device,
-                      const device_args& args,
+                      const rx_stream_config& config,
                       const std::string& format,
                       double rate,
                       uint64_t num_samples)
@@ -56,35 +56,38 @@ rx_stream::impl::impl(std::shared_ptr<shared_device> device,
     d_plan.queued = num_samples == rx_stream::queued;
     d_plan.num_samples = d_plan.queued ? 0 : num_samples; // a burst's, once current
     // The device's own count of streams is checked once it is known (attach_device).
-    d_plan.stream_index = static_cast<unsigned>(args.get_uint(stream_keys()["stream"]));
-    d_plan.latency_budget_s = ring_args::latency_s(args);
-    if (args.get_flag(receive_keys()["latency_probe"])) // benchmarks (performance.md)
+    d_plan.stream_index = config.stream.index;
+    d_plan.latency_budget_s = config.ring.latency_s;
+    if (config.receive.latency_probe) // benchmarks (docs/performance.md)
         d_probe = std::make_unique<latency_probe>();
-    attach_device(std::move(device), args);
+    attach_device(std::move(device), config);
     if (d_plan.queued && !d_info.has(regs::cap::burst_queue))
         throw std::runtime_error("rx_stream: the device at " +
                                  d_device->address().to_string() +
                                  " has no burst queue (BURST_QUEUE, docs/radio.md): "
                                  "stream continuously, or in finite bursts");
-    settle_links(args); // before the NIC: nic_addr= may name one per link
-    settle_grace(args);
-    open_nic_for(args);
-    settle_transport(args);
-    settle_work_interval(args);
-    settle_device_loss(args);
-    settle_shares(args);
-    d_gate = consumer_gate::from_args(args, *d_dev, d_plan.stream_index);
+    settle_links(config.links);
+    settle_grace(config.receive);
+    open_nic_for(config.nic);
+    settle_transport(config);
+    settle_work_interval(config.receive);
+    d_plan.end_on_device_loss = config.receive.end_on_device_loss;
+    d_plan.device_timeout_ns = static_cast<int64_t>(config.stream.device_timeout_s * 1e9);
+    settle_shares(config);
+    d_gate = consumer_gate::make(config.paced, *d_dev, d_plan.stream_index);
     if (d_gate && (d_plan.queued || d_share_plan.split()))
         throw std::invalid_argument(
             "device args: emu_pace=consumer paces one host's stream of continuous or "
             "finite runs: not queued bursts, nor with share=");
     // A share's host follows the run share 0's host programs, controller included.
-    if (follows_share() && (args.has("ctrl_policy") || args.has("ctrl_period")))
+    if (follows_share() &&
+        (!config.controller.policy.empty() || config.controller.period_us))
         throw std::invalid_argument(
             "device args: ctrl_policy= and ctrl_period= are set by the host of share 0, "
             "which owns the stream: drop them from share " +
-            args.get("share", "") + "'s args");
-    allocate_ring(args);
+            std::to_string(d_share_plan.share) + "/" +
+            std::to_string(d_share_plan.shares) + "'s args");
+    allocate_ring(config.ring);
     check_links_plan();
     make_link_watch();
 
@@ -102,9 +105,9 @@ rx_stream::impl::impl(std::shared_ptr<shared_device> device,
                                  d_ring->bytes(),
                                  nic::access_local_write | nic::access_remote_write);
     d_cq = d_nic->create_cq(cq_entries);
-    open_destination_nics(args);
+    open_destination_nics(config.nic);
     // Timestamps and device events come by UDP from the link to the NIC's address.
-    d_metadata_settings = parse_metadata_args(args, d_info);
+    d_metadata_settings = config.metadata.settle(d_info);
     // One metadata destination per device, and its reports count the stream's samples:
     // a host of one share finds its losses by their marks alone, exactly.
     if (d_metadata_settings.enabled && d_share_plan.split()) {
@@ -165,7 +168,7 @@ rx_stream::impl::~impl()
 }
 
 void rx_stream::impl::attach_device(std::shared_ptr<shared_device> device,
-                                    const device_args& args)
+                                    const rx_stream_config& config)
 {
     d_dev = std::move(device);
     shared_device& dev = *d_dev;
@@ -178,37 +181,24 @@ void rx_stream::impl::attach_device(std::shared_ptr<shared_device> device,
                                                      d_plan.stream_index,
                                                      d_info.has(regs::cap::ownership),
                                                      dev.in_process(),
-                                                     args,
+                                                     config.ownership,
                                                      d_logger);
     if (!(d_info.formats & (1u << static_cast<uint32_t>(d_plan.format))))
         throw std::invalid_argument(std::string("the device does not stream ") +
                                     to_string(d_plan.format));
 
-    d_signal = parse_test_signal_args(args, d_plan.format, d_plan.sample_rate);
-    d_impairments = parse_impairment_args(args);
-    bool wants_signal = d_impairments.any();
-    for (const auto& key : test_signal_arg_keys().keys())
-        wants_signal = wants_signal || args.has(key);
-    if (wants_signal && !d_info.has(regs::cap::emulator))
+    d_signal = config.signal.for_stream(d_plan.format, d_plan.sample_rate);
+    d_impairments = config.impairments;
+    if ((config.signal.given || d_impairments.any()) && !d_info.has(regs::cap::emulator))
         throw std::invalid_argument(
             "device args: signal=/freq=/amplitude=/seed= configure the "
             "emulator; the device at " +
             dev.address().to_string() + " is not one");
 }
 
-void rx_stream::impl::open_nic_for(const device_args& args)
+void rx_stream::impl::open_nic_for(const nic_config& config)
 {
     const device_kind& kind = d_dev->kind();
-    // nic_addr=A+B (several links): destination 0's NIC is A (open_destination_nics).
-    const nic_config config = nic_config::from_args(
-        d_link_plan.nic_addresses.empty()
-            ? args
-            : args.with("nic_addr",
-                        socket_address(d_link_plan.nic_addresses[0], 0).to_string()),
-        kind.default_nic);
-    if (kind.nic_fixed && config.kind != kind.default_nic)
-        throw std::invalid_argument("device args: type=" + kind.name + " goes with nic=" +
-                                    kind.default_nic + " only: drop nic=");
     // A device in this process sends from its link address, and the NIC receives on
     // that address too; a remote device reaches the address that routes to it.
     const uint32_t ip =
@@ -216,7 +206,7 @@ void rx_stream::impl::open_nic_for(const device_args& args)
     d_nic = open_nic(config, kind.name, ip);
 }
 
-void rx_stream::impl::settle_grace(const device_args& args)
+void rx_stream::impl::settle_grace(const receive_settings& asked)
 {
     // A packet counts as lost when it has not landed a grace period after its last
     // sample was taken. The device may send up to its FIFO depth late (then it drops
@@ -240,37 +230,33 @@ void rx_stream::impl::settle_grace(const device_args& args)
             " s) plus 5 ms and stay within half the latency budget: raise latency= to "
             "at least " +
             format_number(2 * minimum));
-    d_plan.grace_s =
-        args.get_double(receive_keys()["grace"],
-                        std::max(minimum, std::min(0.02, d_plan.latency_budget_s / 5)),
-                        minimum,
-                        longest,
-                        "from the device's FIFO (" + format_number(fifo_s) +
-                            " s) plus 5 ms to half the latency budget (latency=" +
-                            format_number(d_plan.latency_budget_s) + " s)");
+    d_plan.grace_s = asked.grace_s.value_or(
+        std::max(minimum, std::min(0.02, d_plan.latency_budget_s / 5)));
+    if (d_plan.grace_s < minimum || d_plan.grace_s > longest)
+        device_args::refuse("grace",
+                            format_number(d_plan.grace_s),
+                            "seconds " + format_number(minimum) + ".." +
+                                format_number(longest) + "; from the device's FIFO (" +
+                                format_number(fifo_s) +
+                                " s) plus 5 ms to half the latency budget (latency=" +
+                                format_number(d_plan.latency_budget_s) + " s)");
 }
 
-void rx_stream::impl::settle_transport(const device_args& args)
+void rx_stream::impl::settle_transport(const rx_stream_config& config)
 {
     const size_t item = rdma::item_size(d_plan.format);
     const unsigned link_limit =
         d_link.mtu > frame_overhead ? d_link.mtu - frame_overhead : 0;
     unsigned mtu =
         largest_path_mtu(std::min<unsigned>(d_nic->max_path_mtu(), link_limit));
-    const arg_table& shape = stream_keys();
-    const arg_table& own = receive_keys();
-    if (args.has(shape["mtu"])) {
-        const uint64_t wanted = args.get_uint(shape["mtu"], 0);
-        if (!nic::valid_path_mtu(static_cast<unsigned>(wanted)))
-            throw std::invalid_argument(
-                "device args: mtu=" + std::to_string(wanted) +
-                " is invalid: expected 256, 512, 1024, 2048 or 4096");
+    if (config.stream.mtu) {
+        const unsigned wanted = *config.stream.mtu;
         if (wanted > mtu)
             throw std::invalid_argument("device args: mtu=" + std::to_string(wanted) +
                                         " exceeds what the link carries (" +
                                         std::to_string(mtu) + "; link MTU " +
                                         std::to_string(d_link.mtu) + ")");
-        mtu = static_cast<unsigned>(wanted);
+        mtu = wanted;
     }
     if (mtu == 0)
         throw std::runtime_error("the device link MTU (" + std::to_string(d_link.mtu) +
@@ -280,51 +266,37 @@ void rx_stream::impl::settle_transport(const device_args& args)
     // (handout_pacing.h): about a hand-out per millisecond, whatever the rate. Not with
     // several destinations, where notify= is also the unit of the link schedule, nor
     // with shares, whose hosts must agree on both: there the fixed defaults stay.
-    const bool paced = !d_link_plan.several() && !args.has("share");
+    const bool paced = !d_link_plan.several() && !config.shares.split();
     const handout_pacing pacing(d_plan.sample_rate * item, d_plan.latency_budget_s);
-    const uint64_t payload = args.get_uint(shape["payload"],
-                                           paced ? pacing.payload_bytes(mtu, item) : mtu,
-                                           item,
-                                           shape["payload"].max_int,
-                                           "a power of two and a multiple of the " +
-                                               std::to_string(item) + "-byte item");
-    if (payload == 0 || payload % item || payload > 65536 || (payload & (payload - 1)))
+    const uint64_t payload =
+        config.stream.payload.value_or(paced ? pacing.payload_bytes(mtu, item) : mtu);
+    if (payload < item || payload % item || payload > 65536 || (payload & (payload - 1)))
         throw std::invalid_argument(
             "device args: payload=" + std::to_string(payload) +
             " is invalid: expected a power of two, a multiple of the " +
             std::to_string(item) + "-byte item, at most 65536");
     d_plan.payload_bytes = static_cast<uint32_t>(payload);
-    d_plan.notify_interval = static_cast<uint32_t>(args.get_uint(
-        own["notify"], paced ? pacing.notify_interval(d_plan.payload_bytes) : 16));
+    d_plan.notify_interval = config.receive.notify.value_or(
+        paced ? pacing.notify_interval(d_plan.payload_bytes) : 16);
 
     // RC: the device resends what the NIC NAKs, from a window of retx_window bytes.
-    d_plan.rc = args.get_choice(own["transport"]) == "rc";
+    d_plan.rc = config.receive.rc;
     if (d_plan.rc && !d_info.has(regs::cap::rx_rc))
         throw std::invalid_argument("device args: transport=rc, but the device at " +
                                     d_device->address().to_string() +
                                     " does not stream on RC (use transport=uc)");
-    if (args.has("retx_window") && !d_plan.rc)
-        throw std::invalid_argument("device args: retx_window= sizes the RC retransmit "
-                                    "window; add transport=rc");
-    d_plan.retx_window_bytes = static_cast<uint32_t>(args.get_uint(own["retx_window"]));
+    d_plan.retx_window_bytes = config.receive.retx_window_bytes;
 
     // rate_limit=: the device dequeues the stream at most this fast (RX_RATE_LIMIT, in
     // KiB/s); what it cannot send overflows, counted (docs/links.md, SCR).
-    d_plan.rate_limit_kib = rate_limit_kib(args, d_info, d_device->address().to_string());
-    d_plan.controller =
-        controller_args::parse(args, d_info, d_device->address().to_string());
+    config.controller.check(d_info, d_device->address().to_string());
+    d_plan.controller = config.controller;
+    d_plan.rate_limit_kib = config.controller.rate_limit_kib;
 }
 
-void rx_stream::impl::settle_work_interval(const device_args& args)
+void rx_stream::impl::settle_work_interval(const receive_settings& asked)
 {
-    const double interval =
-        args.get_double(receive_keys()["work_interval"],
-                        0,
-                        0,
-                        d_plan.latency_budget_s / 4,
-                        "at most a quarter of the latency budget (latency=" +
-                            format_number(d_plan.latency_budget_s) +
-                            " s): raise latency= or lower work_interval=");
+    const double interval = asked.work_interval_s;
     // Completions are polled once per interval: the notifications of one interval must
     // fit the receives posted (half of them: they are topped up once half are used).
     if (interval > 0 && d_plan.notify_interval) {
@@ -344,17 +316,9 @@ void rx_stream::impl::settle_work_interval(const device_args& args)
     d_plan.work_interval_ns = static_cast<int64_t>(interval * 1e9);
 }
 
-void rx_stream::impl::settle_device_loss(const device_args& args)
+void rx_stream::impl::allocate_ring(const ring_args& asked)
 {
-    d_plan.end_on_device_loss =
-        args.get_choice(receive_keys()["on_device_loss"]) == "end";
-    d_plan.device_timeout_ns =
-        static_cast<int64_t>(args.get_double(stream_keys()["device_timeout"]) * 1e9);
-}
-
-void rx_stream::impl::allocate_ring(const device_args& args)
-{
-    ring_options options = ring_args::placement(args, d_nic->numa_node());
+    ring_options options = asked.placement(d_nic->numa_node());
     const size_t page = ring_args::page_bytes(options);
     options.granule = d_plan.payload_bytes;
     options.min_bytes = ring_bytes_for(d_plan.sample_rate,

@@ -25,12 +25,13 @@ namespace {
 constexpr auto share_poll = std::chrono::milliseconds(2);
 } // namespace
 
-void rx_stream::impl::settle_shares(const device_args& args)
+void rx_stream::impl::settle_shares(const rx_stream_config& config)
 {
-    d_share_plan = share_plan::from_args(args);
+    d_share_plan = config.shares;
     if (!d_share_plan.split())
         return;
-    const std::string what = "device args: share=" + args.get("share", "");
+    const std::string what = "device args: share=" + std::to_string(d_share_plan.share) +
+                             "/" + std::to_string(d_share_plan.shares);
     if (!d_info.has(regs::cap::shares) || !d_info.has(regs::cap::ownership))
         throw std::invalid_argument(what + ": the device at " +
                                     d_device->address().to_string() +
@@ -55,7 +56,7 @@ void rx_stream::impl::settle_shares(const device_args& args)
     if (!d_plan.end_on_device_loss)
         refuse("ends with the device: drop on_device_loss=wait (another host's share "
                "cannot be re-armed from here)");
-    if (!d_share_plan.leads() && args.has("rate_limit"))
+    if (!d_share_plan.leads() && config.controller.rate_limit_given)
         refuse("does not own the stream: rate_limit= goes to share 0's host");
     const uint64_t ipm = d_plan.payload_bytes / rdma::item_size(d_plan.format);
     d_share =

@@ -48,7 +48,12 @@ std::unique_ptr<rx_stream::impl> sdr::impl::rx(const std::string& format,
                                                size_t stream) const
 {
     return std::make_unique<rx_stream::impl>(
-        d_device, stream_args(stream, rx_stream_arg_tables), format, rate, num_samples);
+        d_device,
+        rx_stream_config::parse(stream_args(stream, rx_stream_arg_tables),
+                                d_device->kind()),
+        format,
+        rate,
+        num_samples);
 }
 
 std::unique_ptr<tx_stream::impl> sdr::impl::tx(const std::string& format,
@@ -57,7 +62,12 @@ std::unique_ptr<tx_stream::impl> sdr::impl::tx(const std::string& format,
                                                size_t stream) const
 {
     return std::make_unique<tx_stream::impl>(
-        d_device, stream_args(stream, tx_stream_arg_tables), format, rate, num_samples);
+        d_device,
+        tx_stream_config::parse(stream_args(stream, tx_stream_arg_tables),
+                                d_device->kind()),
+        format,
+        rate,
+        num_samples);
 }
 
 namespace {

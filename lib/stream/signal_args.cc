@@ -107,14 +107,13 @@ const arg_table& test_signal_arg_keys()
     return t;
 }
 
-test_signal_config parse_test_signal_args(const device_args& args,
-                                          sample_format format,
-                                          double sample_rate)
+test_signal_request test_signal_request::from_args(const device_args& args)
 {
-    test_signal_config c;
-    c.format = format;
-    c.sample_rate = sample_rate;
     const arg_table& k = test_signal_arg_keys();
+    test_signal_request r;
+    for (const auto& key : k.keys())
+        r.given = r.given || args.has(key);
+    test_signal_config& c = r.config;
     std::string names;
     for (const auto& name : k["signal"].choices)
         names += (names.empty() ? "" : "|") + name;
@@ -125,13 +124,9 @@ test_signal_config parse_test_signal_args(const device_args& args,
         throw std::invalid_argument("device args: signal=" + kind +
                                     " is invalid: expected one of " + names);
     }
-    // Complex samples: a frequency is unambiguous within +-rate/2, which the device's
-    // int32 Hz register holds for every rate up to 4e9. Above full scale a converter
-    // only clips (the clipped_* signals overdrive it on purpose).
-    const double nyquist = sample_rate / 2;
-    const arg_key& freq = k["freq"];
-    c.freq_hz = std::trunc(
-        args.get_double(freq, freq.fallback_number(), -nyquist, nyquist, freq.hint));
+    // Within the widest rate's half here; within this stream's in for_stream().
+    r.freq_text = args.get(k["freq"].name, k["freq"].fallback);
+    c.freq_hz = std::trunc(args.get_double(k["freq"]));
     c.amplitude = static_cast<float>(args.get_double(k["amplitude"]));
     c.seed = static_cast<uint32_t>(args.get_uint(k["seed"]));
     // The RF scene is the device's (docs/radio.md): given either key, the host writes
@@ -140,7 +135,32 @@ test_signal_config parse_test_signal_args(const device_args& args,
     if (args.has("scene"))
         parse_scene(args.get("scene", ""), c);
     c.scene_noise = static_cast<float>(args.get_double(k["scene_noise"]));
+    return r;
+}
+
+test_signal_config test_signal_request::for_stream(sample_format format,
+                                                   double sample_rate) const
+{
+    // Complex samples: a frequency is unambiguous within +-rate/2, which the device's
+    // int32 Hz register holds for every rate up to 4e9. Above full scale a converter
+    // only clips (the clipped_* signals overdrive it on purpose).
+    const double nyquist = sample_rate / 2;
+    if (std::fabs(config.freq_hz) > nyquist)
+        device_args::refuse("freq",
+                            freq_text,
+                            "Hz " + format_number(-nyquist) + ".." +
+                                format_number(nyquist) + "; " +
+                                test_signal_arg_keys()["freq"].hint);
+    test_signal_config c = config;
+    c.format = format;
+    c.sample_rate = sample_rate;
     return c;
+}
+
+test_signal_config
+parse_test_signal_args(const device_args& args, sample_format format, double sample_rate)
+{
+    return test_signal_request::from_args(args).for_stream(format, sample_rate);
 }
 
 test_signal_config

@@ -16,9 +16,21 @@
 namespace gr {
 namespace rdma {
 
-//! signal=, freq=, amplitude=, seed=, and the RF scene's scene= and scene_noise=, of
-//! parsed device args (the public overload in gnuradio/rdma/test_signal.h takes the
-//! text).
+/*!
+ * signal=, freq=, amplitude=, seed=, and the RF scene's scene= and scene_noise= as
+ * given; for_stream() bounds freq= by the stream's rate and completes the config.
+ */
+struct test_signal_request {
+    test_signal_config config; //!< format and sample rate are the stream's
+    std::string freq_text;     //!< freq= as given, for the message
+    bool given = false;        //!< any of the keys: the device must be an emulator
+
+    static test_signal_request from_args(const device_args& args);
+    test_signal_config for_stream(sample_format format, double sample_rate) const;
+};
+
+//! test_signal_request::from_args(args).for_stream(format, sample_rate) (the public
+//! overload in gnuradio/rdma/test_signal.h takes the text).
 test_signal_config parse_test_signal_args(const device_args& args,
                                           sample_format format,
                                           double sample_rate);

@@ -6,8 +6,10 @@
  */
 
 #include "../device/shared_device.h"
+#include "../nic/nic.h"
 #include "../nic/nic_registry.h"
 #include "../util/kind_modules.h"
+#include "../util/parse_number.h"
 #include "consumer_gate.h"
 #include "controller_args.h"
 #include "impairment_args.h"
@@ -19,6 +21,7 @@
 #include "stream_args.h"
 #include "stream_ownership.h"
 #include <algorithm>
+#include <stdexcept>
 
 namespace gr {
 namespace rdma {
@@ -147,6 +150,81 @@ const arg_table& transmit_keys()
                            "",
                            "the seed of the emulator's TX faults") });
     return t;
+}
+
+stream_settings stream_settings::from_args(const device_args& args)
+{
+    const arg_table& k = stream_keys();
+    stream_settings s;
+    s.index = static_cast<unsigned>(args.get_uint(k["stream"]));
+    s.device_timeout_s = args.get_double(k["device_timeout"]);
+    if (args.has(k["mtu"])) {
+        const uint64_t mtu = args.get_uint(k["mtu"], 0);
+        if (!nic::valid_path_mtu(static_cast<unsigned>(mtu)))
+            device_args::refuse("mtu", std::to_string(mtu), k["mtu"].hint);
+        s.mtu = static_cast<unsigned>(mtu);
+    }
+    if (args.has(k["payload"]))
+        s.payload = args.get_uint(k["payload"], 0);
+    return s;
+}
+
+receive_settings receive_settings::from_args(const device_args& args, double latency_s)
+{
+    const arg_table& k = receive_keys();
+    receive_settings s;
+    if (args.has(k["notify"]))
+        s.notify = static_cast<uint32_t>(args.get_uint(k["notify"], 0));
+    s.work_interval_s = args.get_double(
+        k["work_interval"],
+        0,
+        0,
+        latency_s / 4,
+        "at most a quarter of the latency budget (latency=" + format_number(latency_s) +
+            " s): raise latency= or lower work_interval=");
+    // RC: the device resends what the NIC NAKs, from a window of retx_window bytes.
+    s.rc = args.get_choice(k["transport"]) == "rc";
+    if (args.has(k["retx_window"]) && !s.rc)
+        throw std::invalid_argument("device args: retx_window= sizes the RC retransmit "
+                                    "window; add transport=rc");
+    s.retx_window_bytes = static_cast<uint32_t>(args.get_uint(k["retx_window"]));
+    if (args.has(k["grace"]))
+        s.grace_s = args.get_double(k["grace"],
+                                    0,
+                                    0,
+                                    latency_s / 2,
+                                    "at most half the latency budget (latency=" +
+                                        format_number(latency_s) + " s)");
+    s.end_on_device_loss = args.get_choice(k["on_device_loss"]) == "end";
+    s.latency_probe = args.get_flag(k["latency_probe"]);
+    return s;
+}
+
+transmit_settings transmit_settings::from_args(const device_args& args, double latency_s)
+{
+    const arg_table& k = transmit_keys();
+    transmit_settings s;
+    s.notify = static_cast<uint32_t>(args.get_uint(k["notify"]));
+    // The device adapts its lead between these (TX_MIN_LEAD_NS, TX_MAX_LEAD_NS); the
+    // ring must hold the longest, so it may be at most half the latency budget.
+    const double most = latency_s / 2;
+    s.max_lead_s = args.get_double(k["max_lead"],
+                                   std::min(0.05, most),
+                                   k["max_lead"].min,
+                                   most,
+                                   "at most half the latency budget (latency=" +
+                                       format_number(latency_s) + " s): raise latency=");
+    s.min_lead_s = args.get_double(k["min_lead"],
+                                   std::min(200e-6, s.max_lead_s),
+                                   k["min_lead"].min,
+                                   s.max_lead_s,
+                                   k["min_lead"].hint);
+    s.emulation_given = args.has(k["tx_check"]) || args.has(k["tx_loss_ppm"]) ||
+                        args.has(k["tx_fault_seed"]);
+    s.emulation.check = args.get_flag(k["tx_check"]) ? 1 : 0;
+    s.emulation.loss_ppm = static_cast<uint32_t>(args.get_uint(k["tx_loss_ppm"]));
+    s.emulation.fault_seed = static_cast<uint32_t>(args.get_uint(k["tx_fault_seed"]));
+    return s;
 }
 
 namespace {

@@ -8,8 +8,11 @@
 #ifndef INCLUDED_RDMA_STREAM_STREAM_ARGS_H
 #define INCLUDED_RDMA_STREAM_STREAM_ARGS_H
 
+#include "../regs/register_fields.h"
 #include "../util/arg_table.h"
 #include "../util/device_args.h"
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace gr {
@@ -22,6 +25,41 @@ const arg_table& stream_keys();
 const arg_table& receive_keys();
 //! A TX stream's own keys: notifications, lead, the emulator's TX checks.
 const arg_table& transmit_keys();
+
+//! stream_keys() as given: mtu= and payload= are settled against the NIC, the link and
+//! the item size when the stream is made.
+struct stream_settings {
+    unsigned index = 0; //!< stream=; the device's own count is checked when attached
+    double device_timeout_s = 0.5;
+    std::optional<unsigned> mtu;     //!< a valid RoCE path MTU
+    std::optional<uint64_t> payload; //!< at most 65536 bytes
+
+    static stream_settings from_args(const device_args& args);
+};
+
+//! receive_keys() as given. \p latency_s bounds work_interval= (a quarter of it).
+struct receive_settings {
+    std::optional<uint32_t> notify;
+    double work_interval_s = 0;
+    bool rc = false;                //!< transport=rc
+    uint32_t retx_window_bytes = 0; //!< transport=rc only
+    std::optional<double> grace_s;  //!< settled against the device's FIFO
+    bool end_on_device_loss = true; //!< on_device_loss=end
+    bool latency_probe = false;
+
+    static receive_settings from_args(const device_args& args, double latency_s);
+};
+
+//! transmit_keys() as given; the lead is bounded by \p latency_s.
+struct transmit_settings {
+    uint32_t notify = 16;
+    double max_lead_s = 0;
+    double min_lead_s = 0;
+    regs::tx_emulation emulation; //!< tx_check=, tx_loss_ppm=, tx_fault_seed=
+    bool emulation_given = false; //!< any of them: the device must be an emulator
+
+    static transmit_settings from_args(const device_args& args, double latency_s);
+};
 
 /*!
  * Every part of the configuration an rx_stream reads (docs/device-args.md): its own,

@@ -33,18 +33,26 @@ const arg_table& stream_ownership::arg_keys()
     return t;
 }
 
+stream_ownership::settings stream_ownership::settings::from_args(const device_args& args)
+{
+    settings s;
+    s.lease_ms =
+        static_cast<uint32_t>(std::lround(args.get_double(arg_keys()["lease"]) * 1000));
+    s.take_over = args.get_flag(arg_keys()["take_over"]);
+    return s;
+}
+
 stream_ownership::stream_ownership(device_controller& device,
                                    stream_direction direction,
                                    unsigned stream,
                                    bool has_ownership,
                                    bool in_process,
-                                   const device_args& args,
+                                   const settings& asked,
                                    const logger_ptr& logger)
     : d_device(device), d_direction(direction), d_stream(stream), d_logger(logger)
 {
-    const double lease = args.get_double(arg_keys()["lease"]);
-    d_lease_ms = static_cast<uint32_t>(std::lround(lease * 1000));
-    d_take_over = args.get_flag(arg_keys()["take_over"]);
+    d_lease_ms = asked.lease_ms;
+    d_take_over = asked.take_over;
     d_enabled = has_ownership;
     // A device of this process (the benchmarks' stand-in) needs no owners.
     if (!d_enabled && !in_process)

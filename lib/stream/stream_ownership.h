@@ -36,13 +36,19 @@ class stream_ownership
 public:
     //! The device args it reads: lease=, take_over=.
     static const arg_table& arg_keys();
+    //! lease= and take_over= as given.
+    struct settings {
+        uint32_t lease_ms = 0;
+        bool take_over = false;
+        static settings from_args(const device_args& args);
+    };
 
     stream_ownership(device_controller& device,
                      stream_direction direction,
                      unsigned stream,
                      bool has_ownership,
                      bool in_process,
-                     const device_args& args,
+                     const settings& asked,
                      const logger_ptr& logger);
 
     //! The device has cap::ownership: every run claims the stream.

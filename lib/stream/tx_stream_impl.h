@@ -12,12 +12,12 @@
 #include "../device/shared_device.h"
 #include "../nic/nic.h"
 #include "../ring/ring_memory.h"
-#include "../util/device_args.h"
 #include "../util/log.h"
 #include "../util/rational_rate.h"
 #include "controller_args.h"
 #include "fetch_tracker.h"
 #include "metadata_monitor.h"
+#include "stream_config.h"
 #include "stream_ownership.h"
 #include "tx_burst_log.h"
 #include "tx_burst_plan.h"
@@ -59,7 +59,7 @@ public:
     //! A stream of \p device, by \p args parsed and checked at the boundary
     //! (sdr::impl).
     impl(std::shared_ptr<shared_device> device,
-         const device_args& args,
+         const tx_stream_config& config,
          const std::string& format,
          double rate,
          uint64_t num_samples);
@@ -95,12 +95,12 @@ private:
     static constexpr int cq_entries = 512; // > max_receives: the CQ is never full
 
     // tx_stream_setup.cc
-    void attach_device(std::shared_ptr<shared_device> device, const device_args& args);
-    void settle_transport(const device_args& args);
-    void settle_lead(const device_args& args);
-    void settle_emulation(const device_args& args);
-    void settle_metadata(const device_args& args);
-    void allocate_ring(const device_args& args);
+    void attach_device(std::shared_ptr<shared_device> device,
+                       const tx_stream_config& config);
+    void settle_transport(const stream_settings& asked);
+    void settle_emulation(const tx_stream_config& config);
+    void settle_metadata(const metadata_request& asked);
+    void allocate_ring(const ring_args& asked);
     // tx_stream_impl.cc
     uint64_t program_device(uint64_t start_time_ns);
     bool settle_stop();

@@ -42,7 +42,7 @@ unsigned largest_path_mtu(unsigned limit)
 } // namespace
 
 tx_stream::impl::impl(std::shared_ptr<shared_device> device,
-                      const device_args& args,
+                      const tx_stream_config& config,
                       const std::string& format,
                       double rate,
                       uint64_t num_samples)
@@ -57,28 +57,30 @@ tx_stream::impl::impl(std::shared_ptr<shared_device> device,
     d_plan.num_samples = num_samples;
     d_plan.queued = num_samples == tx_stream::queued;
     const bool if_able = num_samples == tx_stream::queued_if_able;
-    d_plan.stream_index = static_cast<unsigned>(args.get_uint(stream_keys()["stream"]));
-    d_plan.notify_interval =
-        static_cast<uint32_t>(args.get_uint(transmit_keys()["notify"]));
-    d_plan.latency_budget_s = ring_args::latency_s(args);
+    d_plan.stream_index = config.stream.index;
+    d_plan.notify_interval = config.transmit.notify;
+    d_plan.latency_budget_s = config.ring.latency_s;
     // As an RX stream's: silent this long, its last reading failed, the device is lost.
     d_plan.device_timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::duration<double>(args.get_double(stream_keys()["device_timeout"])));
-    attach_device(std::move(device), args);
+        std::chrono::duration<double>(config.stream.device_timeout_s));
+    attach_device(std::move(device), config);
     if (if_able) {
         d_plan.queued = d_info.has(regs::cap::tx_bursts);
         d_plan.num_samples = d_plan.queued ? tx_stream::queued : 0;
     }
-    settle_transport(args);
+    settle_transport(config.stream);
     // The most sample bytes per second the device READs (TX_RATE_LIMIT); what it
     // cannot fetch in time plays as late zeros, counted (docs/transmit.md).
-    d_plan.rate_limit_kib = rate_limit_kib(args, d_info, d_device->address().to_string());
-    d_plan.controller =
-        controller_args::parse(args, d_info, d_device->address().to_string());
-    settle_lead(args);
-    settle_emulation(args);
-    settle_metadata(args);
-    allocate_ring(args);
+    config.controller.check(d_info, d_device->address().to_string());
+    d_plan.controller = config.controller;
+    d_plan.rate_limit_kib = config.controller.rate_limit_kib;
+    d_plan.min_lead_ns =
+        static_cast<uint32_t>(std::lround(config.transmit.min_lead_s * 1e9));
+    d_plan.max_lead_ns =
+        static_cast<uint32_t>(std::lround(config.transmit.max_lead_s * 1e9));
+    settle_emulation(config);
+    settle_metadata(config.metadata);
+    allocate_ring(config.ring);
     d_plan.message_items = d_plan.payload_bytes / rdma::item_size(d_plan.format);
     begin_fresh();
 
@@ -130,7 +132,7 @@ tx_stream::impl::~impl()
 }
 
 void tx_stream::impl::attach_device(std::shared_ptr<shared_device> device,
-                                    const device_args& args)
+                                    const tx_stream_config& config)
 {
     d_dev = std::move(device);
     shared_device::check_tx_stream(*d_dev, d_plan.stream_index);
@@ -144,36 +146,29 @@ void tx_stream::impl::attach_device(std::shared_ptr<shared_device> device,
                                                      d_plan.stream_index,
                                                      d_info.has(regs::cap::ownership),
                                                      d_dev->in_process(),
-                                                     args,
+                                                     config.ownership,
                                                      d_logger);
     if (!(d_info.formats & (1u << static_cast<uint32_t>(d_plan.format))))
         throw std::invalid_argument(std::string("the device does not play ") +
                                     to_string(d_plan.format));
-    const device_kind& kind = d_dev->kind();
-    const nic_config config = nic_config::from_args(args, kind.default_nic);
-    if (kind.nic_fixed && config.kind != kind.default_nic)
-        throw std::invalid_argument("device args: type=" + kind.name + " goes with nic=" +
-                                    kind.default_nic + " only: drop nic=");
     const uint32_t ip =
         d_dev->in_process() ? d_link.roce.ip() : route_source_ip(d_link.roce.ip());
-    d_nic = open_nic(config, kind.name, ip);
+    d_nic = open_nic(config.nic, d_dev->kind().name, ip);
 }
 
-void tx_stream::impl::settle_transport(const device_args& args)
+void tx_stream::impl::settle_transport(const stream_settings& asked)
 {
     const size_t item = rdma::item_size(d_plan.format);
     const unsigned link_limit =
         d_link.mtu > frame_overhead ? d_link.mtu - frame_overhead : 0;
     unsigned mtu =
         largest_path_mtu(std::min<unsigned>(d_nic->max_path_mtu(), link_limit));
-    const arg_table& shape = stream_keys();
-    if (args.has(shape["mtu"])) {
-        const uint64_t wanted = args.get_uint(shape["mtu"], 0);
-        if (!nic::valid_path_mtu(static_cast<unsigned>(wanted)) || wanted > mtu)
-            throw std::invalid_argument("device args: mtu=" + std::to_string(wanted) +
-                                        " is invalid or exceeds what the link carries (" +
+    if (asked.mtu) {
+        if (*asked.mtu > mtu)
+            throw std::invalid_argument("device args: mtu=" + std::to_string(*asked.mtu) +
+                                        " exceeds what the link carries (" +
                                         std::to_string(mtu) + ")");
-        mtu = static_cast<unsigned>(wanted);
+        mtu = *asked.mtu;
     }
     if (mtu == 0)
         throw std::runtime_error("the device link MTU (" + std::to_string(d_link.mtu) +
@@ -181,13 +176,8 @@ void tx_stream::impl::settle_transport(const device_args& args)
     d_plan.path_mtu = mtu;
     // One READ per message; the device takes messages of up to its own payload limit
     // (a READ of several packets is answered FIRST, MIDDLE..., LAST).
-    const uint64_t payload = args.get_uint(shape["payload"],
-                                           mtu,
-                                           item,
-                                           shape["payload"].max_int,
-                                           "a power of two and a multiple of the " +
-                                               std::to_string(item) + "-byte item");
-    if (payload % item || (payload & (payload - 1)))
+    const uint64_t payload = asked.payload.value_or(mtu);
+    if (payload < item || payload % item || (payload & (payload - 1)))
         throw std::invalid_argument(
             "device args: payload=" + std::to_string(payload) +
             " is invalid: expected a power of two, a multiple of the " +
@@ -195,49 +185,21 @@ void tx_stream::impl::settle_transport(const device_args& args)
     d_plan.payload_bytes = static_cast<uint32_t>(payload);
 }
 
-void tx_stream::impl::settle_lead(const device_args& args)
+void tx_stream::impl::settle_emulation(const tx_stream_config& config)
 {
-    // The device adapts its lead between these (TX_MIN_LEAD_NS, TX_MAX_LEAD_NS); the
-    // ring must hold the longest, so it may be at most half the latency budget.
-    const double most = d_plan.latency_budget_s / 2;
-    const arg_table& k = transmit_keys();
-    const double max_lead = args.get_double(k["max_lead"],
-                                            std::min(0.05, most),
-                                            k["max_lead"].min,
-                                            most,
-                                            "at most half the latency budget (latency=" +
-                                                format_number(d_plan.latency_budget_s) +
-                                                " s): raise latency=");
-    const double min_lead = args.get_double(k["min_lead"],
-                                            std::min(200e-6, max_lead),
-                                            k["min_lead"].min,
-                                            max_lead,
-                                            k["min_lead"].hint);
-    d_plan.min_lead_ns = static_cast<uint32_t>(std::lround(min_lead * 1e9));
-    d_plan.max_lead_ns = static_cast<uint32_t>(std::lround(max_lead * 1e9));
-}
-
-void tx_stream::impl::settle_emulation(const device_args& args)
-{
-    const bool wanted =
-        args.has("tx_check") || args.has("tx_loss_ppm") || args.has("tx_fault_seed");
-    if (wanted && !d_info.has(regs::cap::emulator))
+    if (config.transmit.emulation_given && !d_info.has(regs::cap::emulator))
         throw std::invalid_argument("device args: tx_check=/tx_loss_ppm=/tx_fault_seed= "
                                     "configure the emulator; the device at " +
                                     d_device->address().to_string() + " is not one");
-    const arg_table& k = transmit_keys();
-    d_plan.emulation.check = args.get_flag(k["tx_check"]) ? 1 : 0;
-    d_plan.emulation.loss_ppm = static_cast<uint32_t>(args.get_uint(k["tx_loss_ppm"]));
-    d_plan.emulation.fault_seed =
-        static_cast<uint32_t>(args.get_uint(k["tx_fault_seed"]));
-    d_pacing = consumer_gate::tx_from_args(args, *d_dev, d_plan.stream_index);
+    d_plan.emulation = config.transmit.emulation;
+    d_pacing = consumer_gate::make_tx(config.paced, *d_dev, d_plan.stream_index);
 }
 
-void tx_stream::impl::settle_metadata(const device_args& args)
+void tx_stream::impl::settle_metadata(const metadata_request& asked)
 {
     // metadata= and metadata_interval= as rx_stream takes them (docs/device-args.md);
     // the TX records need CAP_TX_BURSTS besides.
-    d_metadata = parse_metadata_args(args, d_info);
+    d_metadata = asked.settle(d_info);
     if (d_plan.queued && !d_info.has(regs::cap::tx_bursts))
         throw std::invalid_argument(
             "tx_stream: queued bursts (num_samples = tx_stream::queued) need a device "
@@ -245,9 +207,9 @@ void tx_stream::impl::settle_metadata(const device_args& args)
             d_device->address().to_string() + " has none");
 }
 
-void tx_stream::impl::allocate_ring(const device_args& args)
+void tx_stream::impl::allocate_ring(const ring_args& asked)
 {
-    ring_options options = ring_args::placement(args, d_nic->numa_node());
+    ring_options options = asked.placement(d_nic->numa_node());
     const size_t page = ring_args::page_bytes(options);
     options.granule = d_plan.payload_bytes;
     options.min_bytes = ring_bytes_for(d_plan.sample_rate,

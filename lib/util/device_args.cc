@@ -276,6 +276,13 @@ std::vector<uint64_t> device_args::get_uint_list(const arg_key& key) const
     return get_uint_list(key.name, key.min_int, key.max_int, unit_of(key, "integers"));
 }
 
+void device_args::refuse(const std::string& key,
+                         const std::string& value,
+                         const std::string& expected)
+{
+    bad_value(key, value, expected);
+}
+
 device_args device_args::with(const std::string& key, const std::string& value) const
 {
     device_args out = *this;

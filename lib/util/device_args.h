@@ -113,6 +113,14 @@ public:
     std::string get_choice(const arg_key& key, const std::string& fallback) const;
     std::vector<uint64_t> get_uint_list(const arg_key& key) const;
 
+    /*!
+     * The one shape of a bad value, for a check made once the key's range is known
+     * (a range that depends on the device): "device args: <key>=<value> is invalid:
+     * expected <expected>".
+     */
+    [[noreturn]] static void
+    refuse(const std::string& key, const std::string& value, const std::string& expected);
+
     std::string to_string() const;
     //! These args with \p key set to \p value (added, or replacing what was there).
     device_args with(const std::string& key, const std::string& value) const;
