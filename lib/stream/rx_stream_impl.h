@@ -30,8 +30,8 @@
 #include "progress_tracker.h"
 #include "share_args.h"
 #include "share_layout.h"
+#include "stream_args.h"
 #include "stream_clock.h"
-#include "stream_config.h"
 #include "stream_ownership.h"
 #include "tune_tracker.h"
 #include <gnuradio/rdma/rx_stream.h>

@@ -24,7 +24,7 @@ namespace rdma {
 /*!
  * The boundary: the args text parsed once and checked against the tables of the parts
  * that read it (stream_args.h), and the device it names, opened once. Each stream is
- * made from the device and its typed config (stream_config.h), parsed here from the
+ * made from the device and its typed config (stream_args.h), parsed here from the
  * args: below this nothing reads the args.
  */
 class sdr::impl

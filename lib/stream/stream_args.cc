@@ -5,6 +5,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+// The args of a stream: the tables of its own keys, the typed settings they parse to,
+// and the config an RX or a TX stream is made from (parse(): each part parsed by the
+// code that owns its keys). A key's way from the args to its use: here, then
+// rx_stream_setup.cc or tx_stream_setup.cc, where the parts are settled against the
+// device.
+
 #include "../device/shared_device.h"
 #include "../nic/nic.h"
 #include "../nic/nic_registry.h"
@@ -225,6 +231,59 @@ transmit_settings transmit_settings::from_args(const device_args& args, double l
     s.emulation.loss_ppm = static_cast<uint32_t>(args.get_uint(k["tx_loss_ppm"]));
     s.emulation.fault_seed = static_cast<uint32_t>(args.get_uint(k["tx_fault_seed"]));
     return s;
+}
+
+namespace {
+
+// The NIC nic= and nic_addr= name, as the device's kind allows (the stand-in goes
+// with its own only). With nic_addr=A+B (several links), destination 0's is A.
+nic_config
+nic_of(const device_args& args, const device_kind& kind, const link_plan& links)
+{
+    const nic_config config = nic_config::from_args(
+        links.nic_addresses.empty()
+            ? args
+            : args.with("nic_addr",
+                        socket_address(links.nic_addresses[0], 0).to_string()),
+        kind.default_nic);
+    if (kind.nic_fixed && config.kind != kind.default_nic)
+        throw std::invalid_argument("device args: type=" + kind.name + " goes with nic=" +
+                                    kind.default_nic + " only: drop nic=");
+    return config;
+}
+
+} // namespace
+
+rx_stream_config rx_stream_config::parse(const device_args& args, const device_kind& kind)
+{
+    rx_stream_config c;
+    c.stream = stream_settings::from_args(args);
+    c.ring = ring_args::from_args(args);
+    c.receive = receive_settings::from_args(args, c.ring.latency_s);
+    c.links = link_plan::from_args(args); // before the NIC: nic_addr= may name several
+    c.nic = nic_of(args, kind, c.links);
+    c.shares = share_plan::from_args(args);
+    c.controller = controller_args::from_args(args);
+    c.ownership = stream_ownership::settings::from_args(args);
+    c.metadata = metadata_request::from_args(args);
+    c.signal = test_signal_request::from_args(args);
+    c.impairments = parse_impairment_args(args);
+    c.paced = consumer_gate::asked(args);
+    return c;
+}
+
+tx_stream_config tx_stream_config::parse(const device_args& args, const device_kind& kind)
+{
+    tx_stream_config c;
+    c.stream = stream_settings::from_args(args);
+    c.ring = ring_args::from_args(args);
+    c.transmit = transmit_settings::from_args(args, c.ring.latency_s);
+    c.nic = nic_of(args, kind, link_plan{});
+    c.controller = controller_args::from_args(args);
+    c.ownership = stream_ownership::settings::from_args(args);
+    c.metadata = metadata_request::from_args(args);
+    c.paced = consumer_gate::asked(args);
+    return c;
 }
 
 namespace {

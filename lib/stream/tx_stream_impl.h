@@ -17,7 +17,7 @@
 #include "controller_args.h"
 #include "fetch_tracker.h"
 #include "metadata_monitor.h"
-#include "stream_config.h"
+#include "stream_args.h"
 #include "stream_ownership.h"
 #include "tx_burst_log.h"
 #include "tx_burst_plan.h"
