@@ -55,22 +55,15 @@ std::string kind_list()
 
 const arg_table& shared_device::keys()
 {
-    static const arg_table t(
-        "device",
-        { arg_key::text("type",
-                        "the kind of device: emu (in this process), remote (at addr=), "
-                        "null (benchmarks)"),
-          arg_key::text("addr", "IP[:port] or name[:port] of the device's AXIoE port"),
-          arg_key::text("name", "opens another device object on purpose"),
-          arg_key::number("timeout",
-                          0.001,
-                          60,
-                          "0.05",
-                          "seconds",
-                          "seconds an AXIoE request waits for its answer before it is "
-                          "resent"),
-          arg_key::integer(
-              "retries", 0, 1000, "10", "resends", "resends before a request fails") });
+    // clang-format off
+    static const arg_table t("device", {
+        arg_key::text("type", "the kind of device: emu (in this process), remote (at addr=), null (benchmarks)"),
+        arg_key::text("addr", "IP[:port] or name[:port] of the device's AXIoE port"),
+        arg_key::text("name", "opens another device object on purpose"),
+        arg_key::number("timeout", 0.001, 60, "0.05", "seconds", "seconds an AXIoE request waits for its answer before it is resent"),
+        arg_key::integer("retries", 0, 1000, "10", "resends", "resends before a request fails"),
+    });
+    // clang-format on
     return t;
 }
 

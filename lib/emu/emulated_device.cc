@@ -40,37 +40,15 @@ constexpr unsigned default_streams = 4;
 // stream over them (docs/links.md).
 const arg_table& keys()
 {
-    static const arg_table t(
-        "type=emu",
-        { arg_key::text("link_addr", "the IPv4 address the emulator sends RoCEv2 from"),
-          arg_key::choice("wire",
-                          { "udp", "inproc" },
-                          "udp",
-                          "udp: the emulator's packets go by UDP on loopback; inproc: "
-                          "handed to the soft NIC in this process"),
-          arg_key::integer("streams",
-                           1,
-                           16,
-                           std::to_string(default_streams),
-                           "RX streams",
-                           "RX streams of the emulator in this process")
-              .hinted("of the emulator in this process"),
-          arg_key::integer("master_clock",
-                           0,
-                           UINT32_MAX,
-                           "0",
-                           "Hz",
-                           "the converter's clock: only its integer divisions are "
-                           "rates; 0: every rational rate exactly")
-              .hinted("0: every rational rate exactly"),
-          arg_key::integer("links",
-                           1,
-                           8,
-                           "1",
-                           "device links",
-                           "links of the emulator in this process, each its own UDP "
-                           "socket")
-              .hinted("of the emulator in this process") });
+    // clang-format off
+    static const arg_table t("type=emu", {
+        arg_key::text("link_addr", "the IPv4 address the emulator sends RoCEv2 from"),
+        arg_key::choice("wire", { "udp", "inproc" }, "udp", "udp: the emulator's packets go by UDP on loopback; inproc: handed to the soft NIC in this process"),
+        arg_key::integer("streams", 1, 16, std::to_string(default_streams), "RX streams", "RX streams of the emulator in this process").hinted("of the emulator in this process"),
+        arg_key::integer("master_clock", 0, UINT32_MAX, "0", "Hz", "the converter's clock: only its integer divisions are rates; 0: every rational rate exactly").hinted("0: every rational rate exactly"),
+        arg_key::integer("links", 1, 8, "1", "device links", "links of the emulator in this process, each its own UDP socket").hinted("of the emulator in this process"),
+    });
+    // clang-format on
     return t;
 }
 

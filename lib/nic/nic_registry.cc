@@ -32,25 +32,14 @@ const arg_table& nic_config::keys()
 {
     // nic= takes any registered kind; soft and verbs are the transport library's own
     // (null comes with the benchmarks' stand-in).
-    static const arg_table t(
-        "nic",
-        { arg_key::choice("nic",
-                          { "soft", "verbs" },
-                          "soft",
-                          "the NIC: soft (userspace, for hosts without RDMA) or verbs "
-                          "(an rdma-core device)"),
-          arg_key::text("nic_addr",
-                        "local IPv4 address the device sends RoCEv2 to; with links=N, "
-                        "one per link separated by +"),
-          arg_key::text("nic_if",
-                        "nic=verbs: the network interface whose RDMA device to use"),
-          arg_key::integer("nic_port",
-                           0,
-                           65535,
-                           "0",
-                           "a UDP port",
-                           "nic=soft: its UDP port; 0: any free port")
-              .hinted("0: any free port") });
+    // clang-format off
+    static const arg_table t("nic", {
+        arg_key::choice("nic", { "soft", "verbs" }, "soft", "the NIC: soft (userspace, for hosts without RDMA) or verbs (an rdma-core device)"),
+        arg_key::text("nic_addr", "local IPv4 address the device sends RoCEv2 to; with links=N, one per link separated by +"),
+        arg_key::text("nic_if", "nic=verbs: the network interface whose RDMA device to use"),
+        arg_key::integer("nic_port", 0, 65535, "0", "a UDP port", "nic=soft: its UDP port; 0: any free port").hinted("0: any free port"),
+    });
+    // clang-format on
     return t;
 }
 

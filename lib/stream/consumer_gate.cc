@@ -51,13 +51,11 @@ consumer_gate::make_tx(bool asked, const shared_device& dev, unsigned stream)
 
 const arg_table& consumer_gate::keys()
 {
-    static const arg_table t(
-        "consumer gate",
-        { arg_key::choice("emu_pace",
-                          { "clock", "consumer" },
-                          "clock",
-                          "consumer: an emulator in this process sends no faster than "
-                          "the consumer takes (tests that no load can break)") });
+    // clang-format off
+    static const arg_table t("consumer gate", {
+        arg_key::choice("emu_pace", { "clock", "consumer" }, "clock", "consumer: an emulator in this process sends no faster than the consumer takes (tests that no load can break)"),
+    });
+    // clang-format on
     return t;
 }
 

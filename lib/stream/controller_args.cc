@@ -14,30 +14,13 @@ namespace rdma {
 
 const arg_table& controller_args::keys()
 {
-    static const arg_table t(
-        "controller",
-        { arg_key::choice("ctrl_policy",
-                          rate_controller::policies(),
-                          "",
-                          "the device's controller policy (CTRL_POLICY); absent: the "
-                          "device's"),
-          arg_key::number("ctrl_period",
-                          1e-6,
-                          1,
-                          "",
-                          "seconds",
-                          "the period of the device's control loop (CTRL_PERIOD_US)")
-              .hinted("the device's control loop period"),
-          arg_key::number("rate_limit",
-                          0,
-                          double(UINT32_MAX) * regs::ctrl::rate_unit,
-                          "0",
-                          "bytes per second",
-                          "sample bytes per second the device sends (RX) or READs (TX) "
-                          "of this stream at most; 0: no limit")
-              .depending("0, " + std::to_string(regs::ctrl::rate_unit) + "…" +
-                         std::to_string(uint64_t(UINT32_MAX) * regs::ctrl::rate_unit))
-              .hinted("of sample bytes; 0: none") });
+    // clang-format off
+    static const arg_table t("controller", {
+        arg_key::choice("ctrl_policy", rate_controller::policies(), "", "the device's controller policy (CTRL_POLICY); absent: the device's"),
+        arg_key::number("ctrl_period", 1e-6, 1, "", "seconds", "the period of the device's control loop (CTRL_PERIOD_US)").hinted("the device's control loop period"),
+        arg_key::number("rate_limit", 0, double(UINT32_MAX) * regs::ctrl::rate_unit, "0", "bytes per second", "sample bytes per second the device sends (RX) or READs (TX) of this stream at most; 0: no limit").depending("0, " + std::to_string(regs::ctrl::rate_unit) + "…" + std::to_string(uint64_t(UINT32_MAX) * regs::ctrl::rate_unit)).hinted("of sample bytes; 0: none"),
+    });
+    // clang-format on
     return t;
 }
 

@@ -30,37 +30,22 @@ const std::pair<const char*, uint32_t> targeted[] = {
 
 const arg_table& impairment_arg_keys()
 {
+    // clang-format off
     static const arg_table t("emulator impairments", [] {
-        const auto probability = [](const char* name, const char* doc) {
-            return arg_key::number(name, 0, 1, "0", "a probability", doc);
-        };
-        std::vector<arg_key> k = {
-            arg_key::integer(
-                "fault_seed", 0, UINT32_MAX, "1", "", "the random faults' seed"),
-            probability("loss", "probability that a WRITE message is lost"),
-            arg_key::integer("loss_burst",
-                             1,
-                             4096,
-                             "1",
-                             "messages",
-                             "messages lost in a row, each time one is lost"),
-            probability("duplicate", "probability that a message is sent twice"),
-            probability("corrupt", "probability that a packet's payload is corrupted"),
-            probability("delay", "probability that a message is sent late"),
-            arg_key::integer("delay_messages",
-                             0,
-                             31,
-                             "4",
-                             "messages",
-                             "messages by which a delayed message is late"),
+        std::vector<arg_key> keys = {
+            arg_key::integer("fault_seed", 0, UINT32_MAX, "1", "", "the random faults' seed"),
+            arg_key::number("loss", 0, 1, "0", "a probability", "probability that a WRITE message is lost"),
+            arg_key::integer("loss_burst", 1, 4096, "1", "messages", "messages lost in a row, each time one is lost"),
+            arg_key::number("duplicate", 0, 1, "0", "a probability", "probability that a message is sent twice"),
+            arg_key::number("corrupt", 0, 1, "0", "a probability", "probability that a packet's payload is corrupted"),
+            arg_key::number("delay", 0, 1, "0", "a probability", "probability that a message is sent late"),
+            arg_key::integer("delay_messages", 0, 31, "4", "messages", "messages by which a delayed message is late"),
         };
         for (const auto& [key, kind] : targeted)
-            k.push_back(
-                arg_key::list(
-                    key, 0, UINT64_MAX, "message indices", "the messages to inject into")
-                    .depending("0…2⁶⁴−1"));
-        return k;
+            keys.push_back(arg_key::list(key, 0, UINT64_MAX, "message indices", "the messages to inject into").depending("0…2⁶⁴−1"));
+        return keys;
     }());
+    // clang-format on
     return t;
 }
 

@@ -80,51 +80,18 @@ void parse_faults(const device_args& args,
 
 const arg_table& link_plan::keys()
 {
-    static const arg_table t(
-        "links",
-        { arg_key::integer("links",
-                           1,
-                           max_links,
-                           "1",
-                           "device links",
-                           "spread the stream over the device's links 0..N-1")
-              .hinted("destination d on link d, d < links"),
-          arg_key::list("weights",
-                        0,
-                        regs::dst::max_weight,
-                        "weights",
-                        "one weight per link: its messages per period of the schedule"),
-          arg_key::integer("link_timeout",
-                           0,
-                           10000,
-                           "20",
-                           "ms",
-                           "a link silent this long while another notified is declared "
-                           "down; 0: never")
-              .depending("0, 2…10000")
-              .hinted("0: never, else 2..10000"),
-          arg_key::integer("link_retry",
-                           10,
-                           600000,
-                           "1000",
-                           "ms",
-                           "a link declared down gets its share back this long after"),
-          arg_key::text("emu_link_down",
-                        "the emulator takes links down: LINK@FROM[-UNTIL] seconds, "
-                        "several joined by +"),
-          arg_key::text("emu_link_loss",
-                        "the emulator loses a link's packets: as emu_link_down"),
-          arg_key::list("emu_link_delay_us",
-                        0,
-                        regs::emu_link::max_delay_us,
-                        "µs",
-                        "the emulator delays each link's packets, one value per link"),
-          arg_key::list("emu_link_reorder_us",
-                        0,
-                        regs::emu_link::max_delay_us,
-                        "µs",
-                        "the emulator reorders each link's packets within this window, "
-                        "one value per link") });
+    // clang-format off
+    static const arg_table t("links", {
+        arg_key::integer("links", 1, max_links, "1", "device links", "spread the stream over the device's links 0..N-1").hinted("destination d on link d, d < links"),
+        arg_key::list("weights", 0, regs::dst::max_weight, "weights", "one weight per link: its messages per period of the schedule"),
+        arg_key::integer("link_timeout", 0, 10000, "20", "ms", "a link silent this long while another notified is declared down; 0: never").depending("0, 2…10000").hinted("0: never, else 2..10000"),
+        arg_key::integer("link_retry", 10, 600000, "1000", "ms", "a link declared down gets its share back this long after"),
+        arg_key::text("emu_link_down", "the emulator takes links down: LINK@FROM[-UNTIL] seconds, several joined by +"),
+        arg_key::text("emu_link_loss", "the emulator loses a link's packets: as emu_link_down"),
+        arg_key::list("emu_link_delay_us", 0, regs::emu_link::max_delay_us, "µs", "the emulator delays each link's packets, one value per link"),
+        arg_key::list("emu_link_reorder_us", 0, regs::emu_link::max_delay_us, "µs", "the emulator reorders each link's packets within this window, one value per link"),
+    });
+    // clang-format on
     return t;
 }
 

@@ -17,19 +17,12 @@ namespace rdma {
 const arg_table& metadata_arg_keys()
 {
     // MD_INTERVAL_US is 32-bit microseconds: at most some 4295 s.
-    static const arg_table t(
-        "metadata",
-        { arg_key::flag("metadata",
-                        true,
-                        "the metadata channel (timestamps, device events); default: on "
-                        "when the device has CAP_METADATA"),
-          arg_key::number("metadata_interval",
-                          0,
-                          4000,
-                          "0.1",
-                          "seconds",
-                          "seconds between the device's timestamp records; 0: none")
-              .hinted("0: no timestamps") });
+    // clang-format off
+    static const arg_table t("metadata", {
+        arg_key::flag("metadata", true, "the metadata channel (timestamps, device events); default: on when the device has CAP_METADATA"),
+        arg_key::number("metadata_interval", 0, 4000, "0.1", "seconds", "seconds between the device's timestamp records; 0: none").hinted("0: no timestamps"),
+    });
+    // clang-format on
     return t;
 }
 

@@ -16,27 +16,13 @@ const arg_table& ring_args::keys()
     // At most a minute: the ring holds the whole budget (60 s at 20 MS/s sc16 is
     // already 4.8 GB), and grace= must fit in half of it.
     // Linux numbers at most 1024 NUMA nodes (CONFIG_NODES_SHIFT <= 10).
-    static const arg_table t(
-        "ring",
-        { arg_key::number("latency",
-                          0.001,
-                          60,
-                          "0.1",
-                          "seconds",
-                          "seconds of samples the ring holds: the host's latency budget"),
-          arg_key::choice("hugepages",
-                          { "auto", "on", "off" },
-                          "auto",
-                          "map the ring in 2 MiB pages: auto (if available), on "
-                          "(required), off"),
-          arg_key::integer("numa",
-                           0,
-                           1023,
-                           "auto",
-                           "auto, off or a NUMA node",
-                           "the NUMA node of the ring's memory: auto (the NIC's), off, "
-                           "or a node")
-              .depending("auto, off, 0…1023") });
+    // clang-format off
+    static const arg_table t("ring", {
+        arg_key::number("latency", 0.001, 60, "0.1", "seconds", "seconds of samples the ring holds: the host's latency budget"),
+        arg_key::choice("hugepages", { "auto", "on", "off" }, "auto", "map the ring in 2 MiB pages: auto (if available), on (required), off"),
+        arg_key::integer("numa", 0, 1023, "auto", "auto, off or a NUMA node", "the NUMA node of the ring's memory: auto (the NIC's), off, or a node").depending("auto, off, 0…1023"),
+    });
+    // clang-format on
     return t;
 }
 

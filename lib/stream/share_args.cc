@@ -18,22 +18,13 @@ std::string share_plan::name() const
 
 const arg_table& share_plan::keys()
 {
-    static const arg_table t(
-        "shares",
-        { arg_key::text("share", "take share h of a stream split over H hosts: h/H")
-              .depending("h/H"),
-          arg_key::integer("share_block",
-                           1,
-                           65536,
-                           "16",
-                           "messages per block",
-                           "messages per block, the unit in which the shares take turns"),
-          arg_key::number("share_wait",
-                          0.1,
-                          3600,
-                          "10",
-                          "seconds",
-                          "how long a host waits for the other shares' hosts") });
+    // clang-format off
+    static const arg_table t("shares", {
+        arg_key::text("share", "take share h of a stream split over H hosts: h/H").depending("h/H"),
+        arg_key::integer("share_block", 1, 65536, "16", "messages per block", "messages per block, the unit in which the shares take turns"),
+        arg_key::number("share_wait", 0.1, 3600, "10", "seconds", "how long a host waits for the other shares' hosts"),
+    });
+    // clang-format on
     return t;
 }
 

@@ -67,43 +67,22 @@ void parse_scene(const std::string& text, test_signal_config& c)
 
 const arg_table& test_signal_arg_keys()
 {
-    static const arg_table t(
-        "emulator signal",
-        { arg_key::choice(
-              "signal",
-              [] {
-                  std::vector<std::string> names;
-                  for (uint32_t k = 0; k < test_signal_kinds; k++)
-                      names.emplace_back(to_string(static_cast<test_signal_kind>(k)));
-                  return names;
-              }(),
-              "ramp",
-              "what the emulator sends"),
-          arg_key::number("freq",
-                          -2e9,
-                          2e9,
-                          "100e3",
-                          "Hz",
-                          "the tone's frequency, relative to the RF frequency")
-              .depending("−rate/2…rate/2")
-              .hinted("within half the sample rate"),
-          arg_key::number("amplitude",
-                          0,
-                          1,
-                          "0.5",
-                          "a fraction of full scale",
-                          "the signal's amplitude, a fraction of full scale"),
-          arg_key::integer("seed", 0, UINT32_MAX, "1", "", "the noise's seed"),
-          arg_key::text("scene",
-                        "the RF scene: pairs F:A of RF frequency (Hz) and amplitude")
-              .depending("1…" + std::to_string(max_scene_tones) + " pairs"),
-          arg_key::number("scene_noise",
-                          0,
-                          max_scene_level,
-                          "0",
-                          "a standard deviation",
-                          "the RF scene's noise, a standard deviation")
-              .hinted("full scale 1 at 0 dB gain") });
+    static const std::vector<std::string> kinds = [] {
+        std::vector<std::string> names;
+        for (uint32_t k = 0; k < test_signal_kinds; k++)
+            names.emplace_back(to_string(static_cast<test_signal_kind>(k)));
+        return names;
+    }();
+    // clang-format off
+    static const arg_table t("emulator signal", {
+        arg_key::choice("signal", kinds, "ramp", "what the emulator sends"),
+        arg_key::number("freq", -2e9, 2e9, "100e3", "Hz", "the tone's frequency, relative to the RF frequency").depending("−rate/2…rate/2").hinted("within half the sample rate"),
+        arg_key::number("amplitude", 0, 1, "0.5", "a fraction of full scale", "the signal's amplitude, a fraction of full scale"),
+        arg_key::integer("seed", 0, UINT32_MAX, "1", "", "the noise's seed"),
+        arg_key::text("scene", "the RF scene: pairs F:A of RF frequency (Hz) and amplitude").depending("1…" + std::to_string(max_scene_tones) + " pairs"),
+        arg_key::number("scene_noise", 0, max_scene_level, "0", "a standard deviation", "the RF scene's noise, a standard deviation").hinted("full scale 1 at 0 dB gain"),
+    });
+    // clang-format on
     return t;
 }
 

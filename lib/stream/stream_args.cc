@@ -36,125 +36,45 @@ const arg_table& stream_keys()
 {
     // The register map addresses 16 streams per direction (0x2000 + 0x100 s); the
     // device's own count is checked once it is known.
-    static const arg_table t(
-        "stream",
-        { arg_key::integer("stream", 0, 15, "0", "", "which stream of the device")
-              .depending("0…15"),
-          arg_key::number("device_timeout",
-                          0.1,
-                          60,
-                          "0.5",
-                          "seconds",
-                          "the device is lost when it has not answered the heartbeat "
-                          "this long"),
-          arg_key::integer("mtu",
-                           256,
-                           4096,
-                           "",
-                           "bytes",
-                           "RoCE path MTU: 256, 512, 1024, 2048 or 4096; default: the "
-                           "largest the NIC and the link allow")
-              .hinted("256, 512, 1024, 2048 or 4096"),
-          arg_key::integer("payload",
-                           1,
-                           65536,
-                           "",
-                           "bytes",
-                           "sample bytes per RDMA message: a power of two, a multiple "
-                           "of the item size")
-              .depending("item size…65536") });
+    // clang-format off
+    static const arg_table t("stream", {
+        arg_key::integer("stream", 0, 15, "0", "", "which stream of the device").depending("0…15"),
+        arg_key::number("device_timeout", 0.1, 60, "0.5", "seconds", "the device is lost when it has not answered the heartbeat this long"),
+        arg_key::integer("mtu", 256, 4096, "", "bytes", "RoCE path MTU: 256, 512, 1024, 2048 or 4096; default: the largest the NIC and the link allow").hinted("256, 512, 1024, 2048 or 4096"),
+        arg_key::integer("payload", 1, 65536, "", "bytes", "sample bytes per RDMA message: a power of two, a multiple of the item size").depending("item size…65536"),
+    });
+    // clang-format on
     return t;
 }
 
 const arg_table& receive_keys()
 {
-    static const arg_table t(
-        "receive",
-        { arg_key::integer("notify",
-                           0,
-                           65536,
-                           "",
-                           "messages per notification",
-                           "every N-th message carries a notification; 0: none")
-              .hinted("0: none, the host judges progress by the clock alone"),
-          arg_key::number("work_interval",
-                          0,
-                          15,
-                          "0",
-                          "seconds",
-                          "the host hands out new items at most once per interval")
-              .depending("0…latency/4"),
-          arg_key::choice("transport",
-                          { "uc", "rc" },
-                          "uc",
-                          "uc: lost packets are lost, reported; rc: the device resends "
-                          "what the NIC NAKs"),
-          arg_key::integer("retx_window",
-                           0,
-                           UINT32_MAX,
-                           "4194304",
-                           "bytes",
-                           "transport=rc: bytes the device keeps for retransmission"),
-          arg_key::number("grace",
-                          0.005,
-                          30,
-                          "",
-                          "seconds",
-                          "seconds after its last sample by which a packet must have "
-                          "landed, else it is lost")
-              .depending("FIFO + 0.005 s…latency/2"),
-          arg_key::choice("on_device_loss",
-                          { "end", "wait" },
-                          "end",
-                          "end: a lost device ends the run; wait: the stream holds "
-                          "until it answers"),
-          arg_key::flag("latency_probe",
-                        false,
-                        "benchmarks only: measure each hand-out's sample age") });
+    // clang-format off
+    static const arg_table t("receive", {
+        arg_key::integer("notify", 0, 65536, "", "messages per notification", "every N-th message carries a notification; 0: none").hinted("0: none, the host judges progress by the clock alone"),
+        arg_key::number("work_interval", 0, 15, "0", "seconds", "the host hands out new items at most once per interval").depending("0…latency/4"),
+        arg_key::choice("transport", { "uc", "rc" }, "uc", "uc: lost packets are lost, reported; rc: the device resends what the NIC NAKs"),
+        arg_key::integer("retx_window", 0, UINT32_MAX, "4194304", "bytes", "transport=rc: bytes the device keeps for retransmission"),
+        arg_key::number("grace", 0.005, 30, "", "seconds", "seconds after its last sample by which a packet must have landed, else it is lost").depending("FIFO + 0.005 s…latency/2"),
+        arg_key::choice("on_device_loss", { "end", "wait" }, "end", "end: a lost device ends the run; wait: the stream holds until it answers"),
+        arg_key::flag("latency_probe", false, "benchmarks only: measure each hand-out's sample age"),
+    });
+    // clang-format on
     return t;
 }
 
 const arg_table& transmit_keys()
 {
-    static const arg_table t(
-        "transmit",
-        { arg_key::integer("notify",
-                           1,
-                           65536,
-                           "16",
-                           "messages per fetch notification",
-                           "the device notifies every N-th message it fetched")
-              .hinted("at least 1"),
-          arg_key::number("max_lead",
-                          1e-5,
-                          30,
-                          "",
-                          "seconds",
-                          "the longest the device READs ahead of a sample's time")
-              .depending("1e-5…latency/2"),
-          arg_key::number("min_lead",
-                          1e-6,
-                          30,
-                          "",
-                          "seconds",
-                          "the shortest the device READs ahead of a sample's time")
-              .depending("1e-6…max_lead")
-              .hinted("at most max_lead="),
-          arg_key::flag("tx_check",
-                        false,
-                        "the emulator checks every sample it plays against the ramp"),
-          arg_key::integer("tx_loss_ppm",
-                           0,
-                           1000000,
-                           "0",
-                           "ppm",
-                           "the emulator drops READ responses, per million"),
-          arg_key::integer("tx_fault_seed",
-                           0,
-                           UINT32_MAX,
-                           "0",
-                           "",
-                           "the seed of the emulator's TX faults") });
+    // clang-format off
+    static const arg_table t("transmit", {
+        arg_key::integer("notify", 1, 65536, "16", "messages per fetch notification", "the device notifies every N-th message it fetched").hinted("at least 1"),
+        arg_key::number("max_lead", 1e-5, 30, "", "seconds", "the longest the device READs ahead of a sample's time").depending("1e-5…latency/2"),
+        arg_key::number("min_lead", 1e-6, 30, "", "seconds", "the shortest the device READs ahead of a sample's time").depending("1e-6…max_lead").hinted("at most max_lead="),
+        arg_key::flag("tx_check", false, "the emulator checks every sample it plays against the ramp"),
+        arg_key::integer("tx_loss_ppm", 0, 1000000, "0", "ppm", "the emulator drops READ responses, per million"),
+        arg_key::integer("tx_fault_seed", 0, UINT32_MAX, "0", "", "the seed of the emulator's TX faults"),
+    });
+    // clang-format on
     return t;
 }
 

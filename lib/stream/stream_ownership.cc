@@ -15,21 +15,12 @@ namespace rdma {
 
 const arg_table& stream_ownership::arg_keys()
 {
-    static const arg_table t(
-        "ownership",
-        { arg_key::number("lease",
-                          regs::lease::min_ms / 1000.0,
-                          regs::lease::max_ms / 1000.0,
-                          format_number(regs::lease::default_ms / 1000.0),
-                          "seconds",
-                          "seconds of silence after which the device stops and frees "
-                          "this host's stream")
-              .hinted("of silence after which the device stops the stream and lets "
-                      "another host take it"),
-          arg_key::flag("take_over",
-                        false,
-                        "start even if another host owns the stream (the device stops "
-                        "its run)") });
+    // clang-format off
+    static const arg_table t("ownership", {
+        arg_key::number("lease", regs::lease::min_ms / 1000.0, regs::lease::max_ms / 1000.0, format_number(regs::lease::default_ms / 1000.0), "seconds", "seconds of silence after which the device stops and frees this host's stream").hinted("of silence after which the device stops the stream and lets another host take it"),
+        arg_key::flag("take_over", false, "start even if another host owns the stream (the device stops its run)"),
+    });
+    // clang-format on
     return t;
 }
 
