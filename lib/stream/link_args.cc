@@ -76,6 +76,44 @@ void parse_faults(const device_args& args,
     }
 }
 
+// nic_addr=A+B: one NIC per link (destination d's at the d-th address); one address
+// serves every link.
+void parse_nic_addresses(const device_args& args, link_plan& p)
+{
+    if (!args.has("nic_addr"))
+        return;
+    const std::vector<std::string> parts = split(args.get("nic_addr", ""), '+');
+    if (parts.size() > 1 && parts.size() != p.links)
+        throw std::invalid_argument(
+            "device args: nic_addr=" + args.get("nic_addr", "") + " names " +
+            std::to_string(parts.size()) + " NICs for links=" + std::to_string(p.links) +
+            ": give one address for all links, or one per link separated by '+'");
+    if (parts.size() > 1)
+        for (const std::string& a : parts)
+            p.nic_addresses.push_back(
+                device_args::parse("nic_addr=" + a).get_address("nic_addr", "", 0).ip());
+}
+
+// emu_link_delay_us= and emu_link_reorder_us=: one value per link.
+void parse_emulated_paths(const device_args& args, const arg_table& k, link_plan& p)
+{
+    const std::pair<const char*, std::vector<uint32_t>*> per_link[] = {
+        { "emu_link_delay_us", &p.emu_delay_us },
+        { "emu_link_reorder_us", &p.emu_reorder_us }
+    };
+    for (const auto& [key, to] : per_link) {
+        const std::vector<uint64_t> us = args.get_uint_list(k[key]);
+        if (!us.empty() && us.size() != p.links)
+            throw std::invalid_argument(std::string("device args: ") + key + "=" +
+                                        args.get(key, "") + " gives " +
+                                        std::to_string(us.size()) +
+                                        " values for links=" + std::to_string(p.links) +
+                                        ": give one per link, e.g. " + key + "=0:300");
+        for (uint64_t v : us)
+            to->push_back(static_cast<uint32_t>(v));
+    }
+}
+
 } // namespace
 
 const arg_table& link_plan::keys()
@@ -117,41 +155,14 @@ link_plan link_plan::from_args(const device_args& args)
                                     ": they must add up to 1.." +
                                     std::to_string(regs::link_schedule::max_period) +
                                     " (one period of the schedule)");
-    if (args.has("nic_addr")) {
-        const std::vector<std::string> parts = split(args.get("nic_addr", ""), '+');
-        if (parts.size() > 1 && parts.size() != p.links)
-            throw std::invalid_argument(
-                "device args: nic_addr=" + args.get("nic_addr", "") + " names " +
-                std::to_string(parts.size()) +
-                " NICs for links=" + std::to_string(p.links) +
-                ": give one address for all links, or one per link separated by '+'");
-        if (parts.size() > 1)
-            for (const std::string& a : parts)
-                p.nic_addresses.push_back(device_args::parse("nic_addr=" + a)
-                                              .get_address("nic_addr", "", 0)
-                                              .ip());
-    }
+    parse_nic_addresses(args, p);
     p.link_timeout_ms = static_cast<unsigned>(args.get_uint(k["link_timeout"]));
     if (p.link_timeout_ms == 1)
         throw std::invalid_argument(
             "device args: link_timeout=1 is invalid: expected 0 (never) or 2..10000 ms "
             "(the host looks at the schedule every millisecond)");
     p.link_retry_ms = static_cast<unsigned>(args.get_uint(k["link_retry"]));
-    const std::pair<const char*, std::vector<uint32_t>*> per_link[] = {
-        { "emu_link_delay_us", &p.emu_delay_us },
-        { "emu_link_reorder_us", &p.emu_reorder_us }
-    };
-    for (const auto& [key, to] : per_link) {
-        const std::vector<uint64_t> us = args.get_uint_list(k[key]);
-        if (!us.empty() && us.size() != p.links)
-            throw std::invalid_argument(std::string("device args: ") + key + "=" +
-                                        args.get(key, "") + " gives " +
-                                        std::to_string(us.size()) +
-                                        " values for links=" + std::to_string(p.links) +
-                                        ": give one per link, e.g. " + key + "=0:300");
-        for (uint64_t v : us)
-            to->push_back(static_cast<uint32_t>(v));
-    }
+    parse_emulated_paths(args, k, p);
     parse_faults(args, "emu_link_down", link_fault::kind::down, p);
     parse_faults(args, "emu_link_loss", link_fault::kind::loss, p);
     if (!p.several() &&

@@ -218,8 +218,17 @@ private:
     void report(rx_event::reason why, uint64_t count = 0, uint64_t value = 0);
     uint64_t grace_ns() const { return static_cast<uint64_t>(d_plan.grace_s * 1e9); }
 
+    // rx_stream_setup.cc: construction, in the order the constructor calls them.
+    void plan_run(const rx_stream_config& config,
+                  const std::string& format,
+                  double rate,
+                  uint64_t num_samples);
     void attach_device(std::shared_ptr<shared_device> device,
                        const rx_stream_config& config);
+    void check_test_modes(const rx_stream_config& config);
+    void register_ring();
+    void settle_metadata(const metadata_request& asked);
+    void make_watches();
     void open_nic_for(const nic_config& config);
     void settle_grace(const receive_settings& asked);
     void settle_transport(const rx_stream_config& config);

@@ -47,19 +47,7 @@ rx_stream::impl::impl(std::shared_ptr<shared_device> device,
                       uint64_t num_samples)
     : d_logger(make_logger("rdma rx_stream"))
 {
-    d_plan.format = parse_sample_format(format);
-    if (!(rate > 0) || rate > 4.0e9)
-        throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +
-                                    " S/s is out of range (0, 4e9]");
-    d_plan.sample_rate = rate;
-    d_rate = rational_rate(rate);
-    d_plan.queued = num_samples == rx_stream::queued;
-    d_plan.num_samples = d_plan.queued ? 0 : num_samples; // a burst's, once current
-    // The device's own count of streams is checked once it is known (attach_device).
-    d_plan.stream_index = config.stream.index;
-    d_plan.latency_budget_s = config.ring.latency_s;
-    if (config.receive.latency_probe) // benchmarks (docs/performance.md)
-        d_probe = std::make_unique<latency_probe>();
+    plan_run(config, format, rate, num_samples);
     attach_device(std::move(device), config);
     if (d_plan.queued && !d_info.has(regs::cap::burst_queue))
         throw std::runtime_error("rx_stream: the device at " +
@@ -71,9 +59,55 @@ rx_stream::impl::impl(std::shared_ptr<shared_device> device,
     open_nic_for(config.nic);
     settle_transport(config);
     settle_work_interval(config.receive);
+    settle_shares(config);
+    check_test_modes(config);
+    allocate_ring(config.ring);
+    check_links_plan();
+    make_link_watch();
+    register_ring();
+    open_destination_nics(config.nic);
+    settle_metadata(config.metadata);
+    make_watches();
+    d_logger->info("RX stream {} {} at {} S/s: ring {} bytes ({} items, {}), "
+                   "payload {} B, notify {}, path MTU {}, NIC {} at {}, device {}",
+                   d_plan.stream_index,
+                   format,
+                   rate,
+                   d_ring->bytes(),
+                   ring_items(),
+                   d_ring->hugepages() ? "hugepages" : "normal pages",
+                   d_plan.payload_bytes,
+                   d_plan.notify_interval,
+                   d_plan.path_mtu,
+                   d_nic->name(),
+                   d_nic->roce_address().to_string(),
+                   d_device->address().to_string());
+}
+
+void rx_stream::impl::plan_run(const rx_stream_config& config,
+                               const std::string& format,
+                               double rate,
+                               uint64_t num_samples)
+{
+    d_plan.format = parse_sample_format(format);
+    if (!(rate > 0) || rate > 4.0e9)
+        throw std::invalid_argument("rx_stream: sample rate " + std::to_string(rate) +
+                                    " S/s is out of range (0, 4e9]");
+    d_plan.sample_rate = rate;
+    d_rate = rational_rate(rate);
+    d_plan.queued = num_samples == rx_stream::queued;
+    d_plan.num_samples = d_plan.queued ? 0 : num_samples; // a burst's, once current
+    // The device's own count of streams is checked once it is known (attach_device).
+    d_plan.stream_index = config.stream.index;
+    d_plan.latency_budget_s = config.ring.latency_s;
     d_plan.end_on_device_loss = config.receive.end_on_device_loss;
     d_plan.device_timeout_ns = static_cast<int64_t>(config.stream.device_timeout_s * 1e9);
-    settle_shares(config);
+    if (config.receive.latency_probe) // benchmarks (docs/performance.md)
+        d_probe = std::make_unique<latency_probe>();
+}
+
+void rx_stream::impl::check_test_modes(const rx_stream_config& config)
+{
     d_gate = consumer_gate::make(config.paced, *d_dev, d_plan.stream_index);
     if (d_gate && (d_plan.queued || d_share_plan.split()))
         throw std::invalid_argument(
@@ -87,10 +121,10 @@ rx_stream::impl::impl(std::shared_ptr<shared_device> device,
             "which owns the stream: drop them from share " +
             std::to_string(d_share_plan.share) + "/" +
             std::to_string(d_share_plan.shares) + "'s args");
-    allocate_ring(config.ring);
-    check_links_plan();
-    make_link_watch();
+}
 
+void rx_stream::impl::register_ring()
+{
     const size_t item = rdma::item_size(d_plan.format);
     d_plan.message_items = d_plan.payload_bytes / item;
     ring_geometry geometry;
@@ -105,9 +139,12 @@ rx_stream::impl::impl(std::shared_ptr<shared_device> device,
                                  d_ring->bytes(),
                                  nic::access_local_write | nic::access_remote_write);
     d_cq = d_nic->create_cq(cq_entries);
-    open_destination_nics(config.nic);
+}
+
+void rx_stream::impl::settle_metadata(const metadata_request& asked)
+{
     // Timestamps and device events come by UDP from the link to the NIC's address.
-    d_metadata_settings = config.metadata.settle(d_info);
+    d_metadata_settings = asked.settle(d_info);
     // One metadata destination per device, and its reports count the stream's samples:
     // a host of one share finds its losses by their marks alone, exactly.
     if (d_metadata_settings.enabled && d_share_plan.split()) {
@@ -128,6 +165,10 @@ rx_stream::impl::impl(std::shared_ptr<shared_device> device,
             d_dev->metadata_intake_for(d_nic->roce_address()),
             d_plan.stream_index,
             d_plan.rc);
+}
+
+void rx_stream::impl::make_watches()
+{
     // The heartbeat: twice per time after which the device counts as lost (an answer
     // retried once still comes in time), and four beats per ownership lease: each
     // answered exchange from this host renews it. Each beat costs the host an AXIoE
@@ -142,20 +183,6 @@ rx_stream::impl::impl(std::shared_ptr<shared_device> device,
         std::chrono::milliseconds(d_plan.device_timeout_ns / 1000000));
     if (d_dev->radio().channels() > d_plan.stream_index)
         d_tunes = std::make_unique<tune_tracker>(d_dev->radio(), d_plan.stream_index);
-    d_logger->info("RX stream {} {} at {} S/s: ring {} bytes ({} items, {}), "
-                   "payload {} B, notify {}, path MTU {}, NIC {} at {}, device {}",
-                   d_plan.stream_index,
-                   format,
-                   rate,
-                   d_ring->bytes(),
-                   ring_items(),
-                   d_ring->hugepages() ? "hugepages" : "normal pages",
-                   d_plan.payload_bytes,
-                   d_plan.notify_interval,
-                   d_plan.path_mtu,
-                   d_nic->name(),
-                   d_nic->roce_address().to_string(),
-                   d_device->address().to_string());
 }
 
 rx_stream::impl::~impl()

@@ -98,6 +98,9 @@ private:
     void attach_device(std::shared_ptr<shared_device> device,
                        const tx_stream_config& config);
     void settle_transport(const stream_settings& asked);
+    void settle_fetching(const tx_stream_config& config);
+    void register_ring();
+    void make_watch();
     void settle_emulation(const tx_stream_config& config);
     void settle_metadata(const metadata_request& asked);
     void allocate_ring(const ring_args& asked);

@@ -69,40 +69,14 @@ tx_stream::impl::impl(std::shared_ptr<shared_device> device,
         d_plan.num_samples = d_plan.queued ? tx_stream::queued : 0;
     }
     settle_transport(config.stream);
-    // The most sample bytes per second the device READs (TX_RATE_LIMIT); what it
-    // cannot fetch in time plays as late zeros, counted (docs/transmit.md).
-    config.controller.check(d_info, d_device->address().to_string());
-    d_plan.controller = config.controller;
-    d_plan.rate_limit_kib = config.controller.rate_limit_kib;
-    d_plan.min_lead_ns =
-        static_cast<uint32_t>(std::lround(config.transmit.min_lead_s * 1e9));
-    d_plan.max_lead_ns =
-        static_cast<uint32_t>(std::lround(config.transmit.max_lead_s * 1e9));
+    settle_fetching(config);
     settle_emulation(config);
     settle_metadata(config.metadata);
     allocate_ring(config.ring);
     d_plan.message_items = d_plan.payload_bytes / rdma::item_size(d_plan.format);
     begin_fresh();
-
-    d_pd = d_nic->alloc_pd();
-    // Remote READ only: the device may read the ring and the control page, never write
-    // them (docs/transmit.md, docs/security.md).
-    d_ring_mr =
-        d_pd->register_memory(d_ring->base(), d_ring->bytes(), nic::access_remote_read);
-    d_page_mr = d_pd->register_memory(
-        d_page.base(), tx_control_page::bytes, nic::access_remote_read);
-    d_cq = d_nic->create_cq(cq_entries);
-    d_watch = std::make_unique<tx_watch>(*d_device,
-                                         d_plan.stream_index,
-                                         std::chrono::milliseconds(20),
-                                         d_plan.device_timeout,
-                                         clock_estimate{});
-    if (d_metadata.enabled && d_info.has(regs::cap::tx_bursts)) {
-        // The device reports by TX records: the metadata channel's UDP datagrams to the
-        // NIC's address, shared with the device's other streams of this process.
-        d_intake = d_dev->metadata_intake_for(d_nic->roce_address());
-        d_watch->records(d_intake, &d_log);
-    }
+    register_ring();
+    make_watch();
     d_logger->info("TX stream {} {} at {} S/s: ring {} bytes ({} items, {}), payload {} "
                    "B, path MTU {}, NIC {} at {}, device {}",
                    d_plan.stream_index,
@@ -183,6 +157,47 @@ void tx_stream::impl::settle_transport(const stream_settings& asked)
             " is invalid: expected a power of two, a multiple of the " +
             std::to_string(item) + "-byte item, at most 65536");
     d_plan.payload_bytes = static_cast<uint32_t>(payload);
+}
+
+void tx_stream::impl::settle_fetching(const tx_stream_config& config)
+{
+    // The most sample bytes per second the device READs (TX_RATE_LIMIT); what it
+    // cannot fetch in time plays as late zeros, counted (docs/transmit.md).
+    config.controller.check(d_info, d_device->address().to_string());
+    d_plan.controller = config.controller;
+    d_plan.rate_limit_kib = config.controller.rate_limit_kib;
+    // The device adapts its lead between these (TX_MIN_LEAD_NS, TX_MAX_LEAD_NS).
+    d_plan.min_lead_ns =
+        static_cast<uint32_t>(std::lround(config.transmit.min_lead_s * 1e9));
+    d_plan.max_lead_ns =
+        static_cast<uint32_t>(std::lround(config.transmit.max_lead_s * 1e9));
+}
+
+void tx_stream::impl::register_ring()
+{
+    d_pd = d_nic->alloc_pd();
+    // Remote READ only: the device may read the ring and the control page, never write
+    // them (docs/transmit.md, docs/security.md).
+    d_ring_mr =
+        d_pd->register_memory(d_ring->base(), d_ring->bytes(), nic::access_remote_read);
+    d_page_mr = d_pd->register_memory(
+        d_page.base(), tx_control_page::bytes, nic::access_remote_read);
+    d_cq = d_nic->create_cq(cq_entries);
+}
+
+void tx_stream::impl::make_watch()
+{
+    d_watch = std::make_unique<tx_watch>(*d_device,
+                                         d_plan.stream_index,
+                                         std::chrono::milliseconds(20),
+                                         d_plan.device_timeout,
+                                         clock_estimate{});
+    if (d_metadata.enabled && d_info.has(regs::cap::tx_bursts)) {
+        // The device reports by TX records: the metadata channel's UDP datagrams to the
+        // NIC's address, shared with the device's other streams of this process.
+        d_intake = d_dev->metadata_intake_for(d_nic->roce_address());
+        d_watch->records(d_intake, &d_log);
+    }
 }
 
 void tx_stream::impl::settle_emulation(const tx_stream_config& config)
