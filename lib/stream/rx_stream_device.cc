@@ -29,6 +29,36 @@ constexpr int64_t rearm_lead_ns = 100 * ns_per_ms;
 
 uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_message)
 {
+    const uint32_t psn = connect_qp();
+    if (follows_share())
+        return program_share(psn);
+    // A device with a master clock makes the nearest rate it can (docs/radio.md,
+    // "Sample rate"; configure_rx() warns): the stream's timeline is built on that one.
+    const rational actual =
+        d_device->configure_rx(d_plan.stream_index, run_setup(start_time_ns, psn));
+    if (d_share_plan.split())
+        split_stream();
+    else
+        ensure_unsplit();
+    if (several_links())
+        program_destinations();
+    if (uint64_t(actual.num) * d_rate.den != uint64_t(d_rate.num) * actual.den) {
+        d_rate = actual;
+        d_plan.sample_rate = static_cast<double>(actual.num) / actual.den;
+        d_signal.sample_rate = d_plan.sample_rate;
+    }
+    program_run_extras(first_message);
+    if (d_share_plan.split())
+        await_shares_ready();
+    if (d_gate) // its sample 0 is the stream's first_message's first
+        d_gate->arm(
+            ring_items(), d_plan.message_items, first_message * d_plan.message_items);
+    d_run_t0 = d_device->start_rx(d_plan.stream_index);
+    return d_run_t0;
+}
+
+uint32_t rx_stream::impl::connect_qp()
+{
     d_qp = d_pd->create_qp(
         d_plan.rc ? nic::qp_type::rc : nic::qp_type::uc, *d_cq, max_receives);
     d_qp->to_init(nic::access_remote_write);
@@ -42,9 +72,11 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
     d_qp->to_rts(psn);
     open_destinations(device_qpn);
-    if (follows_share())
-        return program_share(psn);
+    return psn;
+}
 
+rx_setup rx_stream::impl::run_setup(uint64_t start_time_ns, uint32_t psn) const
+{
     rx_setup setup;
     setup.destination = d_nic->roce_address();
     setup.dest_qpn = d_qp->qpn();
@@ -64,24 +96,15 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     setup.retx_window_bytes = d_plan.retx_window_bytes;
     if (several_links())
         setup.link_mask = (1u << d_link_plan.links) - 1;
-    if (d_share_plan.split()) // the other shares' hosts may reach any link
+    if (d_share_plan.split()) { // the other shares' hosts may reach any link
         setup.link_mask = (1u << std::max(d_info.num_links, 1u)) - 1;
-    // A device with a master clock makes the nearest rate it can (docs/radio.md,
-    // "Sample rate"; configure_rx() warns): the stream's timeline is built on that one.
-    if (d_share_plan.split())
         setup.num_samples = d_stream_samples; // the device counts the whole stream
-    const rational actual = d_device->configure_rx(d_plan.stream_index, setup);
-    if (d_share_plan.split())
-        split_stream();
-    else
-        ensure_unsplit();
-    if (several_links())
-        program_destinations();
-    if (uint64_t(actual.num) * d_rate.den != uint64_t(d_rate.num) * actual.den) {
-        d_rate = actual;
-        d_plan.sample_rate = static_cast<double>(actual.num) / actual.den;
-        d_signal.sample_rate = d_plan.sample_rate;
     }
+    return setup;
+}
+
+void rx_stream::impl::program_run_extras(uint64_t first_message)
+{
     // A run that continues the stream at another rate numbers its messages from there
     // (docs/radio.md, RX_FIRST_MESSAGE); a device without it starts every run at 0.
     if (first_message || d_info.has(regs::cap::burst_queue))
@@ -100,13 +123,6 @@ uint64_t rx_stream::impl::program_device(uint64_t start_time_ns, uint64_t first_
     }
     if (d_metadata)
         d_metadata->configure(d_device->client(), d_metadata_settings.interval_us);
-    if (d_share_plan.split())
-        await_shares_ready();
-    if (d_gate) // its sample 0 is the stream's first_message's first
-        d_gate->arm(
-            ring_items(), d_plan.message_items, first_message * d_plan.message_items);
-    d_run_t0 = d_device->start_rx(d_plan.stream_index);
-    return d_run_t0;
 }
 
 bool rx_stream::impl::settle_stop()
@@ -124,6 +140,19 @@ bool rx_stream::impl::settle_stop()
         d_device_note = stream_ownership::lost_note();
         return false;
     }
+    if (!send_stop(where))
+        return false;
+    if (!d_plan.queued && device_restarted())
+        return true;
+    read_final_books(where);
+    if (d_rearms && d_device_note.empty())
+        d_device_note = "the device restarted " + std::to_string(d_rearms) +
+                        " time(s) in this run: its counters cover only its last run";
+    return true;
+}
+
+bool rx_stream::impl::send_stop(const std::string& where)
+{
     try {
         // A split finite burst whose share 0 is whole: the other shares' last blocks
         // may still be on their way, and STOP would cut them off.
@@ -154,8 +183,11 @@ bool rx_stream::impl::settle_stop()
             "RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
         return false;
     }
-    if (!d_plan.queued && device_restarted())
-        return true;
+    return true;
+}
+
+void rx_stream::impl::read_final_books(const std::string& where)
+{
     try {
         d_final = read_share_counters();
         d_final_known = true;
@@ -176,10 +208,6 @@ bool rx_stream::impl::settle_stop()
         d_logger->error(
             "RX stream {}: {}: {}", d_plan.stream_index, where, d_device_note);
     }
-    if (d_rearms && d_device_note.empty())
-        d_device_note = "the device restarted " + std::to_string(d_rearms) +
-                        " time(s) in this run: its counters cover only its last run";
-    return true;
 }
 
 void rx_stream::impl::report(rx_event::reason why, uint64_t count, uint64_t value)
@@ -391,27 +419,9 @@ bool rx_stream::impl::watch_device()
         if (!d_outage)
             begin_outage(now);
         return false;
-    case device_watch::state::stream_failed: {
-        const uint32_t status = d_watch->last_status();
-        const uint32_t code =
-            (status & regs::status::error_mask) >> regs::status::error_shift;
-        fail(
-            rx_event::reason::stream_failed,
-            status,
-            "the device at " + d_device->address().to_string() + " reports RX stream " +
-                std::to_string(d_plan.stream_index) + " in error (RX_STATUS 0x" +
-                [status] {
-                    char hex[9];
-                    std::snprintf(hex, sizeof(hex), "%x", status);
-                    return std::string(hex);
-                }() +
-                (code ? std::string(": ") + regs::describe_error(code)
-                      : std::string(d_plan.rc ? ": its RC requester gave up (a fatal "
-                                                "NAK, or retries exhausted)"
-                                              : "")) +
-                ")");
+    case device_watch::state::stream_failed:
+        fail_stream();
         return false;
-    }
     case device_watch::state::taken_over:
         // Never re-armed, whatever on_device_loss says: the stream is another host's.
         if (d_outage)
@@ -429,6 +439,33 @@ bool rx_stream::impl::watch_device()
     // lapsed, or the device restarted.
     if (d_outage)
         end_outage(now);
+    return on_stream_gone();
+}
+
+void rx_stream::impl::fail_stream()
+{
+    const uint32_t status = d_watch->last_status();
+    const uint32_t code =
+        (status & regs::status::error_mask) >> regs::status::error_shift;
+    fail(
+        rx_event::reason::stream_failed,
+        status,
+        "the device at " + d_device->address().to_string() + " reports RX stream " +
+            std::to_string(d_plan.stream_index) + " in error (RX_STATUS 0x" +
+            [status] {
+                char hex[9];
+                std::snprintf(hex, sizeof(hex), "%x", status);
+                return std::string(hex);
+            }() +
+            (code ? std::string(": ") + regs::describe_error(code)
+                  : std::string(d_plan.rc ? ": its RC requester gave up (a fatal "
+                                            "NAK, or retries exhausted)"
+                                          : "")) +
+            ")");
+}
+
+bool rx_stream::impl::on_stream_gone()
+{
     if (share_left())
         return false;
     if (follows_share()) {
@@ -472,71 +509,13 @@ void rx_stream::impl::rearm()
         if (several_links())
             check_links_continue("re-arming");
         d_watch->stop();
-        // What the old run emitted, if the device still knows (its run was stopped, not
-        // lost with a restart: then its start time is still ours).
-        uint64_t emitted_upto = d_tracker->accounted();
-        const rx_device_counters old = d_device->read_rx_counters(d_plan.stream_index);
-        const uint64_t old_t0 = d_device->client().read64(
-            regs::rx_reg(d_plan.stream_index, regs::rx::start_time_lo));
-        const bool same_run = old_t0 == d_clock.time_of(d_run_base);
-        if (same_run)
-            emitted_upto = d_run_base + old.samples_emitted;
-        else
-            d_device_note = "the device restarted: how much of its earlier run it "
-                            "emitted is unknown";
-        d_qp->to_reset();
-        drain_completions();
-        d_qp.reset();
-        reset_destination_qps();
-        // A restarted device has forgotten its owners: the stream is claimed again.
-        if (!same_run)
-            d_ownership->claim();
-
+        const uint64_t emitted_upto = end_old_run();
         d_clock_estimate = d_device->estimate_clock();
         const int64_t host_now = host_time_ns();
         const int64_t device_now = host_now + d_clock_estimate.offset_ns;
-        const stream_clock timeline(d_rate, d_start_time_ns, 0, 0, 0);
-        // One link: a ring boundary (the new run starts at message 0, in slot 0). Several
-        // number the new run's messages from base: a window boundary, where its epoch 0
-        // may begin.
-        const uint64_t N =
-            several_links() ? d_plan.message_items * links_first_step() : ring_items();
-        const uint64_t ahead = timeline.samples_at(device_now + rearm_lead_ns);
-        if (ahead == 0)
-            throw std::runtime_error("the device's clock is before this stream's start");
-        const uint64_t base =
-            (std::max({ ahead, emitted_upto, d_tracker->accounted() }) + N - 1) / N * N;
-        const uint64_t start_time = timeline.time_of(base) + 1; // rounded up to a ns
-        d_clock = stream_clock(d_rate,
-                               d_start_time_ns,
-                               d_clock_estimate.offset_ns,
-                               d_clock_estimate.error_ns,
-                               grace_ns());
         const uint64_t skipped_from = d_tracker->accounted();
-        d_tracker->jump(base, emitted_upto, d_clock.written_bound(host_now));
-        d_progress.rebase(base / d_plan.message_items);
-        // The old run's messages count for their links; those of the outage, which no
-        // run sent, for none.
-        note_links_final(std::min(emitted_upto, base));
-        d_link_counts.on_unsent(base / d_plan.message_items);
-        d_run_base = base;
-        // Over several links the new run numbers its messages from there; one link's
-        // starts at 0, which lands in the same slots (base is a ring boundary).
-        const uint64_t t0 =
-            program_device(start_time, several_links() ? base / d_plan.message_items : 0);
-        if (t0 != start_time)
-            throw std::runtime_error("the device started at " + std::to_string(t0) +
-                                     " ns, not at the START_TIME asked, " +
-                                     std::to_string(start_time));
-        if (d_metadata)
-            d_metadata->start(d_rate,
-                              d_start_time_ns,
-                              grace_ns(),
-                              d_clock_estimate,
-                              host_now,
-                              base,
-                              t0);
-        continue_links(base / d_plan.message_items);
+        const uint64_t base = rearm_base(device_now, emitted_upto);
+        const uint64_t t0 = restart_at(base, emitted_upto, host_now);
         d_rearms++;
         d_watch->start(owns_stream());
         const uint64_t outage = base - std::max(emitted_upto, skipped_from);
@@ -555,6 +534,76 @@ void rx_stream::impl::rearm()
              "re-arming RX stream " + std::to_string(d_plan.stream_index) +
                  " failed: " + e.what());
     }
+}
+
+uint64_t rx_stream::impl::end_old_run()
+{
+    // What the old run emitted, if the device still knows (its run was stopped, not
+    // lost with a restart: then its start time is still ours).
+    uint64_t emitted_upto = d_tracker->accounted();
+    const rx_device_counters old = d_device->read_rx_counters(d_plan.stream_index);
+    const uint64_t old_t0 = d_device->client().read64(
+        regs::rx_reg(d_plan.stream_index, regs::rx::start_time_lo));
+    const bool same_run = old_t0 == d_clock.time_of(d_run_base);
+    if (same_run)
+        emitted_upto = d_run_base + old.samples_emitted;
+    else
+        d_device_note = "the device restarted: how much of its earlier run it "
+                        "emitted is unknown";
+    d_qp->to_reset();
+    drain_completions();
+    d_qp.reset();
+    reset_destination_qps();
+    // A restarted device has forgotten its owners: the stream is claimed again.
+    if (!same_run)
+        d_ownership->claim();
+    return emitted_upto;
+}
+
+uint64_t rx_stream::impl::rearm_base(int64_t device_now, uint64_t emitted_upto) const
+{
+    // One link: a ring boundary (the new run starts at message 0, in slot 0). Several
+    // number the new run's messages from base: a window boundary, where its epoch 0
+    // may begin.
+    const stream_clock timeline(d_rate, d_start_time_ns, 0, 0, 0);
+    const uint64_t N =
+        several_links() ? d_plan.message_items * links_first_step() : ring_items();
+    const uint64_t ahead = timeline.samples_at(device_now + rearm_lead_ns);
+    if (ahead == 0)
+        throw std::runtime_error("the device's clock is before this stream's start");
+    return (std::max({ ahead, emitted_upto, d_tracker->accounted() }) + N - 1) / N * N;
+}
+
+uint64_t
+rx_stream::impl::restart_at(uint64_t base, uint64_t emitted_upto, int64_t host_now)
+{
+    const stream_clock timeline(d_rate, d_start_time_ns, 0, 0, 0);
+    const uint64_t start_time = timeline.time_of(base) + 1; // rounded up to a ns
+    d_clock = stream_clock(d_rate,
+                           d_start_time_ns,
+                           d_clock_estimate.offset_ns,
+                           d_clock_estimate.error_ns,
+                           grace_ns());
+    d_tracker->jump(base, emitted_upto, d_clock.written_bound(host_now));
+    d_progress.rebase(base / d_plan.message_items);
+    // The old run's messages count for their links; those of the outage, which no
+    // run sent, for none.
+    note_links_final(std::min(emitted_upto, base));
+    d_link_counts.on_unsent(base / d_plan.message_items);
+    d_run_base = base;
+    // Over several links the new run numbers its messages from there; one link's
+    // starts at 0, which lands in the same slots (base is a ring boundary).
+    const uint64_t t0 =
+        program_device(start_time, several_links() ? base / d_plan.message_items : 0);
+    if (t0 != start_time)
+        throw std::runtime_error("the device started at " + std::to_string(t0) +
+                                 " ns, not at the START_TIME asked, " +
+                                 std::to_string(start_time));
+    if (d_metadata)
+        d_metadata->start(
+            d_rate, d_start_time_ns, grace_ns(), d_clock_estimate, host_now, base, t0);
+    continue_links(base / d_plan.message_items);
+    return t0;
 }
 
 std::vector<rx_stream::injected_fault> rx_stream::impl::read_injected_faults()

@@ -132,8 +132,15 @@ private:
 
     // rx_stream_device.cc: the device's side of a run, and what happens when it fails.
     uint64_t program_device(uint64_t start_time_ns, uint64_t first_message = 0);
+    uint32_t connect_qp(); // a new QP for the run, connected to the device's; its PSN
+    rx_setup run_setup(uint64_t start_time_ns, uint32_t psn) const;
+    void program_run_extras(uint64_t first_message); // the run's registers beyond RX_*
     bool settle_stop();
+    bool send_stop(const std::string& where); // false: the stream is not ours
+    void read_final_books(const std::string& where);
     bool watch_device();
+    void fail_stream();             // the device reports the stream in error
+    bool on_stream_gone();          // answering, but the run is gone: end it or re-arm
     bool owns_stream() const;       // this host claimed the stream itself (not a share)
     std::string stopped_why() const; // why the device may have stopped our run
     void begin_outage(int64_t now_ns);
@@ -147,6 +154,9 @@ private:
     //! run failed; false when that is not why.
     bool share_left();
     void rearm();
+    uint64_t end_old_run(); // what it emitted, to the sample when the device knows
+    uint64_t rearm_base(int64_t device_now, uint64_t emitted_upto) const;
+    uint64_t restart_at(uint64_t base, uint64_t emitted_upto, int64_t host_now);
     // rx_stream_links.cc: destinations 1.. of a stream over several links, each its own
     // QP on the stream's NIC (docs/links.md, "Host side"). Destination 0 is d_qp, as
     // for every stream; with one link none of this runs.
