@@ -25,6 +25,24 @@ metadata_receiver::metadata_receiver(const socket_address& bind_to, uint32_t dev
     ::setsockopt(d_socket.fd(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
 }
 
+namespace {
+
+// When the kernel took the datagram in (SO_TIMESTAMPNS), else \p fallback.
+int64_t kernel_arrival_ns(const msghdr& h, int64_t fallback)
+{
+    for (const cmsghdr* c = CMSG_FIRSTHDR(&h); c;
+         c = CMSG_NXTHDR(const_cast<msghdr*>(&h), const_cast<cmsghdr*>(c))) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+            timespec ts;
+            std::memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+            return static_cast<int64_t>(ts.tv_sec) * 1000000000ll + ts.tv_nsec;
+        }
+    }
+    return fallback;
+}
+
+} // namespace
+
 size_t metadata_receiver::poll()
 {
     constexpr size_t control_bytes =
@@ -70,16 +88,7 @@ size_t metadata_receiver::poll()
             d_counts.duplicates++;
             continue;
         }
-        out.arrival_ns = read_ns;
-        for (const cmsghdr* c = CMSG_FIRSTHDR(&h); c;
-             c = CMSG_NXTHDR(const_cast<msghdr*>(&h), const_cast<cmsghdr*>(c))) {
-            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-                timespec ts;
-                std::memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-                out.arrival_ns =
-                    static_cast<int64_t>(ts.tv_sec) * 1000000000ll + ts.tv_nsec;
-            }
-        }
+        out.arrival_ns = kernel_arrival_ns(h, read_ns);
         d_counts.packets++;
         accepted++;
     }

@@ -338,13 +338,8 @@ size_t rx_stream::impl::wait_items(uint64_t next,
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (true) {
         if (d_running && !watch_device()) {
-            // The run ended (end_of_stream() says so), or the device is lost and the
-            // stream waits for it: nothing new until it answers.
-            const auto left = deadline - std::chrono::steady_clock::now();
-            if (!d_error.empty() || d_leader_stopped || left.count() <= 0)
+            if (run_ended_or_due(deadline))
                 return 0;
-            std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-                left, std::chrono::milliseconds(10)));
             continue;
         }
         if (d_rate_change.pending)
@@ -385,24 +380,40 @@ size_t rx_stream::impl::wait_items(uint64_t next,
             deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0)
             return 0;
-        // Sleep until a completion, or until the clock makes the next message final.
-        const uint64_t next_final =
-            (d_tracker->device_item(next) / d_plan.message_items + 1) *
-            d_plan.message_items;
-        const int64_t until =
-            d_clock.host_time_final(next_final) + d_lateness.late_ns() - host_time_ns();
-        // Already final by the clock: what we wait for is the consumer releasing
-        // samples, which nothing signals; look again in a millisecond. With clock-only
-        // progress (notify=0) nothing else wakes us either: waking per packet would cost
-        // a wakeup every few microseconds, so take a millisecond of packets at once.
-        const int64_t shortest_us = d_plan.notify_interval ? 50 : 1000;
-        const auto clock_wait = std::chrono::microseconds(
-            until > 0 ? std::max<int64_t>(until / 1000, shortest_us) : 1000);
-        const auto wait = std::min(left, clock_wait);
-        const int64_t due = host_time_ns() + wait.count() * 1000;
-        wait_completions(wait);
-        d_lateness.on_wake(due, host_time_ns());
+        await_progress(next, left);
     }
+}
+
+bool rx_stream::impl::run_ended_or_due(std::chrono::steady_clock::time_point deadline)
+{
+    // The run ended (end_of_stream() says so), or the device is lost and the stream
+    // waits for it: nothing new until it answers.
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (!d_error.empty() || d_leader_stopped || left.count() <= 0)
+        return true;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+        left, std::chrono::milliseconds(10)));
+    return false;
+}
+
+void rx_stream::impl::await_progress(uint64_t next, std::chrono::microseconds left)
+{
+    // Sleep until a completion, or until the clock makes the next message final.
+    const uint64_t next_final =
+        (d_tracker->device_item(next) / d_plan.message_items + 1) * d_plan.message_items;
+    const int64_t until =
+        d_clock.host_time_final(next_final) + d_lateness.late_ns() - host_time_ns();
+    // Already final by the clock: what we wait for is the consumer releasing samples,
+    // which nothing signals; look again in a millisecond. With clock-only progress
+    // (notify=0) nothing else wakes us either: waking per packet would cost a wakeup
+    // every few microseconds, so take a millisecond of packets at once.
+    const int64_t shortest_us = d_plan.notify_interval ? 50 : 1000;
+    const auto clock_wait = std::chrono::microseconds(
+        until > 0 ? std::max<int64_t>(until / 1000, shortest_us) : 1000);
+    const auto wait = std::min(left, clock_wait);
+    const int64_t due = host_time_ns() + wait.count() * 1000;
+    wait_completions(wait);
+    d_lateness.on_wake(due, host_time_ns());
 }
 
 void rx_stream::impl::track_lateness(uint64_t landed)

@@ -166,6 +166,9 @@ private:
     void open_destinations(uint32_t device_qpn);
     void pump_destination_cqs();
     void wait_completions(std::chrono::microseconds wait);
+    // wait_items: while the run is over or the device lost (true: give up now).
+    bool run_ended_or_due(std::chrono::steady_clock::time_point deadline);
+    void await_progress(uint64_t next, std::chrono::microseconds left);
     void program_destinations();
     void close_destinations();
     void reset_link_progress();
@@ -223,6 +226,8 @@ private:
     // rx_stream_rate.cc: a rate change, advanced by the consumer.
     //! A warning when \p rate would space notifications beyond the grace period.
     void warn_if_notifications_sparse(double rate) const;
+    void check_rate_change(double rate) const; // refuses what cannot change, naming why
+    uint64_t rate_change_item(uint64_t at_item) const; // where the new run begins
     void advance_rate_change();
     void restart_at_new_rate();
     void report(rx_event::reason why, uint64_t count = 0, uint64_t value = 0);

@@ -36,6 +36,28 @@ constexpr int64_t stop_timeout_ns = 1000000000;
 rx_stream::rate_change
 rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
 {
+    check_rate_change(rate);
+    const uint64_t item = rate_change_item(at_item);
+    const uint64_t stop_ns = d_clock.time_of(item);
+    const uint64_t t1 = at_ns ? at_ns : stop_ns + restart_gap_ns;
+    if (t1 <= stop_ns)
+        throw std::invalid_argument("change_rate: the new run must start after the old "
+                                    "one stops, at " +
+                                    std::to_string(stop_ns) + " ns");
+    warn_if_notifications_sparse(rate);
+    d_dev->radio().stop_rx_at(d_plan.stream_index, stop_ns);
+    d_rate_change = { true, rate, rational_rate(rate), item, stop_ns, t1 };
+    d_logger->info("RX stream {}: the rate changes to {} S/s at sample {} (device time "
+                   "{} ns)",
+                   d_plan.stream_index,
+                   rate,
+                   item,
+                   t1);
+    return { item, t1 };
+}
+
+void rx_stream::impl::check_rate_change(double rate) const
+{
     if (!d_running)
         throw std::logic_error("change_rate: the stream is not running; give the rate "
                                "to the next stream instead");
@@ -71,7 +93,10 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
                                     format_number(d_plan.grace_s) +
                                     " s): open the stream with latency= sized "
                                     "for the highest rate it will run at");
+}
 
+uint64_t rx_stream::impl::rate_change_item(uint64_t at_item) const
+{
     const uint64_t P = d_plan.message_items;
     // Immediates of the new run fall where the old run's would have.
     const uint64_t step = P * std::max<uint64_t>(d_plan.notify_interval, 1);
@@ -80,7 +105,7 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
         std::max(d_clock.written_bound(now + stop_lead_ns), d_tracker->accounted());
     const uint64_t chosen = std::max(
         d_clock.written_bound(now + stop_lead_ns + join_lead_ns), d_tracker->accounted());
-    uint64_t item = (chosen + step - 1) / step * step;
+    const uint64_t item = (chosen + step - 1) / step * step;
     if (at_item) {
         // Over several links the new run's epoch 0 begins at a window boundary.
         const uint64_t boundary = P * links_first_step();
@@ -91,24 +116,9 @@ rx_stream::impl::change_rate(double rate, uint64_t at_item, uint64_t at_ns)
                 " (a multiple of " + std::to_string(boundary) + ") at least " +
                 std::to_string(soonest) + " (the device is there by the time the " +
                 "STOP reaches it)");
-        item = at_item;
+        return at_item;
     }
-    const uint64_t stop_ns = d_clock.time_of(item);
-    const uint64_t t1 = at_ns ? at_ns : stop_ns + restart_gap_ns;
-    if (t1 <= stop_ns)
-        throw std::invalid_argument("change_rate: the new run must start after the old "
-                                    "one stops, at " +
-                                    std::to_string(stop_ns) + " ns");
-    warn_if_notifications_sparse(rate);
-    d_dev->radio().stop_rx_at(d_plan.stream_index, stop_ns);
-    d_rate_change = { true, rate, rational_rate(rate), item, stop_ns, t1 };
-    d_logger->info("RX stream {}: the rate changes to {} S/s at sample {} (device time "
-                   "{} ns)",
-                   d_plan.stream_index,
-                   rate,
-                   item,
-                   t1);
-    return { item, t1 };
+    return item;
 }
 
 void rx_stream::impl::warn_if_notifications_sparse(double rate) const

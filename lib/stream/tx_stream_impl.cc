@@ -111,43 +111,8 @@ void tx_stream::impl::begin_fresh()
 
 uint64_t tx_stream::impl::program_device(uint64_t start_time_ns)
 {
-    d_qp = d_pd->create_qp(nic::qp_type::rc, *d_cq, max_receives);
-    // The device READs the ring and the page; it SENDs notifications, which need a
-    // posted receive and no access right.
-    d_qp->to_init(nic::access_remote_read);
-    d_qp->post_receives(d_next_wr_id, max_receives);
-    d_next_wr_id += max_receives;
-    d_receives_posted = max_receives;
-    const uint32_t psn = random_psn();
-    const uint32_t device_qpn = d_device->client().read32(
-        regs::tx_reg(d_plan.stream_index, regs::tx::source_qpn));
-    d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
-    d_qp->to_rts(random_psn());
-    d_max_reads =
-        std::clamp<unsigned>(d_qp->max_dest_rd_atomic(), 1, regs::tx::max_read_depth);
-
-    tx_setup setup;
-    setup.host = d_nic->roce_address();
-    setup.host_qpn = d_qp->qpn();
-    setup.start_psn = psn;
-    setup.rkey = d_ring_mr->rkey();
-    setup.va = reinterpret_cast<uintptr_t>(d_ring->base());
-    setup.ring_bytes = d_ring->bytes();
-    setup.payload_bytes = d_plan.payload_bytes;
-    setup.path_mtu = d_plan.path_mtu;
-    setup.notify_interval = d_plan.notify_interval;
-    setup.rate_num = d_rate.num;
-    setup.rate_den = d_rate.den;
-    setup.format = d_plan.format;
-    setup.ctrl_rkey = d_page_mr->rkey();
-    setup.start_time_ns = start_time_ns;
-    setup.num_samples = d_plan.num_samples;
-    setup.ctrl_va = reinterpret_cast<uintptr_t>(d_page.base());
-    setup.max_rd_atomic = d_max_reads;
-    setup.run = d_run;
-    setup.min_lead_ns = d_plan.min_lead_ns;
-    setup.max_lead_ns = d_plan.max_lead_ns;
-    d_device->configure_tx(d_plan.stream_index, setup);
+    const uint32_t psn = connect_qp();
+    d_device->configure_tx(d_plan.stream_index, run_setup(start_time_ns, psn));
     if (d_info.has(regs::cap::emulator))
         d_device->configure_tx_emulation(d_plan.stream_index, d_plan.emulation);
     if (d_intake) // the records of this run come to the intake, none of an earlier one
@@ -177,6 +142,51 @@ uint64_t tx_stream::impl::program_device(uint64_t start_time_ns)
         }
         throw;
     }
+}
+
+uint32_t tx_stream::impl::connect_qp()
+{
+    d_qp = d_pd->create_qp(nic::qp_type::rc, *d_cq, max_receives);
+    // The device READs the ring and the page; it SENDs notifications, which need a
+    // posted receive and no access right.
+    d_qp->to_init(nic::access_remote_read);
+    d_qp->post_receives(d_next_wr_id, max_receives);
+    d_next_wr_id += max_receives;
+    d_receives_posted = max_receives;
+    const uint32_t psn = random_psn();
+    const uint32_t device_qpn = d_device->client().read32(
+        regs::tx_reg(d_plan.stream_index, regs::tx::source_qpn));
+    d_qp->to_rtr({ d_link.roce, device_qpn }, psn, d_plan.path_mtu);
+    d_qp->to_rts(random_psn());
+    d_max_reads =
+        std::clamp<unsigned>(d_qp->max_dest_rd_atomic(), 1, regs::tx::max_read_depth);
+    return psn;
+}
+
+tx_setup tx_stream::impl::run_setup(uint64_t start_time_ns, uint32_t psn) const
+{
+    tx_setup setup;
+    setup.host = d_nic->roce_address();
+    setup.host_qpn = d_qp->qpn();
+    setup.start_psn = psn;
+    setup.rkey = d_ring_mr->rkey();
+    setup.va = reinterpret_cast<uintptr_t>(d_ring->base());
+    setup.ring_bytes = d_ring->bytes();
+    setup.payload_bytes = d_plan.payload_bytes;
+    setup.path_mtu = d_plan.path_mtu;
+    setup.notify_interval = d_plan.notify_interval;
+    setup.rate_num = d_rate.num;
+    setup.rate_den = d_rate.den;
+    setup.format = d_plan.format;
+    setup.ctrl_rkey = d_page_mr->rkey();
+    setup.start_time_ns = start_time_ns;
+    setup.num_samples = d_plan.num_samples;
+    setup.ctrl_va = reinterpret_cast<uintptr_t>(d_page.base());
+    setup.max_rd_atomic = d_max_reads;
+    setup.run = d_run;
+    setup.min_lead_ns = d_plan.min_lead_ns;
+    setup.max_lead_ns = d_plan.max_lead_ns;
+    return setup;
 }
 
 void tx_stream::impl::stop()

@@ -106,6 +106,8 @@ private:
     void allocate_ring(const ring_args& asked);
     // tx_stream_impl.cc
     uint64_t program_device(uint64_t start_time_ns);
+    uint32_t connect_qp(); // a new RC QP for the run, connected to the device's; its PSN
+    tx_setup run_setup(uint64_t start_time_ns, uint32_t psn) const;
     bool settle_stop();
     void note_unseen_commits();
     void drain_notifications();
