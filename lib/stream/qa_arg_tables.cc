@@ -82,14 +82,7 @@ std::map<std::string, std::vector<doc_row>> documented_rows()
 
 // Every table a stream reads, RX and TX, and every device kind's (the emulator's
 // included: this program links its areas).
-std::vector<const arg_table*> every_table()
-{
-    std::vector<const arg_table*> tables = rx_stream_arg_tables();
-    for (const arg_table* t : tx_stream_arg_tables())
-        if (std::find(tables.begin(), tables.end(), t) == tables.end())
-            tables.push_back(t);
-    return tables;
-}
+std::vector<const arg_table*> every_table() { return device_arg_tables(); }
 
 } // namespace
 
