@@ -14,10 +14,8 @@
 #include "../util/parse_number.h"
 #include "controller_args.h"
 #include "handout_pacing.h"
-#include "impairment_args.h"
 #include "ring_args.h"
 #include "rx_stream_impl.h"
-#include "signal_args.h"
 #include "stream_args.h"
 #include <algorithm>
 #include <cmath>
@@ -214,9 +212,9 @@ void rx_stream::impl::attach_device(std::shared_ptr<shared_device> device,
         throw std::invalid_argument(std::string("the device does not stream ") +
                                     to_string(d_plan.format));
 
-    d_signal = config.signal.for_stream(d_plan.format, d_plan.sample_rate);
-    d_impairments = config.impairments;
-    if ((config.signal.given || d_impairments.any()) && !d_info.has(regs::cap::emulator))
+    d_signal = config.emulator.signal.for_stream(d_plan.format, d_plan.sample_rate);
+    d_impairments = config.emulator.impairments;
+    if (config.emulator.given() && !d_info.has(regs::cap::emulator))
         throw std::invalid_argument(
             "device args: signal=/freq=/amplitude=/seed= configure the "
             "emulator; the device at " +

@@ -18,12 +18,10 @@
 #include "../util/parse_number.h"
 #include "consumer_gate.h"
 #include "controller_args.h"
-#include "impairment_args.h"
 #include "link_args.h"
 #include "metadata_monitor.h"
 #include "ring_args.h"
 #include "share_args.h"
-#include "signal_args.h"
 #include "stream_args.h"
 #include "stream_ownership.h"
 #include <algorithm>
@@ -186,8 +184,7 @@ rx_stream_config rx_stream_config::parse(const device_args& args, const device_k
     c.controller = controller_args::from_args(args);
     c.ownership = stream_ownership::settings::from_args(args);
     c.metadata = metadata_request::from_args(args);
-    c.signal = test_signal_request::from_args(args);
-    c.impairments = parse_impairment_args(args);
+    c.emulator = emulator_request::from_args(args);
     c.paced = consumer_gate::asked(args);
     return c;
 }

@@ -10,6 +10,7 @@
 
 #include "../device/device_controller.h"
 #include "../device/device_kind.h"
+#include "../device/emulator_args.h"
 #include "../nic/nic_registry.h"
 #include "../regs/register_fields.h"
 #include "../util/arg_table.h"
@@ -19,7 +20,6 @@
 #include "metadata_monitor.h"
 #include "ring_args.h"
 #include "share_args.h"
-#include "signal_args.h"
 #include "stream_ownership.h"
 #include <cstdint>
 #include <optional>
@@ -88,9 +88,8 @@ struct rx_stream_config {
     controller_args controller;
     stream_ownership::settings ownership;
     metadata_request metadata;
-    test_signal_request signal;
-    emulated_impairments impairments;
-    bool paced = false; //!< emu_pace=consumer
+    emulator_request emulator; //!< the emulator's block (lib/device/emulator_args.h)
+    bool paced = false;        //!< emu_pace=consumer
 
     static rx_stream_config parse(const device_args& args, const device_kind& kind);
 };
