@@ -53,7 +53,7 @@ const arg_table& receive_keys()
         arg_key::number("work_interval", 0, 15, "0", "seconds", "the host hands out new items at most once per interval").depending("0…latency/4"),
         arg_key::choice("transport", { "uc", "rc" }, "uc", "uc: lost packets are lost, reported; rc: the device resends what the NIC NAKs"),
         arg_key::integer("retx_window", 0, UINT32_MAX, "4194304", "bytes", "transport=rc: bytes the device keeps for retransmission"),
-        arg_key::number("grace", 0.005, 30, "", "seconds", "seconds after its last sample by which a packet must have landed, else it is lost").depending("FIFO + 0.005 s…latency/2"),
+        arg_key::number("grace", 0, 30, "", "seconds", "seconds after its last sample by which a packet must have landed, else it is lost").depending("FIFO + 0.005 s…latency/2"),
         arg_key::choice("on_device_loss", { "end", "wait" }, "end", "end: a lost device ends the run; wait: the stream holds until it answers"),
         arg_key::flag("latency_probe", false, "benchmarks only: measure each hand-out's sample age"),
     });
@@ -115,7 +115,7 @@ receive_settings receive_settings::from_args(const device_args& args, double lat
     if (args.has(k["grace"]))
         s.grace_s = args.get_double(k["grace"],
                                     0,
-                                    0,
+                                    k["grace"].min,
                                     latency_s / 2,
                                     "at most half the latency budget (latency=" +
                                         format_number(latency_s) + " s)");

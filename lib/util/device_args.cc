@@ -254,11 +254,6 @@ bool device_args::get_flag(const arg_key& key) const
     return get_flag(key.name, key.fallback == "1");
 }
 
-bool device_args::get_flag(const arg_key& key, bool fallback) const
-{
-    return get_flag(key.name, fallback);
-}
-
 std::string device_args::get_choice(const arg_key& key) const
 {
     return get_choice(key, key.fallback);

@@ -108,7 +108,6 @@ public:
                       double max,
                       const std::string& hint) const;
     bool get_flag(const arg_key& key) const;
-    bool get_flag(const arg_key& key, bool fallback) const;
     std::string get_choice(const arg_key& key) const;
     std::string get_choice(const arg_key& key, const std::string& fallback) const;
     std::vector<uint64_t> get_uint_list(const arg_key& key) const;
